@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "rws",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "SSHClient", targets: ["SSHClient"]),
     ],
@@ -15,7 +15,8 @@ let package = Package(
             providers: [.apt(["libssh2-1-dev"]), .brew(["libssh2"])]
         ),
         .target(name: "SSHClient", dependencies: ["CLibSSH2"]),
-        .testTarget(name: "SSHClientTests", dependencies: ["SSHClient"]),
+        .target(name: "RWSTestSupport", dependencies: ["SSHClient"]),
+        .testTarget(name: "SSHClientTests", dependencies: ["SSHClient", "RWSTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,217 @@
+import Foundation
+import SSHClient
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real OpenSSH `sshd` on 127.0.0.1 with throwaway keys, for tests, benchmarks and the demo.
+///
+/// Everything it writes lives in one temporary directory, removed by ``stop()``. It never reads
+/// or writes `/etc/ssh` or the user's `~/.ssh`. Sessions get `HOME` pointed at ``remoteHome``, a
+/// sandbox directory, so `~` on the "remote" box is never the real home.
+public final class TestSSHServer: @unchecked Sendable {
+    /// Knobs for the server's `sshd_config`.
+    public struct Options: Sendable {
+        /// `MaxSessions`; nil keeps OpenSSH's default of 10.
+        public var maxSessions: Int?
+        /// Whether the `sftp` subsystem is offered.
+        public var sftp: Bool
+        /// Extra `sshd_config` lines.
+        public var extraConfig: [String]
+
+        /// Options for a default-configured server with SFTP.
+        public init(maxSessions: Int? = nil, sftp: Bool = true, extraConfig: [String] = []) {
+            self.maxSessions = maxSessions
+            self.sftp = sftp
+            self.extraConfig = extraConfig
+        }
+    }
+
+    /// The temporary directory holding keys, config, logs and the sandbox home.
+    public let directory: URL
+    /// The TCP port on 127.0.0.1.
+    public let port: Int
+    /// The user sessions run as (the user running the tests).
+    public let user: String
+    /// Private key (ed25519, no passphrase) that the server accepts.
+    public let clientKeyPath: String
+    /// A known_hosts file holding the server's host key.
+    public let knownHostsPath: String
+    /// `HOME` for every session on this server.
+    public let remoteHome: String
+    /// The sshd log (`-E`), for diagnosing failed tests.
+    public let logPath: String
+    private let configPath: String
+    private var process: Process?
+
+    /// Generates keys, writes the config, starts sshd and waits until it accepts connections.
+    public init(_ options: Options = Options()) throws {
+        try Prerequisites.require("/usr/sbin/sshd", package: "openssh-server")
+        try Prerequisites.require("/usr/bin/ssh-keygen", package: "openssh-client")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("rws-sshd-\(UUID().uuidString.prefix(8))")
+        let path = directory.path
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        user = ProcessInfo.processInfo.environment["USER"] ?? Self.currentUserName()
+        clientKeyPath = path + "/client_ed25519"
+        knownHostsPath = path + "/known_hosts"
+        remoteHome = path + "/home"
+        logPath = path + "/sshd.log"
+        configPath = path + "/sshd_config"
+        try FileManager.default.createDirectory(atPath: remoteHome, withIntermediateDirectories: true)
+        try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path + "/host_ed25519"])
+        try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "rws-test", "-f", clientKeyPath])
+        try FileManager.default.copyItem(atPath: clientKeyPath + ".pub", toPath: path + "/authorized_keys")
+        if getuid() == 0, !FileManager.default.fileExists(atPath: "/run/sshd") {
+            try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o755])
+        }
+        var lastError: Error?
+        var started: Int?
+        for _ in 0..<5 where started == nil {
+            let candidate = try Self.freePort()
+            do {
+                try Self.writeConfig(options, port: candidate, directory: path, home: remoteHome, to: configPath)
+                process = try Self.launch(configPath: configPath, logPath: logPath)
+                try Self.waitUntilListening(port: candidate, process: process!, logPath: logPath)
+                started = candidate
+                let hostKey = try String(contentsOfFile: path + "/host_ed25519.pub", encoding: .utf8)
+                    .split(separator: " ").prefix(2).joined(separator: " ")
+                try "[127.0.0.1]:\(candidate) \(hostKey)\n".write(toFile: knownHostsPath, atomically: true, encoding: .utf8)
+            } catch {
+                lastError = error
+                process?.terminate()
+                process = nil
+            }
+        }
+        guard let started else { throw lastError ?? TestServerError.startFailed("sshd did not start") }
+        port = started
+    }
+
+    /// A connection configuration for this server: its client key and known_hosts, strict checking.
+    public func configuration(maxChannels: Int = 10, deadPeerTimeout: Duration = .seconds(20)) -> SSHConnectionConfiguration {
+        SSHConnectionConfiguration(
+            host: "127.0.0.1", port: port, user: user,
+            authentication: [.privateKey(path: clientKeyPath)],
+            knownHostsFile: knownHostsPath, connectTimeout: .seconds(10),
+            keepaliveInterval: .seconds(1), deadPeerTimeout: deadPeerTimeout, maxChannels: maxChannels)
+    }
+
+    /// Connects to this server with ``configuration(maxChannels:deadPeerTimeout:)``.
+    public func connect(maxChannels: Int = 10, deadPeerTimeout: Duration = .seconds(20)) async throws -> SSHConnection {
+        try await SSHConnection.connect(configuration(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout))
+    }
+
+    /// Sends `signal` to the listening sshd and to every per-connection sshd it started.
+    public func signalAll(_ signal: Int32) {
+        _ = try? Shell.run("/usr/bin/pkill", ["-\(signal)", "-f", configPath], allowFailure: true)
+    }
+
+    /// Stops sshd (and its per-connection children) and removes the directory.
+    public func stop() {
+        signalAll(SIGKILL)
+        process?.waitUntilExit()
+        process = nil
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit {
+        if process != nil { stop() }
+    }
+
+    private static func writeConfig(_ options: Options, port: Int, directory: String, home: String, to path: String) throws {
+        var lines = [
+            "ListenAddress 127.0.0.1:\(port)",
+            "HostKey \(directory)/host_ed25519",
+            "PidFile \(directory)/sshd.pid",
+            "AuthorizedKeysFile \(directory)/authorized_keys",
+            "PubkeyAuthentication yes",
+            "PasswordAuthentication no",
+            "KbdInteractiveAuthentication no",
+            "UsePAM no",
+            "StrictModes no",
+            "PermitRootLogin yes",
+            "Compression no",
+            "LogLevel VERBOSE",
+            // Debian's bash sources ~/.bashrc for sshd commands when SHLVL < 2; a sandbox HOME keeps it out.
+            "SetEnv HOME=\(home) SHLVL=1",
+        ]
+        if let maxSessions = options.maxSessions { lines.append("MaxSessions \(maxSessions)") }
+        if options.sftp { lines.append("Subsystem sftp internal-sftp") }
+        lines += options.extraConfig
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    private static func launch(configPath: String, logPath: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
+        process.arguments = ["-D", "-f", configPath, "-E", logPath]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private static func waitUntilListening(port: Int, process: Process, logPath: String) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            guard process.isRunning else {
+                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                throw TestServerError.startFailed("sshd exited at start: \(log)")
+            }
+            if canConnect(port: port) { return }
+            usleep(20_000)
+        }
+        throw TestServerError.startFailed("sshd did not listen on 127.0.0.1:\(port) within 10 s")
+    }
+
+    private static func canConnect(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw TestServerError.startFailed("no free port on 127.0.0.1") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func currentUserName() -> String {
+        guard let entry = getpwuid(getuid()) else { return "root" }
+        return String(cString: entry.pointee.pw_name)
+    }
+}
+
+/// Why the test server could not be used.
+public enum TestServerError: Error, CustomStringConvertible {
+    /// A program the tests need is not installed.
+    case missingPrerequisite(path: String, installCommand: String)
+    /// sshd did not come up.
+    case startFailed(String)
+    /// A helper command failed.
+    case commandFailed(String)
+
+    public var description: String {
+        switch self {
+        case .missingPrerequisite(let path, let install): return "\(path) is missing: install it with `\(install)`"
+        case .startFailed(let message): return "test sshd: \(message)"
+        case .commandFailed(let message): return message
+        }
+    }
+}

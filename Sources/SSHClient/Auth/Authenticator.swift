@@ -1,0 +1,119 @@
+import CLibSSH2
+import Foundation
+
+/// Tries the configured authentication methods in order, and turns libssh2's failures into
+/// errors that say which credential was wrong and why.
+struct Authenticator {
+    let configuration: SSHConnectionConfiguration
+    let session: LibSSH2Session
+    let waiter: SocketWaiter
+
+    private var user: String { configuration.user }
+    private var userLength: UInt32 { UInt32(user.utf8.count) }
+
+    func authenticate() throws(SSHError) {
+        let allowed = try allowedMethods()
+        if libssh2_userauth_authenticated(session.raw) != 0 { return }  // the server took "none"
+        var tried: [String] = []
+        var specificFailure: SSHError?
+        for method in configuration.authentication {
+            guard allowed.contains(method.methodName) else { continue }
+            tried.append(method.displayName)
+            do {
+                if try attempt(method) { return }
+            } catch {
+                // A precise diagnosis (wrong passphrase, RSA) beats the generic "nothing worked".
+                if specificFailure == nil { specificFailure = error }
+            }
+        }
+        if let specificFailure { throw specificFailure }
+        throw .authenticationFailed(user: user, host: configuration.host, tried: tried, allowedByServer: allowed)
+    }
+
+    private func allowedMethods() throws(SSHError) -> [String] {
+        let list = try waiter.retry { libssh2_userauth_list(session.raw, user, userLength) }
+        guard let list else { return [] }
+        return String(cString: list).split(separator: ",").map(String.init)
+    }
+
+    /// True when the method authenticated us; false when the server said no; throws for a local problem.
+    private func attempt(_ method: AuthenticationMethod) throws(SSHError) -> Bool {
+        switch method {
+        case .privateKey(let path, let passphrase):
+            return try authenticateWithKey(path: path, passphrase: passphrase)
+        case .password(let password):
+            let rc = try waiter.retry {
+                libssh2_userauth_password_ex(session.raw, user, userLength, password, UInt32(password.utf8.count), nil)
+            }
+            return rc == 0
+        case .agent(let socketPath):
+            return try AgentAuthentication(session: session, waiter: waiter, user: user).authenticate(socketPath: socketPath)
+        case .keyboardInteractive(let respond):
+            session.context.keyboardInteractive = respond
+            defer { session.context.keyboardInteractive = nil }
+            let rc = try waiter.retry {
+                libssh2_userauth_keyboard_interactive_ex(session.raw, user, userLength, answerKeyboardInteractive)
+            }
+            return rc == 0
+        }
+    }
+
+    private func authenticateWithKey(path: String, passphrase: String?) throws(SSHError) -> Bool {
+        let key = try PrivateKeyFile.inspect(path: path)
+        let rc = try waiter.retry {
+            libssh2_userauth_publickey_fromfile_ex(session.raw, user, userLength, nil, path, passphrase ?? "")
+        }
+        switch rc {
+        case 0:
+            return true
+        case LIBSSH2_ERROR_FILE, LIBSSH2_ERROR_KEYFILE_AUTH_FAILED:
+            if key.isEncrypted { throw .wrongPassphrase(path: path, passphraseGiven: passphrase?.isEmpty == false) }
+            if key.keyType == "ssh-rsa", !supportsRSASHA2 { throw rsaUnsupported(path: path) }
+            throw .keyFileUnreadable(path: path, reason: session.lastError.message)
+        default:
+            if key.keyType == "ssh-rsa", !supportsRSASHA2 { throw rsaUnsupported(path: path) }
+            return false
+        }
+    }
+
+    private func rsaUnsupported(path: String) -> SSHError {
+        .unsupportedKeyType(path: path, keyType: "ssh-rsa", reason:
+            "libssh2 \(libSSH2Version) signs RSA keys only with SHA-1 (ssh-rsa), which OpenSSH 8.8 and later refuse; "
+            + "use an ed25519 key (ssh-keygen -t ed25519) or build against libssh2 1.11 or later")
+    }
+
+    /// rsa-sha2-256/512 signatures arrived in libssh2 1.11.
+    private var supportsRSASHA2: Bool { rws_libssh2_version_at_least(1, 11) != 0 }
+}
+
+/// libssh2's keyboard-interactive callback: asks the Swift responder stored in the session context.
+private func answerKeyboardInteractive(
+    name: UnsafePointer<CChar>?, nameLength: Int32, instruction: UnsafePointer<CChar>?, instructionLength: Int32,
+    promptCount: Int32, prompts: UnsafePointer<LIBSSH2_USERAUTH_KBDINT_PROMPT>?,
+    responses: UnsafeMutablePointer<LIBSSH2_USERAUTH_KBDINT_RESPONSE>?,
+    abstract: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) {
+    guard let pointer = abstract?.pointee, let responses else { return }
+    let context = Unmanaged<SessionContext>.fromOpaque(pointer).takeUnretainedValue()
+    guard let respond = context.keyboardInteractive else { return }
+    func text(_ start: UnsafePointer<CChar>?, _ length: Int) -> String {
+        guard let start, length > 0 else { return "" }
+        return start.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+    let promptList = (0..<Int(max(promptCount, 0))).map { index -> KeyboardInteractiveChallenge.Prompt in
+        let prompt = prompts![index]
+        let start = prompt.text.map { UnsafePointer($0) }
+        return .init(text: text(start, Int(prompt.length)), echo: prompt.echo != 0)
+    }
+    let challenge = KeyboardInteractiveChallenge(
+        name: text(name, Int(nameLength)), instruction: text(instruction, Int(instructionLength)), prompts: promptList)
+    let answers = respond(challenge)
+    for index in promptList.indices {
+        let answer = index < answers.count ? answers[index] : ""
+        // libssh2 frees each response with free(): it must come from malloc (strdup).
+        responses[index].text = strdup(answer)
+        responses[index].length = UInt32(answer.utf8.count)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// What can be learned from a private key file without its passphrase: the key type and
+/// whether it is encrypted. Used to turn libssh2's one "file" error into a precise one.
+struct PrivateKeyFile {
+    /// "ssh-ed25519", "ecdsa-sha2-nistp256", "ssh-rsa", or nil when the format hides it.
+    let keyType: String?
+    let isEncrypted: Bool
+
+    /// Reads and inspects the file at `path`.
+    static func inspect(path: String) throws(SSHError) -> PrivateKeyFile {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .keyFileUnreadable(path: path, reason: "no such file")
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw .keyFileUnreadable(path: path, reason: "cannot be read (check its permissions)")
+        }
+        return inspect(text: text)
+    }
+
+    static func inspect(text: String) -> PrivateKeyFile {
+        if text.contains("-----BEGIN OPENSSH PRIVATE KEY-----") {
+            return inspectOpenSSH(text)
+        }
+        let encrypted = text.contains("Proc-Type: 4,ENCRYPTED") || text.contains("BEGIN ENCRYPTED PRIVATE KEY")
+        if text.contains("BEGIN RSA PRIVATE KEY") { return PrivateKeyFile(keyType: "ssh-rsa", isEncrypted: encrypted) }
+        if text.contains("BEGIN EC PRIVATE KEY") { return PrivateKeyFile(keyType: "ecdsa", isEncrypted: encrypted) }
+        if text.contains("BEGIN DSA PRIVATE KEY") { return PrivateKeyFile(keyType: "ssh-dss", isEncrypted: encrypted) }
+        return PrivateKeyFile(keyType: nil, isEncrypted: encrypted)
+    }
+
+    /// The `openssh-key-v1` container keeps the cipher name and the public key in the clear.
+    private static func inspectOpenSSH(_ text: String) -> PrivateKeyFile {
+        let body = text.components(separatedBy: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        guard let blob = Data(base64Encoded: body) else { return PrivateKeyFile(keyType: nil, isEncrypted: false) }
+        var reader = SSHWireReader(Array(blob))
+        guard reader.skipMagic("openssh-key-v1\0"),
+              let cipher = reader.string(),
+              reader.string() != nil, reader.string() != nil,  // kdf name and options
+              reader.uint32() != nil,  // number of keys
+              let publicKey = reader.bytes() else {
+            return PrivateKeyFile(keyType: nil, isEncrypted: false)
+        }
+        var keyReader = SSHWireReader(publicKey)
+        return PrivateKeyFile(keyType: keyReader.string().map { String(decoding: $0, as: UTF8.self) },
+                              isEncrypted: String(decoding: cipher, as: UTF8.self) != "none")
+    }
+}
+
+/// Reads SSH wire-format fields (RFC 4251 `uint32` and `string`).
+struct SSHWireReader {
+    private let data: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { data = bytes }
+
+    mutating func skipMagic(_ magic: String) -> Bool {
+        let expected = Array(magic.utf8)
+        guard data.count >= offset + expected.count, Array(data[offset..<offset + expected.count]) == expected else { return false }
+        offset += expected.count
+        return true
+    }
+
+    mutating func uint32() -> UInt32? {
+        guard data.count >= offset + 4 else { return nil }
+        let value = data[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        offset += 4
+        return value
+    }
+
+    mutating func bytes() -> [UInt8]? {
+        guard let length = uint32().map(Int.init), data.count >= offset + length else { return nil }
+        defer { offset += length }
+        return Array(data[offset..<offset + length])
+    }
+
+    mutating func string() -> [UInt8]? { bytes() }
+}

@@ -1,0 +1,299 @@
+import CLibSSH2
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The thread that owns one connection's socket and libssh2 session, and the poll loop on it.
+///
+/// No other thread calls libssh2 for this session. Other threads hand work over with
+/// ``submit(_:)``, which queues a closure and wakes the loop through a pipe. Everything marked
+/// "I/O thread" below is touched only from inside the loop.
+final class ConnectionLoop: @unchecked Sendable {
+    let configuration: SSHConnectionConfiguration
+    private let wakeSignal = WakeSignal()
+    private let inbox = Mutex(Inbox())
+    private let ready = Promise<Void>()
+    private let stopped = Promise<Void>()
+    private let loopThread = Mutex<pthread_t?>(nil)
+
+    private struct Inbox {
+        var work: [@Sendable (ConnectionLoop) -> Void] = []
+        var terminalError: SSHError?
+    }
+
+    // I/O thread state.
+    private(set) var session: LibSSH2Session!
+    private var socket: TCPSocket!
+    private var operations: [ChannelOperation] = []
+    private var queue: [ChannelOperation] = []
+    private var openHolder: ChannelOperation?
+    /// The one channel allowed to wait for a request reply (libssh2 1.10 mixes up concurrent replies).
+    var requestHolder: ChannelOperation?
+    private var channelsInUse = 0
+    /// Set when the server refused an open: admit nothing new until a channel is freed.
+    private var admissionHeld = false
+    private var lossError: SSHError?
+    private var closeRequested = false
+    private var closeWaiters: [@Sendable () -> Void] = []
+    private var wasWaitingOnPeer = false
+    private var readInterestSuppressed = false
+    /// Shared read buffer for every channel of the session.
+    var scratch = [UInt8](repeating: 0, count: 256 * 1024)
+
+    private init(configuration: SSHConnectionConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Connects, authenticates, and starts serving; throws what establishing the session threw.
+    static func start(_ configuration: SSHConnectionConfiguration) async throws -> ConnectionLoop {
+        let loop = ConnectionLoop(configuration: configuration)
+        let thread = Thread { loop.threadMain() }
+        thread.name = "rws-ssh \(configuration.host):\(configuration.port)"
+        thread.stackSize = 1 << 20
+        thread.start()
+        try await loop.ready.value()
+        return loop
+    }
+
+    var isOnLoopThread: Bool {
+        loopThread.withLock { thread in thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+
+    // MARK: Submitting work (any thread)
+
+    /// Runs `work` on the I/O thread; returns the connection's terminal error instead when it has ended.
+    @discardableResult
+    func submit(_ work: @escaping @Sendable (ConnectionLoop) -> Void) -> SSHError? {
+        let terminal = inbox.withLock { inbox -> SSHError? in
+            if let error = inbox.terminalError { return error }
+            inbox.work.append(work)
+            return nil
+        }
+        if terminal == nil { wakeSignal.wake() }
+        return terminal
+    }
+
+    /// Wakes the loop so it re-examines channels (a consumer made room).
+    func wake() { wakeSignal.wake() }
+
+    /// Closes the connection: pending operations fail with `connectionClosed`. Waits for the teardown.
+    func close() async {
+        if submit({ loop in loop.closeRequested = true }) == nil {
+            try? await stopped.value()
+        }
+    }
+
+    /// Whether the connection has ended (closed or lost).
+    var isClosed: Bool { inbox.withLock { $0.terminalError != nil } }
+
+    // MARK: Services for operations (I/O thread)
+
+    /// Queues a channel operation; control operations go first.
+    func enqueue(_ operation: ChannelOperation) {
+        if operation.isControl {
+            let firstNormal = queue.firstIndex { !$0.isControl } ?? queue.endIndex
+            queue.insert(operation, at: firstNormal)
+        } else {
+            queue.append(operation)
+        }
+    }
+
+    func dequeue(_ operation: ChannelOperation) {
+        queue.removeAll { $0 === operation }
+    }
+
+    func openFinished(_ operation: ChannelOperation) {
+        if openHolder === operation { openHolder = nil }
+    }
+
+    func channelFreed(_ operation: ChannelOperation) {
+        channelsInUse -= 1
+        admissionHeld = false
+        operations.removeAll { $0 === operation }
+    }
+
+    /// The server refused a channel although we stayed under our limit: its limit is lower, or it
+    /// has not yet let go of a closed one. Retry once another channel is freed; false if none is open.
+    func requeueAfterRefusal(_ operation: ChannelOperation) -> Bool {
+        guard channelsInUse > 1 else { return false }
+        channelsInUse -= 1
+        operations.removeAll { $0 === operation }
+        queue.insert(operation, at: 0)
+        admissionHeld = true
+        return true
+    }
+
+    /// libssh2 errors after which the session is unusable.
+    func isFatal(_ code: Int32) -> Bool {
+        switch code {
+        case LIBSSH2_ERROR_SOCKET_NONE, LIBSSH2_ERROR_SOCKET_SEND, LIBSSH2_ERROR_SOCKET_RECV, LIBSSH2_ERROR_SOCKET_DISCONNECT,
+             LIBSSH2_ERROR_SOCKET_TIMEOUT, LIBSSH2_ERROR_TIMEOUT, LIBSSH2_ERROR_DECRYPT, LIBSSH2_ERROR_INVALID_MAC,
+             LIBSSH2_ERROR_PROTO, LIBSSH2_ERROR_BAD_SOCKET, LIBSSH2_ERROR_KEX_FAILURE, LIBSSH2_ERROR_ENCRYPT:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Marks the connection lost; every operation fails with `error` at the end of this pass.
+    func lose(_ error: SSHError) {
+        if lossError == nil {
+            let reason: String
+            if case .libssh2(let operation, _, let message) = error { reason = "\(operation): \(message)" } else { reason = error.description }
+            lossError = .connectionLost(reason: reason)
+        }
+    }
+
+    /// Kills the process group `pid` over a fresh channel (TERM, then KILL after the grace period),
+    /// then calls `done`.
+    func killProcessGroup(_ pid: Int, done: @escaping () -> Void) {
+        let script = ProcessGroupKill.script(pid: pid, grace: configuration.terminationGracePeriod)
+        let killer = ExecChannel(loop: self, command: script, sink: .collect, timeout: configuration.terminationGracePeriod + .seconds(10),
+                                 capturePID: false, isControl: true) { _ in done() }
+        enqueue(killer)
+    }
+
+    // MARK: The loop
+
+    private func threadMain() {
+        loopThread.withLock { $0 = pthread_self() }
+        do {
+            (socket, session) = try SessionEstablishment(configuration: configuration).establish()
+        } catch {
+            inbox.withLock { $0.terminalError = error }
+            ready.complete(.failure(error))
+            stopped.complete(.success(()))
+            return
+        }
+        libssh2_keepalive_config(session.raw, 1, UInt32(max(1, configuration.keepaliveInterval.components.seconds)))
+        ready.complete(.success(()))
+        while true {
+            runInbox()
+            if closeRequested || lossError != nil { break }
+            var passes = 0
+            while runPass() && passes < 64 { passes += 1 }
+            checkDeadlines()
+            if closeRequested || lossError != nil { break }
+            waitForEvents(busy: passes == 64)
+        }
+        teardown()
+    }
+
+    private func runInbox() {
+        let work = inbox.withLock { inbox -> [@Sendable (ConnectionLoop) -> Void] in
+            defer { inbox.work = [] }
+            return inbox.work
+        }
+        for item in work { item(self) }
+    }
+
+    /// One sweep over every channel; true when anything moved. libssh2 drains all pending packets
+    /// into per-channel queues on any read, so every channel is visited, not only the one polled.
+    private func runPass() -> Bool {
+        var progressed = admit()
+        for operation in operations {
+            if operation.advance() { progressed = true }
+            if lossError != nil { return false }
+        }
+        return progressed
+    }
+
+    private func admit() -> Bool {
+        var admitted = false
+        while openHolder == nil, !admissionHeld, let next = queue.first {
+            let limit = next.isControl ? configuration.maxChannels : max(1, configuration.maxChannels - 1)
+            guard channelsInUse < limit else { break }
+            queue.removeFirst()
+            channelsInUse += 1
+            openHolder = next
+            operations.append(next)
+            next.beginOpening()
+            admitted = true
+        }
+        return admitted
+    }
+
+    private func checkDeadlines() {
+        let now = ContinuousClock.now
+        for operation in operations + queue {
+            if let deadline = operation.deadline, deadline <= now {
+                operation.deadline = nil
+                operation.deadlineExpired()
+            }
+        }
+        let waitingOnPeer = operations.contains { $0.isWaitingOnPeer } || !queue.isEmpty
+        if waitingOnPeer {
+            if !wasWaitingOnPeer { session.context.lastReceive = now }
+            var secondsToNext: Int32 = 0
+            _ = libssh2_keepalive_send(session.raw, &secondsToNext)
+            let silence = now - session.context.lastReceive
+            if silence > configuration.deadPeerTimeout {
+                lose(.connectionLost(reason: "the server did not answer for \(silence.shortDescription) (keepalive unanswered)"))
+            }
+        }
+        wasWaitingOnPeer = waitingOnPeer
+    }
+
+    private func waitForEvents(busy: Bool) {
+        var timeout = Duration.seconds(1)
+        let now = ContinuousClock.now
+        for operation in operations + queue {
+            if let deadline = operation.deadline { timeout = min(timeout, max(.zero, deadline - now)) }
+        }
+        if busy { timeout = .zero }
+        let directions = session.blockDirections
+        var events: Int16 = readInterestSuppressed ? 0 : Int16(POLLIN)
+        if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
+        var fds = [pollfd(fd: socket.fd, events: events, revents: 0), pollfd(fd: wakeSignal.readFD, events: Int16(POLLIN), revents: 0)]
+        let count = poll(&fds, 2, Int32(clamping: timeout.milliseconds))
+        if count <= 0 {
+            readInterestSuppressed = false
+            return
+        }
+        if fds[1].revents != 0 {
+            wakeSignal.drain()
+            readInterestSuppressed = false
+        }
+        if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            noteReadableSocket()
+        }
+    }
+
+    /// Bytes nobody reads (every channel paused, or no channel at all) would make poll return at
+    /// once forever: stop asking for them until something changes, unless the peer hung up.
+    private func noteReadableSocket() {
+        let before = session.context.lastReceive
+        var passes = 0
+        while runPass() && passes < 64 { passes += 1 }
+        guard session.context.lastReceive == before else { return }
+        let (closed, _) = socket.peek()
+        if closed {
+            lose(.connectionLost(reason: "the server closed the connection"))
+        } else {
+            readInterestSuppressed = true
+        }
+    }
+
+    private func teardown() {
+        let error = lossError ?? .connectionClosed
+        inbox.withLock { $0.terminalError = error }
+        runInbox()  // work that raced with the end still gets to fail its callers
+        let all = operations + queue
+        operations = []
+        queue = []
+        for operation in all { operation.failForConnection(error) }
+        if lossError == nil {
+            var attempts = 0
+            while libssh2_session_disconnect_ex(session.raw, SSH_DISCONNECT_BY_APPLICATION, "closed by rws", "") == LIBSSH2_ERROR_EAGAIN,
+                  attempts < 100 { attempts += 1 }
+        }
+        socket.shutdownBoth()
+        session = nil
+        socket.closeDescriptor()
+        stopped.complete(.success(()))
+    }
+}

@@ -1,0 +1,88 @@
+import CLibSSH2
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `libssh2_init` is not thread-safe: it runs exactly once, before the first session.
+private let libssh2Initialized: Bool = libssh2_init(0) == 0
+
+/// What the C callbacks of one session reach through libssh2's `abstract` pointer.
+final class SessionContext {
+    /// When bytes last arrived from the server; dead-peer detection reads it.
+    var lastReceive = ContinuousClock.now
+    /// Answers keyboard-interactive prompts while that method runs.
+    var keyboardInteractive: (@Sendable (KeyboardInteractiveChallenge) -> [String])?
+}
+
+/// A `LIBSSH2_SESSION` in nonblocking mode. Confined to the connection's I/O thread.
+final class LibSSH2Session {
+    let raw: OpaquePointer
+    let context: SessionContext
+    private let contextPointer: UnsafeMutableRawPointer
+
+    init() throws(SSHError) {
+        guard libssh2Initialized else { throw .libssh2(operation: "libssh2_init", code: -1, message: "initialisation failed") }
+        context = SessionContext()
+        contextPointer = Unmanaged.passRetained(context).toOpaque()
+        guard let session = libssh2_session_init_ex(nil, nil, nil, contextPointer) else {
+            Unmanaged<SessionContext>.fromOpaque(contextPointer).release()
+            throw .libssh2(operation: "libssh2_session_init", code: -6, message: "out of memory")
+        }
+        raw = session
+        libssh2_session_set_blocking(session, 0)
+        let recvCallback: @convention(c) (libssh2_socket_t, UnsafeMutableRawPointer?, Int, Int32,
+                                          UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int = countingReceive
+        _ = libssh2_session_callback_set(session, LIBSSH2_CALLBACK_RECV, unsafeBitCast(recvCallback, to: UnsafeMutableRawPointer.self))
+    }
+
+    /// The libssh2 error code and message of the last failed call.
+    var lastError: (code: Int32, message: String) {
+        var message: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        let code = libssh2_session_last_error(raw, &message, &length, 0)
+        return (code, message.map { String(cString: $0) } ?? "")
+    }
+
+    /// The last error's code only; EAGAIN after a call that returned NULL means "try again".
+    var lastErrno: Int32 { libssh2_session_last_errno(raw) }
+
+    /// The socket directions libssh2 was waiting for when its last call returned EAGAIN.
+    var blockDirections: Int32 { libssh2_session_block_directions(raw) }
+
+    /// An `SSHError.libssh2` carrying the session's last error.
+    func error(_ operation: String) -> SSHError {
+        let (code, message) = lastError
+        return .libssh2(operation: operation, code: code, message: message)
+    }
+
+    /// Orders the preferred algorithms of one kind; an unknown name is an error.
+    func setPreference(_ method: Int32, _ names: [String]) {
+        _ = libssh2_session_method_pref(raw, method, names.joined(separator: ","))
+    }
+
+    deinit {
+        // After the socket is shut down every send fails fast, so this ends in a few passes.
+        var attempts = 0
+        while libssh2_session_free(raw) == LIBSSH2_ERROR_EAGAIN, attempts < 1000 { attempts += 1 }
+        Unmanaged<SessionContext>.fromOpaque(contextPointer).release()
+    }
+}
+
+/// Receives like `recv`, and notes when bytes arrived, so that a silent peer can be told from a busy one.
+private func countingReceive(
+    socket: libssh2_socket_t, buffer: UnsafeMutableRawPointer?, length: Int, flags: Int32,
+    abstract: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> Int {
+    let count = recv(socket, buffer, length, flags)
+    if count < 0 {
+        let code = errno
+        return -Int(code == EWOULDBLOCK ? EAGAIN : code)
+    }
+    if count > 0, let pointer = abstract?.pointee {
+        Unmanaged<SessionContext>.fromOpaque(pointer).takeUnretainedValue().lastReceive = .now
+    }
+    return count
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// One SSH connection to a remote box, running any number of commands at once.
+///
+/// A dedicated thread owns the socket and the libssh2 session and multiplexes every channel
+/// with `poll`; the methods here are safe to call from any task. Commands beyond the server's
+/// channel limit wait their turn. A timeout or a cancelled task stops the remote process group
+/// and leaves the connection usable.
+///
+/// ```swift
+/// let connection = try await SSHConnection.connect(.init(
+///     host: "box.example.com", user: "me",
+///     authentication: [.privateKey(path: "/home/me/.ssh/id_ed25519")]))
+/// let result = try await connection.run("uname -a", timeout: .seconds(10))
+/// print(result.stdoutText)
+/// ```
+public final class SSHConnection: Sendable {
+    let loop: ConnectionLoop
+
+    /// The settings the connection was made with.
+    public var configuration: SSHConnectionConfiguration { loop.configuration }
+
+    private init(loop: ConnectionLoop) {
+        self.loop = loop
+    }
+
+    /// Connects, checks the host key, and authenticates.
+    ///
+    /// - Throws: ``SSHError`` naming what failed: the address, the host key, or the credentials.
+    public static func connect(_ configuration: SSHConnectionConfiguration) async throws -> SSHConnection {
+        guard configuration.maxChannels >= 1 else { throw SSHError.invalidArgument("maxChannels must be at least 1") }
+        return SSHConnection(loop: try await ConnectionLoop.start(configuration))
+    }
+
+    /// Whether the connection has been closed or lost.
+    public var isClosed: Bool { loop.isClosed }
+
+    /// Runs `command` through the remote login shell and collects all of its output.
+    ///
+    /// - Parameters:
+    ///   - command: A shell command line. Build it with ``ShellQuoting`` when it holds untrusted words.
+    ///   - input: Bytes written to the command's stdin, which is then closed. Without it, stdin is closed at once.
+    ///   - timeout: How long the command may run; then its process group is killed.
+    /// - Returns: stdout, stderr, and the exit status or signal.
+    /// - Throws: ``SSHError/timedOut(command:after:)``, ``SSHError/cancelled(command:)`` when the task is
+    ///   cancelled, ``SSHError/connectionLost(reason:)``, or a channel error.
+    public func run(_ command: String, input: [UInt8] = [], timeout: Duration? = nil) async throws -> CommandResult {
+        let promise = Promise<CommandResult>()
+        let handle = CommandHandle(loop: loop)
+        try submitOrThrow { loop in
+            let exec = ExecChannel(loop: loop, command: command, sink: .collect, timeout: timeout) { promise.complete($0) }
+            if !input.isEmpty { exec.write(input) { _ in } }
+            exec.closeInput { _ in }
+            handle.attach(exec, loop: loop)
+            loop.enqueue(exec)
+        }
+        return try await withTaskCancellationHandler {
+            try await promise.value()
+        } onCancel: {
+            handle.stop(.cancelled(command: command))
+        }
+    }
+
+    /// Starts `command` and returns at once with a handle that streams its output as it arrives.
+    ///
+    /// Read ``RemoteCommand/output`` to get stdout and stderr chunks; reading slowly pauses this
+    /// command only. Write to its stdin with ``RemoteCommand/write(_:)`` and close it with
+    /// ``RemoteCommand/closeInput()``.
+    ///
+    /// - Parameter bufferSize: How many unread output bytes may wait before the channel pauses.
+    public func stream(_ command: String, timeout: Duration? = nil, bufferSize: Int = 1 << 20) throws -> RemoteCommand {
+        let promise = Promise<CommandResult>()
+        let handle = CommandHandle(loop: loop)
+        let pipe = OutputPipe(capacity: max(1, bufferSize), resumeProducer: { [loop] in loop.wake() },
+                              cancelCommand: { handle.stop(.cancelled(command: command)) })
+        try submitOrThrow { loop in
+            let exec = ExecChannel(loop: loop, command: command, sink: .stream(pipe), timeout: timeout) { promise.complete($0) }
+            handle.attach(exec, loop: loop)
+            loop.enqueue(exec)
+        }
+        return RemoteCommand(command: command, output: CommandOutput(pipe: pipe), handle: handle, completion: promise)
+    }
+
+    /// Closes the connection. Running commands fail with ``SSHError/connectionClosed``.
+    public func close() async {
+        await loop.close()
+    }
+
+    private func submitOrThrow(_ work: @escaping @Sendable (ConnectionLoop) -> Void) throws(SSHError) {
+        if let error = loop.submit(work) { throw error }
+    }
+}

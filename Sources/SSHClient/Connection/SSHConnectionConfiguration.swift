@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where to connect, as whom, and how careful to be.
+public struct SSHConnectionConfiguration: Sendable {
+    /// Host name or IP address.
+    public var host: String
+    /// TCP port.
+    public var port: Int
+    /// Remote user name.
+    public var user: String
+    /// Ways to authenticate, tried in order until one succeeds.
+    public var authentication: [AuthenticationMethod]
+    /// How to treat a host key that the known hosts file does not vouch for.
+    public var hostKeyPolicy: HostKeyPolicy
+    /// The OpenSSH known hosts file to check host keys against (and append to under `.acceptNew`).
+    public var knownHostsFile: String
+    /// The limit for the TCP connection, handshake and authentication together.
+    public var connectTimeout: Duration
+    /// How long the connection may stay silent before a keepalive is sent.
+    public var keepaliveInterval: Duration
+    /// How long without hearing from the server before the connection counts as lost.
+    public var deadPeerTimeout: Duration
+    /// Channels open at once (OpenSSH `MaxSessions`, 10 by default); more requests wait their turn.
+    public var maxChannels: Int
+    /// How long a stopped command's process group gets between SIGTERM and SIGKILL.
+    public var terminationGracePeriod: Duration
+
+    /// A configuration with OpenSSH's defaults: strict host keys, `~/.ssh/known_hosts`, 10 channels.
+    public init(
+        host: String,
+        port: Int = 22,
+        user: String,
+        authentication: [AuthenticationMethod],
+        hostKeyPolicy: HostKeyPolicy = .strict,
+        knownHostsFile: String = NSString(string: "~/.ssh/known_hosts").expandingTildeInPath,
+        connectTimeout: Duration = .seconds(15),
+        keepaliveInterval: Duration = .seconds(5),
+        deadPeerTimeout: Duration = .seconds(20),
+        maxChannels: Int = 10,
+        terminationGracePeriod: Duration = .seconds(2)
+    ) {
+        self.host = host
+        self.port = port
+        self.user = user
+        self.authentication = authentication
+        self.hostKeyPolicy = hostKeyPolicy
+        self.knownHostsFile = knownHostsFile
+        self.connectTimeout = connectTimeout
+        self.keepaliveInterval = keepaliveInterval
+        self.deadPeerTimeout = deadPeerTimeout
+        self.maxChannels = maxChannels
+        self.terminationGracePeriod = terminationGracePeriod
+    }
+}

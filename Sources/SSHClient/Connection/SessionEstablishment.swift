@@ -1,0 +1,83 @@
+import CLibSSH2
+import Foundation
+
+/// The steps from a bare address to an authenticated session: TCP connect, handshake,
+/// host key check, authentication. Runs on the connection's I/O thread before it serves requests.
+struct SessionEstablishment {
+    let configuration: SSHConnectionConfiguration
+
+    func establish() throws(SSHError) -> (TCPSocket, LibSSH2Session) {
+        let deadline = ContinuousClock.now + configuration.connectTimeout
+        let socket = try TCPSocket.connect(host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
+        do throws(SSHError) {
+            let session = try LibSSH2Session()
+            let waiter = SocketWaiter(session: session, socket: socket, deadline: deadline,
+                                      onTimeout: .connectTimedOut(host: configuration.host, port: configuration.port,
+                                                                  after: configuration.connectTimeout))
+            let knownHosts = try openKnownHosts(session)
+            preferKnownHostKeyTypes(session, knownHosts)
+            let rc = try waiter.retry { libssh2_session_handshake(session.raw, libssh2_socket_t(socket.fd)) }
+            if rc != 0 {
+                throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: describeHandshakeFailure(session))
+            }
+            try verifyHostKey(session, knownHosts)
+            try Authenticator(configuration: configuration, session: session, waiter: waiter).authenticate()
+            socket.setUserTimeout(configuration.deadPeerTimeout)
+            return (socket, session)
+        } catch {
+            socket.shutdownBoth()
+            socket.closeDescriptor()
+            throw error
+        }
+    }
+
+    private func openKnownHosts(_ session: LibSSH2Session) throws(SSHError) -> KnownHostsFile? {
+        if configuration.hostKeyPolicy == .insecureAcceptAnything { return nil }
+        return try KnownHostsFile(path: configuration.knownHostsFile, session: session)
+    }
+
+    /// libssh2 1.10 asks for ECDSA first: a host known only by its ed25519 key would look unknown.
+    private func preferKnownHostKeyTypes(_ session: LibSSH2Session, _ knownHosts: KnownHostsFile?) {
+        guard let knownHosts else { return }
+        let known = knownHosts.knownAlgorithms(host: configuration.host, port: configuration.port)
+        let order = known + HostKeyName.defaultOrder.filter { !known.contains($0) }
+        session.setPreference(LIBSSH2_METHOD_HOSTKEY, order)
+    }
+
+    private func verifyHostKey(_ session: LibSSH2Session, _ knownHosts: KnownHostsFile?) throws(SSHError) {
+        guard let knownHosts else { return }
+        guard let key = HostKey(session: session) else {
+            throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: "the server sent no host key")
+        }
+        let host = configuration.host, port = configuration.port
+        switch knownHosts.check(host: host, port: port, keyBytes: key.bytes, algorithm: key.typeName) {
+        case .match:
+            return
+        case .mismatch:
+            throw .hostKeyChanged(host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint, knownHostsFile: knownHosts.path)
+        case .notFound:
+            // Known under another key type only: a key swap we cannot vouch for, as OpenSSH warns.
+            if !knownHosts.knownAlgorithms(host: host, port: port).isEmpty {
+                throw .hostKeyChanged(host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint, knownHostsFile: knownHosts.path)
+            }
+            guard configuration.hostKeyPolicy == .acceptNew else {
+                throw .hostKeyUnknown(host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint, knownHostsFile: knownHosts.path)
+            }
+            try knownHosts.append(host: host, port: port, key: key)
+        }
+    }
+
+    private func describeHandshakeFailure(_ session: LibSSH2Session) -> String {
+        let (code, message) = session.lastError
+        if code == LIBSSH2_ERROR_KEX_FAILURE || code == LIBSSH2_ERROR_METHOD_NONE {
+            return "\(message) (no common algorithm: libssh2 \(libSSH2Version) supports ed25519/ECDSA/ssh-rsa host keys; "
+                + "a server with only an RSA host key needs libssh2 1.11 or later)"
+        }
+        return message.isEmpty ? "libssh2 error \(code)" : message
+    }
+}
+
+/// The libssh2 version this process runs with, e.g. "1.10.0".
+var libSSH2Version: String {
+    libssh2_version(0).map { String(cString: $0) } ?? "unknown"
+}

@@ -1,0 +1,47 @@
+import CLibSSH2
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a nonblocking libssh2 call to completion before the I/O loop starts serving
+/// (handshake and authentication), waiting on the socket in the directions libssh2 asks for.
+struct SocketWaiter {
+    let session: LibSSH2Session
+    let socket: TCPSocket
+    let deadline: ContinuousClock.Instant
+    let onTimeout: SSHError
+
+    /// Calls `body` until it stops returning `LIBSSH2_ERROR_EAGAIN`; returns its last result.
+    func retry(_ body: () -> Int32) throws(SSHError) -> Int32 {
+        while true {
+            let rc = body()
+            guard rc == LIBSSH2_ERROR_EAGAIN else { return rc }
+            try wait()
+        }
+    }
+
+    /// Calls `body` until it returns non-nil or fails with something other than EAGAIN.
+    func retry<T>(_ body: () -> T?) throws(SSHError) -> T? {
+        while true {
+            if let value = body() { return value }
+            guard session.lastErrno == LIBSSH2_ERROR_EAGAIN else { return nil }
+            try wait()
+        }
+    }
+
+    /// Blocks until the socket is ready in libssh2's directions or the deadline passes.
+    func wait() throws(SSHError) {
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { throw onTimeout }
+        let directions = session.blockDirections
+        var events: Int16 = 0
+        if directions & LIBSSH2_SESSION_BLOCK_INBOUND != 0 { events |= Int16(POLLIN) }
+        if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
+        if events == 0 { events = Int16(POLLIN) }
+        var pfd = pollfd(fd: socket.fd, events: events, revents: 0)
+        _ = poll(&pfd, 1, Int32(clamping: min(remaining.milliseconds, 1000)))
+    }
+}

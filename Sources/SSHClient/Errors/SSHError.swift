@@ -1,0 +1,119 @@
+import Foundation
+
+/// Everything that can go wrong talking to a remote box, each case with the context a person
+/// needs to fix it.
+///
+/// ``description`` is one line saying what failed and what to do about it.
+public enum SSHError: Error, Sendable, Equatable {
+    /// The host name did not resolve to an address.
+    case hostNotFound(host: String, reason: String)
+    /// No TCP connection could be made to the host and port.
+    case connectionRefused(host: String, port: Int, reason: String)
+    /// The TCP connection or the SSH handshake took longer than the connect timeout.
+    case connectTimedOut(host: String, port: Int, after: Duration)
+    /// The SSH handshake (banner, key exchange) failed.
+    case handshakeFailed(host: String, port: Int, reason: String)
+    /// The host's key is not in the known hosts file and the policy is strict.
+    case hostKeyUnknown(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
+    /// The host presented a key different from the one recorded for it: refused under every policy.
+    case hostKeyChanged(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
+    /// The known hosts file could not be read or written.
+    case knownHostsFileFailed(path: String, reason: String)
+    /// The server accepted none of the offered credentials.
+    case authenticationFailed(user: String, host: String, tried: [String], allowedByServer: [String])
+    /// A private key file could not be read.
+    case keyFileUnreadable(path: String, reason: String)
+    /// The private key is encrypted and the passphrase was wrong or missing.
+    case wrongPassphrase(path: String, passphraseGiven: Bool)
+    /// The key type cannot be used with this libssh2 against this server (RSA with libssh2 < 1.11).
+    case unsupportedKeyType(path: String, keyType: String, reason: String)
+    /// The ssh-agent could not be reached or offered no usable identity.
+    case agentFailed(reason: String)
+    /// A command ran past its timeout; its remote process group was stopped.
+    case timedOut(command: String, after: Duration)
+    /// The task running a command was cancelled; its remote process group was stopped.
+    case cancelled(command: String)
+    /// The connection to the server was lost (peer gone, keepalive unanswered, socket error).
+    case connectionLost(reason: String)
+    /// The connection was closed by this side before the operation finished.
+    case connectionClosed
+    /// The server refused to open a channel or to start the requested program.
+    case channelFailed(operation: String, reason: String)
+    /// A caller-supplied value cannot be used.
+    case invalidArgument(String)
+    /// A libssh2 call failed in a way not covered above.
+    case libssh2(operation: String, code: Int32, message: String)
+}
+
+extension SSHError: CustomStringConvertible, LocalizedError {
+    public var description: String {
+        switch self {
+        case .hostNotFound(let host, let reason):
+            return "cannot resolve host \"\(host)\": \(reason); check the host name"
+        case .connectionRefused(let host, let port, let reason):
+            return "cannot connect to \(host) port \(port): \(reason); check that sshd runs there and the port is right"
+        case .connectTimedOut(let host, let port, let after):
+            return "connecting to \(host) port \(port) timed out after \(after.shortDescription); check the address and firewall, or raise the connect timeout"
+        case .handshakeFailed(let host, let port, let reason):
+            return "SSH handshake with \(host) port \(port) failed: \(reason)"
+        case .hostKeyUnknown(let host, let port, let keyType, let fingerprint, let file):
+            return "host key of \(HostKeyName.knownHostsName(host: host, port: port)) is not known (\(keyType) \(fingerprint)) in \(file); "
+                + "verify the fingerprint, then connect once with --accept-new-host-key to record it"
+        case .hostKeyChanged(let host, let port, let keyType, let fingerprint, let file):
+            return "HOST KEY CHANGED for \(HostKeyName.knownHostsName(host: host, port: port)): it now presents \(keyType) \(fingerprint), "
+                + "which does not match \(file); this may be an attack. If the change is expected, remove the old entry "
+                + "(ssh-keygen -R '\(HostKeyName.knownHostsName(host: host, port: port))' -f \(file)) and connect again"
+        case .knownHostsFileFailed(let path, let reason):
+            return "known hosts file \(path): \(reason)"
+        case .authenticationFailed(let user, let host, let tried, let allowed):
+            let triedText = tried.isEmpty ? "no credentials were offered" : "tried " + tried.joined(separator: ", ")
+            return "authentication as \(user) on \(host) failed (\(triedText); the server allows \(allowed.joined(separator: ", "))); "
+                + "give a key with --identity or a password with --password-env"
+        case .keyFileUnreadable(let path, let reason):
+            return "cannot read private key \(path): \(reason)"
+        case .wrongPassphrase(let path, let given):
+            return given
+                ? "wrong passphrase for private key \(path)"
+                : "private key \(path) is encrypted: give its passphrase"
+        case .unsupportedKeyType(let path, let keyType, let reason):
+            return "key \(path) (\(keyType)) cannot be used: \(reason)"
+        case .agentFailed(let reason):
+            return "ssh-agent: \(reason)"
+        case .timedOut(let command, let after):
+            return "command timed out after \(after.shortDescription) and was stopped: \(command.abbreviatedCommand)"
+        case .cancelled(let command):
+            return "command was cancelled and stopped: \(command.abbreviatedCommand)"
+        case .connectionLost(let reason):
+            return "connection lost: \(reason)"
+        case .connectionClosed:
+            return "the connection was closed"
+        case .channelFailed(let operation, let reason):
+            return "\(operation) failed: \(reason)"
+        case .invalidArgument(let message):
+            return message
+        case .libssh2(let operation, let code, let message):
+            return "\(operation) failed (libssh2 error \(code)): \(message)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}
+
+extension String {
+    /// The first line of a command, cut to a length that fits an error message.
+    var abbreviatedCommand: String {
+        let firstLine = split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let cut = firstLine.count > 80 ? String(firstLine.prefix(77)) + "..." : firstLine
+        return firstLine == self ? cut : cut + " ..."
+    }
+}
+
+extension Duration {
+    /// "1.5s", "250ms": short enough for an error message.
+    var shortDescription: String {
+        let milliseconds = Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+        if milliseconds < 1000 { return "\(Int(milliseconds.rounded()))ms" }
+        let seconds = milliseconds / 1000
+        return seconds == seconds.rounded() ? "\(Int(seconds))s" : String(format: "%.1fs", seconds)
+    }
+}

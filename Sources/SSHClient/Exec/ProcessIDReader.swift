@@ -1,0 +1,58 @@
+/// Finds the PID line that the command wrapper prints first on stdout, and hides it from the caller.
+///
+/// libssh2 1.10 cannot send signals, so stopping a command means `kill` over a second channel,
+/// which needs the PID. OpenSSH starts every exec under `setsid()`, so the login shell's PID is
+/// also the process group of everything the command starts.
+struct ProcessIDReader {
+    private static let marker = Array("rws-pid:".utf8)
+    /// Lines that shell start-up files print before the marker pass through, up to this much.
+    private static let searchLimit = 64 * 1024
+
+    private(set) var pid: Int?
+    private(set) var isSearching = true
+    private var pending: [UInt8] = []
+
+    /// The command line with the PID report in front; the user's command runs in the same shell.
+    static func wrap(_ command: String) -> String {
+        "echo rws-pid:$$\n" + command
+    }
+
+    /// Takes stdout bytes; returns the ones that belong to the caller.
+    mutating func consume(_ bytes: [UInt8]) -> [UInt8] {
+        guard isSearching else { return bytes }
+        pending.append(contentsOf: bytes)
+        var passThrough: [UInt8] = []
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = pending[..<newline]
+            if let found = Self.parse(line) {
+                pid = found
+                isSearching = false
+                passThrough.append(contentsOf: pending[(newline + 1)...])
+                pending = []
+                return passThrough
+            }
+            passThrough.append(contentsOf: pending[...newline])
+            pending.removeSubrange(...newline)
+        }
+        if pending.count + passThrough.count > Self.searchLimit {
+            isSearching = false
+            passThrough.append(contentsOf: pending)
+            pending = []
+        }
+        return passThrough
+    }
+
+    /// Whatever is still held back when the output ends.
+    mutating func flush() -> [UInt8] {
+        isSearching = false
+        defer { pending = [] }
+        return pending
+    }
+
+    private static func parse(_ line: ArraySlice<UInt8>) -> Int? {
+        guard line.starts(with: marker) else { return nil }
+        let digits = line.dropFirst(marker.count)
+        guard !digits.isEmpty, digits.count < 10, digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+}

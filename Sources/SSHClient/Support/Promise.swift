@@ -1,0 +1,54 @@
+import Synchronization
+
+/// A value that arrives once, awaited by any number of tasks.
+final class Promise<Value: Sendable>: Sendable {
+    private struct State {
+        var result: Result<Value, SSHError>?
+        var waiters: [CheckedContinuation<Value, any Error>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Settles the promise; later calls are ignored, so the first outcome wins.
+    func complete(_ result: Result<Value, SSHError>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+            guard state.result == nil else { return [] }
+            state.result = result
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+    }
+
+    var isCompleted: Bool { state.withLock { $0.result != nil } }
+
+    /// Waits for the outcome.
+    func value() async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready = state.withLock { state -> Result<Value, SSHError>? in
+                if let result = state.result { return result }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(with: ready.mapError { $0 as any Error }) }
+        }
+    }
+}
+
+/// A loop-confined object carried through `Sendable` closures to the thread that owns it.
+///
+/// The I/O loop is the only thread that unwraps it (checked in debug builds).
+struct LoopBound<Value: AnyObject>: @unchecked Sendable {
+    private let wrapped: Value
+    private let loop: ConnectionLoop
+
+    init(_ value: Value, loop: ConnectionLoop) {
+        wrapped = value
+        self.loop = loop
+    }
+
+    var value: Value {
+        assert(loop.isOnLoopThread, "loop-bound value used off its I/O thread")
+        return wrapped
+    }
+}
