@@ -42,7 +42,7 @@ public final class TestSSHServer: @unchecked Sendable {
     /// The sshd log (`-E`), for diagnosing failed tests.
     public let logPath: String
     private let configPath: String
-    private var process: Process?
+    private var process: SpawnedProcess?
 
     /// Generates keys, writes the config, starts sshd and waits until it accepts connections.
     public init(_ options: Options = Options()) throws {
@@ -79,7 +79,7 @@ public final class TestSSHServer: @unchecked Sendable {
                 try "[127.0.0.1]:\(candidate) \(hostKey)\n".write(toFile: knownHostsPath, atomically: true, encoding: .utf8)
             } catch {
                 lastError = error
-                process?.terminate()
+                process?.stop()
                 process = nil
             }
         }
@@ -109,7 +109,7 @@ public final class TestSSHServer: @unchecked Sendable {
     /// Stops sshd (and its per-connection children) and removes the directory.
     public func stop() {
         signalAll(SIGKILL)
-        process?.waitUntilExit()
+        process?.stop()
         process = nil
         try? FileManager.default.removeItem(at: directory)
     }
@@ -141,18 +141,11 @@ public final class TestSSHServer: @unchecked Sendable {
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    private static func launch(configPath: String, logPath: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
-        process.arguments = ["-D", "-f", configPath, "-E", logPath]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    private static func launch(configPath: String, logPath: String) throws -> SpawnedProcess {
+        try SpawnedProcess("/usr/sbin/sshd", ["-D", "-f", configPath, "-E", logPath])
     }
 
-    private static func waitUntilListening(port: Int, process: Process, logPath: String) throws {
+    private static func waitUntilListening(port: Int, process: SpawnedProcess, logPath: String) throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             guard process.isRunning else {
@@ -212,6 +205,27 @@ public enum TestServerError: Error, CustomStringConvertible {
         case .missingPrerequisite(let path, let install): return "\(path) is missing: install it with `\(install)`"
         case .startFailed(let message): return "test sshd: \(message)"
         case .commandFailed(let message): return message
+        }
+    }
+}
+
+extension TestSSHServer {
+    /// Connects, runs `body`, and closes the connection whether `body` returned or threw.
+    ///
+    /// Closing before the test returns matters: a loop thread still inside OpenSSL when the
+    /// process exits races OpenSSL's exit handlers.
+    public func withConnection<T>(
+        maxChannels: Int = 10, deadPeerTimeout: Duration = .seconds(20),
+        _ body: (SSHConnection) async throws -> T
+    ) async throws -> T {
+        let connection = try await connect(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout)
+        do {
+            let value = try await body(connection)
+            await connection.close()
+            return value
+        } catch {
+            await connection.close()
+            throw error
         }
     }
 }
