@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SSHClient", targets: ["SSHClient"]),
+        .library(name: "SessionHistory", targets: ["SessionHistory"]),
     ],
     dependencies: [],
     targets: [
@@ -16,6 +17,13 @@ let package = Package(
         ),
         .target(name: "SSHClient", dependencies: ["CLibSSH2"]),
         .testTarget(name: "SSHClientTests", dependencies: ["SSHClient"]),
+        .target(name: "SessionHistory"),
+        .testTarget(
+            name: "SessionHistoryTests",
+            dependencies: ["SessionHistory"],
+            exclude: ["Fixtures"]
+        ),
+        .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
     ],
     swiftLanguageModes: [.v6]
 )
