@@ -144,7 +144,7 @@ struct JSONScanner {
     mutating func enter(_ opening: UInt8) throws(JSONError) {
         try expect(opening)
         depth += 1
-        if depth > Self.maximumDepth { throw .nestingTooDeep(offset: pos - origin) }
+        if depth > Self.maximumDepth { throw .nestingTooDeep(offset: pos - 1 - origin) }
     }
 
     /// The next key of an object entered with ``enter(_:)``, or `nil` after its closing brace.

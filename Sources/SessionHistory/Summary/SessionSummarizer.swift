@@ -60,6 +60,7 @@ public enum SessionSummarizer {
         let tail = window.tailRecords.map(\.envelope)
         summary.cwd = head.lazy.compactMap(\.cwd).first ?? window.sniffHead("cwd")
         summary.firstTimestamp = head.lazy.compactMap(\.timestamp).first ?? window.sniffHead("timestamp")
+            ?? tail.lazy.compactMap(\.timestamp).first ?? FieldSniffer.first("timestamp", in: window.tail)
         summary.lastTimestamp = tail.lazy.compactMap(\.timestamp).last ?? window.sniffTail("timestamp") ?? summary.firstTimestamp
         summary.gitBranch = tail.lazy.compactMap(\.gitBranch).last ?? head.lazy.compactMap(\.gitBranch).first ?? window.sniffHead("gitBranch")
         summary.version = tail.lazy.compactMap(\.version).last ?? head.lazy.compactMap(\.version).first ?? window.sniffHead("version")
