@@ -55,20 +55,28 @@ struct SubagentLinker {
         guard !parentOf.isEmpty, records.contains(where: { !$0.envelope.isSidechain && $0.isTranscriptEntry }) else { return [] }
         var groups: [String: [SessionRecord]] = [:]
         var order: [String] = []
+        var rootCache: [String: String] = [:]
         for record in records where record.envelope.isSidechain {
             guard let uuid = record.envelope.uuid else { continue }
-            let root = rootOf(uuid, parentOf: parentOf)
+            let root = rootOf(uuid, parentOf: parentOf, cache: &rootCache)
             if groups[root] == nil { order.append(root) }
             groups[root, default: []].append(record)
         }
         return order.compactMap { groups[$0] }
     }
 
-    private static func rootOf(_ uuid: String, parentOf: [String: String]) -> String {
+    /// The root of `uuid`'s chain; every record passed on the way is remembered with it.
+    private static func rootOf(_ uuid: String, parentOf: [String: String], cache: inout [String: String]) -> String {
+        var path: [String] = []
         var current = uuid
         var seen: Set<String> = [uuid]
-        while let parent = parentOf[current], seen.insert(parent).inserted { current = parent }
-        return current
+        while cache[current] == nil, let parent = parentOf[current], seen.insert(parent).inserted {
+            path.append(current)
+            current = parent
+        }
+        let root = cache[current] ?? current
+        for visited in path + [current] { cache[visited] = root }
+        return root
     }
 }
 

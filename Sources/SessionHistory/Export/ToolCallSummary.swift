@@ -40,16 +40,24 @@ public enum ToolCallSummary {
 
 /// Folding long text to a few lines.
 enum TextFolding {
+    /// Lines in `text`, counted on its UTF-8 bytes (Character-wise splitting is far slower).
     static func lineCount(_ text: String) -> Int {
-        text.isEmpty ? 0 : text.split(separator: "\n", omittingEmptySubsequences: false).count
+        text.isEmpty ? 0 : text.utf8.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
     }
 
     /// The first `limit` lines, and how many were left out.
     static func fold(_ text: String, limit: Int?) -> (text: String, hiddenLines: Int) {
         guard let limit else { return (text, 0) }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.count > limit else { return (text, 0) }
-        return (lines.prefix(limit).joined(separator: "\n"), lines.count - limit)
+        var seen = 0
+        var index = text.utf8.startIndex
+        while index < text.utf8.endIndex {
+            if text.utf8[index] == 0x0A {
+                seen += 1
+                if seen == limit { return (String(text[..<index]), lineCount(text) - limit) }
+            }
+            index = text.utf8.index(after: index)
+        }
+        return (text, 0)
     }
 
     /// `2025-11-17 11:23:23` from `2025-11-17T11:23:23.498Z` (UTC, as written).

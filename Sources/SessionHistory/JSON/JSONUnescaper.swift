@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes the escapes of a JSON string body.
 ///
 /// Claude Code writes unpaired UTF-16 surrogate escapes (`"\udcb2"`) when a tool printed bytes
@@ -6,16 +8,35 @@
 enum JSONUnescaper {
     /// The text of `body` (the bytes between the quotes); `offset` places errors in the line.
     static func decode(_ body: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONError) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(body.count)
+        // Every escape is longer than what it stands for, so `body.count` bytes always suffice.
+        var failure: JSONError?
+        let text = String(unsafeUninitializedCapacity: body.count) { output in
+            switch Result(catching: { () throws(JSONError) in try unescape(body, into: output, offset: offset) }) {
+            case .success(let count): return count
+            case .failure(let error):
+                failure = error
+                return 0
+            }
+        }
+        if let failure { throw failure }
+        return text
+    }
+
+    /// Copies runs without escapes in bulk and decodes each escape; returns the bytes written.
+    private static func unescape(
+        _ body: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>, offset: Int
+    ) throws(JSONError) -> Int {
+        guard let source = body.baseAddress, let target = output.baseAddress else { return 0 }
+        var writer = Writer(base: target)
         var index = 0
         var pendingHigh: UInt32?
         while index < body.count {
-            let byte = body[index]
-            guard byte == 0x5C else {
-                flush(&pendingHigh, into: &output)
-                output.append(byte)
-                index += 1
+            let run = memchr(source + index, 0x5C, body.count - index)
+                .map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) - source } ?? body.count
+            if run > index {
+                flush(&pendingHigh, into: &writer)
+                writer.copy(source + index, count: run - index)
+                index = run
                 continue
             }
             guard index + 1 < body.count else { throw .invalidEscape(offset: offset + index) }
@@ -23,16 +44,32 @@ enum JSONUnescaper {
             if kind == 0x75 {
                 let unit = try hexUnit(body, at: index + 2, offset: offset)
                 index += 6
-                appendUTF16(unit, pending: &pendingHigh, into: &output)
+                appendUTF16(unit, pending: &pendingHigh, into: &writer)
                 continue
             }
-            flush(&pendingHigh, into: &output)
+            flush(&pendingHigh, into: &writer)
             guard let simple = simpleEscape(kind) else { throw .invalidEscape(offset: offset + index) }
-            output.append(simple)
+            writer.append(simple)
             index += 2
         }
-        flush(&pendingHigh, into: &output)
-        return String(decoding: output, as: UTF8.self)
+        flush(&pendingHigh, into: &writer)
+        return writer.count
+    }
+
+    /// Appends bytes to the string's uninitialised buffer.
+    private struct Writer {
+        let base: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        mutating func append(_ byte: UInt8) {
+            base[count] = byte
+            count += 1
+        }
+
+        mutating func copy(_ source: UnsafePointer<UInt8>, count length: Int) {
+            (base + count).update(from: source, count: length)
+            count += length
+        }
     }
 
     private static func simpleEscape(_ kind: UInt8) -> UInt8? {
@@ -65,7 +102,7 @@ enum JSONUnescaper {
     }
 
     /// Combines surrogate pairs; a high surrogate waits in `pending` for its low half.
-    private static func appendUTF16(_ unit: UInt32, pending: inout UInt32?, into output: inout [UInt8]) {
+    private static func appendUTF16(_ unit: UInt32, pending: inout UInt32?, into output: inout Writer) {
         if (0xDC00...0xDFFF).contains(unit), let high = pending {
             pending = nil
             appendScalar(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00), into: &output)
@@ -82,13 +119,13 @@ enum JSONUnescaper {
     }
 
     /// A high surrogate not followed by a low one is replaced by U+FFFD.
-    @inline(__always) private static func flush(_ pending: inout UInt32?, into output: inout [UInt8]) {
+    @inline(__always) private static func flush(_ pending: inout UInt32?, into output: inout Writer) {
         guard pending != nil else { return }
         pending = nil
         appendScalar(0xFFFD, into: &output)
     }
 
-    private static func appendScalar(_ scalar: UInt32, into output: inout [UInt8]) {
+    private static func appendScalar(_ scalar: UInt32, into output: inout Writer) {
         switch scalar {
         case 0..<0x80:
             output.append(UInt8(scalar))
