@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SSHClient", targets: ["SSHClient"]),
+        .library(name: "SessionHistory", targets: ["SessionHistory"]),
     ],
     dependencies: [],
     targets: [
@@ -17,6 +18,9 @@ let package = Package(
         .target(name: "SSHClient", dependencies: ["CLibSSH2"]),
         .target(name: "RWSTestSupport", dependencies: ["SSHClient"]),
         .testTarget(name: "SSHClientTests", dependencies: ["SSHClient", "RWSTestSupport"]),
+        .target(name: "SessionHistory"),
+        .testTarget(name: "SessionHistoryTests", dependencies: ["SessionHistory"], exclude: ["Fixtures"]),
+        .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
     ],
     swiftLanguageModes: [.v6]
 )

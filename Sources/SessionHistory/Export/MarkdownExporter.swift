@@ -1,0 +1,93 @@
+extension Conversation {
+    /// The conversation as Markdown: prompts and answers as sections, tool calls with their
+    /// input and (trimmed, optional) result, thinking optional, images as placeholders,
+    /// compaction markers as rules.
+    public func markdown(options: RenderOptions = RenderOptions()) -> String {
+        var writer = MarkdownWriter(options: options, level: 2)
+        writer.output += "# \(options.title ?? sessionId.map { "Session \($0)" } ?? "Conversation")\n\n"
+        writer.output += MarkdownWriter.usageLine(usage)
+        writer.walk(self)
+        return writer.output
+    }
+}
+
+/// Writes the Markdown rendering.
+struct MarkdownWriter: TranscriptWriter {
+    let options: RenderOptions
+    /// Heading level of messages (subagents are nested one level deeper).
+    let level: Int
+    var output = ""
+
+    private var heading: String { String(repeating: "#", count: min(level, 6)) }
+
+    static func usageLine(_ usage: UsageReport) -> String {
+        let total = usage.total
+        return "_\(usage.responseCount) responses; tokens: \(total.inputTokens) in, \(total.outputTokens) out, "
+            + "\(total.cacheCreationInputTokens) cache write, \(total.cacheReadInputTokens) cache read_\n\n"
+    }
+
+    mutating func userTurn(_ turn: UserTurn) {
+        output += "\(heading) \(Self.label(of: turn.kind)) · \(TextFolding.shortTime(turn.timestamp))\n\n"
+        switch turn.kind {
+        case .prompt, .interruption, .command:
+            output += turn.text + "\n\n"
+        case .commandOutput, .compactSummary:
+            fenced(TextFolding.fold(turn.text, limit: options.toolResultLineLimit), language: "")
+        }
+        for item in turn.content where item.text == nil { placeholder(Self.describe(item)) }
+    }
+
+    mutating func assistantHeader(_ turn: AssistantTurn) {
+        let model = turn.model.map { " (\($0))" } ?? ""
+        output += "\(heading) Claude\(model) · \(TextFolding.shortTime(turn.timestamp))\n\n"
+    }
+
+    mutating func text(_ text: String) {
+        output += text + "\n\n"
+    }
+
+    mutating func thinking(_ text: String) {
+        output += "<details><summary>Thinking</summary>\n\n" + text + "\n\n</details>\n\n"
+    }
+
+    mutating func toolCall(_ call: ToolUseBlock, outcome: ToolOutcome?, subagent: Subagent?) {
+        output += "**Tool call:** `\(ToolCallSummary.oneLine(call).replacingBackticks)`\n\n"
+        let input = call.input.value.map { JSONWriter.string(from: $0, pretty: true) } ?? call.input.text
+        fenced((input, 0), language: "json")
+        guard let outcome else { return }
+        let status = outcome.result.isError ? "**Error:**" : "**Result:** \(ToolCallSummary.outcome(outcome))"
+        output += status + "\n\n"
+        if options.includeToolResults, !outcome.result.text.isEmpty {
+            fenced(TextFolding.fold(outcome.result.text, limit: options.toolResultLineLimit), language: "")
+        }
+    }
+
+    mutating func placeholder(_ description: String) {
+        output += "_[\(description)]_\n\n"
+    }
+
+    mutating func compaction(_ marker: CompactionMarker) {
+        output += "---\n\n> **\(Self.describe(marker))** · \(TextFolding.shortTime(marker.timestamp))\n\n---\n\n"
+    }
+
+    mutating func subagentTranscript(_ subagent: Subagent) {
+        let what = subagent.metadata?.description.map { ": \($0)" } ?? ""
+        output += "<details><summary>Subagent \(subagent.id)\(what) (\(subagent.conversation.messageCount) messages)</summary>\n\n"
+        var nested = MarkdownWriter(options: options, level: level + 1)
+        nested.walk(subagent.conversation)
+        output += nested.output + "</details>\n\n"
+    }
+
+    /// A code fence long enough not to be closed by backticks inside `text`.
+    private mutating func fenced(_ folded: (text: String, hiddenLines: Int), language: String) {
+        var fence = "```"
+        while folded.text.contains(fence) { fence += "`" }
+        output += fence + language + "\n" + folded.text + "\n" + fence + "\n\n"
+        if folded.hiddenLines > 0 { output += "_… \(folded.hiddenLines) more lines_\n\n" }
+    }
+}
+
+extension String {
+    /// Backticks replaced by `'`, for inline code spans.
+    var replacingBackticks: String { String(map { $0 == "`" ? "'" : $0 }) }
+}

@@ -1,0 +1,49 @@
+/// Choices shared by the text, Markdown and JSON renderings of a conversation.
+public struct RenderOptions: Sendable, Equatable {
+    /// Include the model's thinking blocks.
+    public var includeThinking: Bool
+    /// Include tool results under their calls.
+    public var includeToolResults: Bool
+    /// Longest tool result shown, in lines; longer ones are folded with a note. `nil`: no limit.
+    public var toolResultLineLimit: Int?
+    /// Include subagent transcripts.
+    public var includeSubagents: Bool
+    /// JSON only: include base64 image data instead of a size placeholder.
+    public var includeImageData: Bool
+    /// A title to print at the top (e.g. ``SessionSummary/title``).
+    public var title: String?
+
+    /// Creates options; defaults suit reading: no thinking, results folded at 20 lines.
+    public init(
+        includeThinking: Bool = false, includeToolResults: Bool = true, toolResultLineLimit: Int? = 20,
+        includeSubagents: Bool = true, includeImageData: Bool = false, title: String? = nil
+    ) {
+        self.includeThinking = includeThinking
+        self.includeToolResults = includeToolResults
+        self.toolResultLineLimit = toolResultLineLimit
+        self.includeSubagents = includeSubagents
+        self.includeImageData = includeImageData
+        self.title = title
+    }
+}
+
+/// The renderings a conversation can be exported as.
+public enum ExportFormat: String, Sendable, CaseIterable {
+    /// Plain text for a terminal (``Conversation/plainText(options:)``).
+    case text
+    /// Markdown (``Conversation/markdown(options:)``).
+    case markdown
+    /// JSON (``Conversation/json(options:pretty:)``).
+    case json
+}
+
+extension Conversation {
+    /// The conversation rendered in `format`.
+    public func render(_ format: ExportFormat, options: RenderOptions = RenderOptions()) -> String {
+        switch format {
+        case .text: return plainText(options: options)
+        case .markdown: return markdown(options: options)
+        case .json: return json(options: options)
+        }
+    }
+}

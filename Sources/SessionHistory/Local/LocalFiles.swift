@@ -1,0 +1,43 @@
+import Foundation
+
+/// Small file-system helpers shared by the local conveniences.
+enum LocalFiles {
+    /// The whole file.
+    static func readAll(_ url: URL) throws(SessionHistoryError) -> [UInt8] {
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            return [UInt8](try handle.readToEnd() ?? Data())
+        } catch {
+            throw .unreadableFile(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// The file's size and its first and last `count` bytes (one read when the file is small).
+    static func readHeadAndTail(_ url: URL, count: Int) throws(SessionHistoryError) -> (size: Int, head: [UInt8], tail: [UInt8]) {
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            let size = Int(try handle.seekToEnd())
+            try handle.seek(toOffset: 0)
+            let head = [UInt8](try handle.read(upToCount: count) ?? Data())
+            guard size > count else { return (size, head, head) }
+            try handle.seek(toOffset: UInt64(max(0, size - count)))
+            let tail = [UInt8](try handle.read(upToCount: count) ?? Data())
+            return (size, head, tail)
+        } catch {
+            throw .unreadableFile(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// The entries of a folder (names only, sorted), empty when it does not exist.
+    static func entries(of folder: URL) throws(SessionHistoryError) -> [String] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { return [] }
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        } catch {
+            throw .unreadableFolder(path: folder.path, reason: error.localizedDescription)
+        }
+    }
+}

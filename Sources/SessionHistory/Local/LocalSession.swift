@@ -1,0 +1,44 @@
+import Foundation
+
+/// A session file on the local disk, loaded with its subagent files.
+public struct LocalSession: Sendable {
+    /// The session file.
+    public var url: URL
+    /// Its records and the lines that failed to decode.
+    public var lines: ParsedLines
+    /// The conversation, with subagents linked.
+    public var conversation: Conversation
+    /// The summary (title, cwd, branch, times, model) computed from the same bytes.
+    public var summary: SessionSummary
+
+    /// Loads `url` and the subagent transcripts stored next to it: `<session>/subagents/**/agent-*.jsonl`
+    /// (with `.meta.json` sidecars), and `agent-*.jsonl` beside the file whose records name this session.
+    ///
+    /// - Throws: ``SessionHistoryError`` when a file or folder cannot be read.
+    public static func load(at url: URL, options: ConversationOptions = ConversationOptions()) throws(SessionHistoryError) -> LocalSession {
+        let bytes = try LocalFiles.readAll(url)
+        let lines = SessionParser.parse(bytes)
+        let sessionId = SessionSummarizer.sessionId(fromFileName: url.lastPathComponent)
+        let agents = try SubagentFiles.find(forSession: sessionId, besides: url).map { (file) throws(SessionHistoryError) in
+            try SubagentFiles.load(file)
+        }
+        let conversation = ConversationBuilder.build(records: lines.records, subagentFiles: agents, options: options)
+        let window = min(bytes.count, SessionSummarizer.defaultWindow)
+        let summary = SessionSummarizer.summarize(
+            fileName: url.lastPathComponent, fileSize: bytes.count, head: Array(bytes.prefix(window)), tail: Array(bytes.suffix(window))
+        )
+        return LocalSession(url: url, lines: lines, conversation: conversation, summary: summary)
+    }
+
+    /// The conversation rendered as text, Markdown or JSON, titled with the session's title.
+    public func render(_ format: ExportFormat, options: RenderOptions = RenderOptions()) -> String {
+        var options = options
+        options.title = options.title ?? summary.title
+        return conversation.render(format, options: options)
+    }
+
+    /// Usage of the session plus all its subagents.
+    public var totalUsage: UsageReport {
+        conversation.subagents.reduce(conversation.usage) { $0 + $1.conversation.usage }
+    }
+}

@@ -1,0 +1,55 @@
+/// What a session list shows about one session, read from the head and tail of its file.
+public struct SessionSummary: Sendable, Equatable {
+    /// The session id (the file name without `.jsonl`).
+    public var id: String
+    /// The display title, by Claude Code's precedence (see ``titleSource``); `nil` if none.
+    public var title: String?
+    /// Which rule produced ``title``.
+    public var titleSource: TitleSource?
+    /// The first real prompt (folded to one line, at most 200 characters), if found in the head.
+    public var firstPrompt: String?
+    /// The working directory (first `cwd` in the head): the project's real path.
+    public var cwd: String?
+    /// The git branch (last in the tail, else first in the head).
+    public var gitBranch: String?
+    /// The first timestamp in the head (ISO-8601).
+    public var firstTimestamp: String?
+    /// The last timestamp in the tail (ISO-8601).
+    public var lastTimestamp: String?
+    /// The model of the latest response (else the first one seen).
+    public var model: String?
+    /// The Claude Code version (last in the tail, else first in the head).
+    public var version: String?
+    /// The last `tag` record's value.
+    public var tag: String?
+    /// Whether the file is a subagent transcript (its first record is a sidechain record).
+    public var isSidechain: Bool
+    /// The file size in bytes.
+    public var fileSize: Int
+
+    /// Creates a summary with just an id and size; the rest is filled in by the summarizer.
+    public init(id: String, fileSize: Int) {
+        self.id = id
+        self.fileSize = fileSize
+        self.isSidechain = false
+    }
+
+    /// Whether Claude Code's picker would list it: a main session with something to call it.
+    public var isListable: Bool { title != nil && !isSidechain }
+}
+
+/// The rules a title can come from, in Claude Code's order of precedence.
+public enum TitleSource: String, Sendable, Equatable, CaseIterable {
+    /// A `custom-title` record (`/rename`).
+    case customTitle
+    /// An `ai-title` record.
+    case aiTitle
+    /// A `last-prompt` record.
+    case lastPrompt
+    /// A `summary` record whose `leafUuid` is a message of this session.
+    case summary
+    /// The first real prompt.
+    case firstPrompt
+    /// The name of the first slash command, when there is no real prompt.
+    case command
+}
