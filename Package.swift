@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SSHClient", targets: ["SSHClient"]),
+        .library(name: "SSHConfig", targets: ["SSHConfig"]),
     ],
     dependencies: [],
     targets: [
@@ -16,6 +17,8 @@ let package = Package(
         ),
         .target(name: "SSHClient", dependencies: ["CLibSSH2"]),
         .testTarget(name: "SSHClientTests", dependencies: ["SSHClient"]),
+        .target(name: "SSHConfig"),
+        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
     ],
     swiftLanguageModes: [.v6]
 )
