@@ -39,6 +39,7 @@ struct FakeHome {
 }
 
 /// Runs `body` with a fresh fake home and removes it afterwards.
+@discardableResult
 func withFakeHome<T>(_ body: (FakeHome) throws -> T) throws -> T {
     let home = try FakeHome()
     defer { home.remove() }
