@@ -16,13 +16,14 @@ enum ConfigSetting: Sendable, Equatable {
     /// Reads the setting on `line`, or `nil` when rws does not use the keyword
     /// (unknown keywords are ignored rather than rejected).
     static func parse(_ line: TokenizedLine, at location: SourceLocation) throws -> ConfigSetting? {
-        guard let make = makers[line.keyword] else { return nil }
+        // The one list-valued keyword: all files of the line form one value.
         if line.keyword == "userknownhostsfile" {
             guard !line.arguments.isEmpty else {
                 throw SSHConfigError.missingArgument(keyword: line.spelling, location: location)
             }
             return .userKnownHostsFiles(line.arguments)
         }
+        guard let make = makers[line.keyword] else { return nil }
         let value = try singleArgument(of: line, at: location)
         guard let setting = make(value) else {
             throw SSHConfigError.badValue(
@@ -50,7 +51,6 @@ enum ConfigSetting: Sendable, Equatable {
         "port": { ValueParsing.port($0).map(ConfigSetting.port) },
         "identityfile": { .identityFile($0) },
         "identitiesonly": { ValueParsing.flag($0).map(ConfigSetting.identitiesOnly) },
-        "userknownhostsfile": { .userKnownHostsFiles([$0]) },
         "stricthostkeychecking": {
             StrictHostKeyChecking(configValue: $0).map(ConfigSetting.strictHostKeyChecking)
         },
