@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SSHClient", targets: ["SSHClient"]),
         .library(name: "SessionHistory", targets: ["SessionHistory"]),
+        .library(name: "SSHConfig", targets: ["SSHConfig"]),
     ],
     dependencies: [],
     targets: [
@@ -21,6 +22,8 @@ let package = Package(
         .target(name: "SessionHistory"),
         .testTarget(name: "SessionHistoryTests", dependencies: ["SessionHistory"], exclude: ["Fixtures"]),
         .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
+        .target(name: "SSHConfig"),
+        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
     ],
     swiftLanguageModes: [.v6]
 )
