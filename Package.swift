@@ -8,8 +8,11 @@ let package = Package(
         .library(name: "SSHClient", targets: ["SSHClient"]),
         .library(name: "SessionHistory", targets: ["SessionHistory"]),
         .library(name: "SSHConfig", targets: ["SSHConfig"]),
+        .executable(name: "rws", targets: ["rws"]),
     ],
-    dependencies: [],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
     targets: [
         .systemLibrary(
             name: "CLibSSH2",
@@ -17,13 +20,21 @@ let package = Package(
             providers: [.apt(["libssh2-1-dev"]), .brew(["libssh2"])]
         ),
         .target(name: "SSHClient", dependencies: ["CLibSSH2"]),
-        .target(name: "RWSTestSupport", dependencies: ["SSHClient"]),
-        .testTarget(name: "SSHClientTests", dependencies: ["SSHClient", "RWSTestSupport"]),
         .target(name: "SessionHistory"),
-        .testTarget(name: "SessionHistoryTests", dependencies: ["SessionHistory"], exclude: ["Fixtures"]),
-        .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
         .target(name: "SSHConfig"),
+        .executableTarget(
+            name: "rws",
+            dependencies: [
+                "SSHClient", "SessionHistory", "SSHConfig",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "RWSTestSupport", dependencies: ["SSHClient"]),
+        .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
+        .testTarget(name: "SSHClientTests", dependencies: ["SSHClient", "RWSTestSupport"]),
+        .testTarget(name: "SessionHistoryTests", dependencies: ["SessionHistory"], exclude: ["Fixtures"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
+        .testTarget(name: "RWSCLITests", dependencies: ["RWSTestSupport", "SSHClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -61,6 +61,7 @@ public final class TestSSHServer: @unchecked Sendable {
         try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path + "/host_ed25519"])
         try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "rws-test", "-f", clientKeyPath])
         try FileManager.default.copyItem(atPath: clientKeyPath + ".pub", toPath: path + "/authorized_keys")
+        try "".write(toFile: path + "/empty_ssh_config", atomically: true, encoding: .utf8)
         if getuid() == 0, !FileManager.default.fileExists(atPath: "/run/sshd") {
             try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o755])

@@ -136,8 +136,10 @@ struct ConfigParser {
             reason = "no such file"
         } else if isDirectory.boolValue {
             reason = "it is a directory"
-        } else if let data = FileManager.default.contents(atPath: path) {
-            return String(decoding: data, as: UTF8.self)
+        } else if let handle = FileHandle(forReadingAtPath: path) {
+            // Not FileManager.contents: it returns nil for character devices such as `-F /dev/null`.
+            defer { try? handle.close() }
+            return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
         } else {
             reason = "permission denied"
         }

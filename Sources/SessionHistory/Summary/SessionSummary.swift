@@ -1,5 +1,5 @@
 /// What a session list shows about one session, read from the head and tail of its file.
-public struct SessionSummary: Sendable, Equatable {
+public struct SessionSummary: Sendable, Equatable, Codable {
     /// The session id (the file name without `.jsonl`).
     public var id: String
     /// The display title, by Claude Code's precedence (see ``titleSource``); `nil` if none.
@@ -39,7 +39,7 @@ public struct SessionSummary: Sendable, Equatable {
 }
 
 /// The rules a title can come from, in Claude Code's order of precedence.
-public enum TitleSource: String, Sendable, Equatable, CaseIterable {
+public enum TitleSource: String, Sendable, Equatable, CaseIterable, Codable {
     /// A `custom-title` record (`/rename`).
     case customTitle
     /// An `ai-title` record.

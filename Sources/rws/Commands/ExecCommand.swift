@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import SSHClient
+
+struct ExecCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "exec",
+        abstract: "Run a command on the box, streaming its output; exit with its exit status.",
+        discussion: """
+        The words after -- are joined with spaces and run by the remote login shell, as with ssh:
+        quote for the remote shell. Local stdin is forwarded when it is not a terminal.
+
+        Exit status: the remote command's; 128+N when it was killed by signal N; 124 when
+        --timeout stopped it; 130 when interrupted with Ctrl+C; 255 when the connection failed.
+
+        Examples:
+          rws exec --host me@box -- uname -a
+          rws exec --host box --timeout 2m -- 'cd app && make test'
+          tar c src | rws exec --host box -- 'tar x -C /tmp/copy'
+        """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Option(name: .long, help: ArgumentHelp("Stop the command after this long: 90, 30s, 5m, 1h.", valueName: "duration"))
+    var timeout: DurationArgument?
+
+    @Argument(parsing: .captureForPassthrough, help: "The command to run on the box.")
+    var command: [String] = []
+
+    func validate() throws {
+        if command.first == "--" { return }
+        guard !command.isEmpty else { throw ValidationError("give the command to run after --, e.g. rws exec --host box -- uname -a") }
+    }
+
+    func run() async throws {
+        let words = command.first == "--" ? Array(command.dropFirst()) : command
+        guard !words.isEmpty else { throw ValidationError("give the command to run after --, e.g. rws exec --host box -- uname -a") }
+        await runReportingErrors {
+            let ssh = try await connection.connect()
+            let status = try await Self.execute(words.joined(separator: " "), on: ssh, timeout: timeout?.duration)
+            await ssh.close()
+            return status.shellCode
+        }
+    }
+
+    /// Streams the command's output to the local stdout/stderr, forwarding stdin; Ctrl+C stops it.
+    static func execute(_ line: String, on ssh: SSHConnection, timeout: Duration?) async throws -> ExitStatus {
+        let remote = try ssh.stream(line, timeout: timeout)
+        let interrupt = InterruptHandler { remote.cancel() }
+        defer { interrupt.remove() }
+        let forwarder = Terminal.isTTY(STDIN_FILENO) ? nil : StdinForwarder.start(to: remote)
+        if forwarder == nil { try await remote.closeInput() }
+        do {
+            for try await event in remote.output {
+                switch event {
+                case .stdout(let bytes): Terminal.write(bytes, to: STDOUT_FILENO)
+                case .stderr(let bytes): Terminal.write(bytes, to: STDERR_FILENO)
+                }
+            }
+            forwarder?.cancel()
+            return try await remote.exitStatus()
+        } catch {
+            forwarder?.cancel()
+            await ssh.close()
+            throw error
+        }
+    }
+}

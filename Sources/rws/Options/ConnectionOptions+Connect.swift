@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import SSHClient
+import SSHConfig
+
+extension ConnectionOptions {
+    /// Flags > RWS_* environment > SSH config > defaults, as one resolved host.
+    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ResolvedHost {
+        do {
+            return try Resolution.resolve(flags: try overrides(), environment: environment, local: .forRWS(environment))
+        } catch SSHConfigError.missingHost {
+            throw CLIError.usage("no host given: pass --host [USER@]HOST[:PORT] or set RWS_HOST")
+        }
+    }
+
+    /// The connection settings the library takes.
+    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SSHConnectionConfiguration {
+        let resolved = try resolve(environment: environment)
+        var methods: [AuthenticationMethod] = []
+        let explicitKeys = !identity.isEmpty || environment["RWS_IDENTITY"] != nil
+        for path in resolved.identityFiles {
+            if FileManager.default.fileExists(atPath: path) {
+                methods.append(.privateKey(path: path, passphrase: environment["RWS_KEY_PASSPHRASE"]))
+            } else if explicitKeys {
+                throw CLIError.usage("identity file \(path) does not exist")
+            }
+        }
+        if resolved.agentPolicy == .allKeys, let socket = resolved.agentSocket { methods.append(.agent(socketPath: socket)) }
+        if let variable = passwordEnv {
+            guard let password = environment[variable] else {
+                throw CLIError.usage("--password-env \(variable): the environment variable \(variable) is not set")
+            }
+            methods.append(.password(password))
+            methods.append(.keyboardInteractive(password: password))
+        }
+        let interval = resolved.serverAliveInterval > 0 ? resolved.serverAliveInterval : 5
+        let deadPeer = resolved.serverAliveInterval > 0 ? resolved.serverAliveInterval * max(1, resolved.serverAliveCountMax) : 20
+        return SSHConnectionConfiguration(
+            host: resolved.hostName, port: resolved.port, user: resolved.user, authentication: methods,
+            hostKeyPolicy: resolved.strictHostKeyChecking == .yes ? .strict : .acceptNew,
+            knownHostsFile: resolved.userKnownHostsFiles.first ?? NSString(string: "~/.ssh/known_hosts").expandingTildeInPath,
+            connectTimeout: .seconds(resolved.connectTimeout ?? 15),
+            keepaliveInterval: .seconds(interval), deadPeerTimeout: .seconds(deadPeer))
+    }
+
+    /// Connects with the resolved settings.
+    func connect() async throws -> SSHConnection {
+        try await SSHConnection.connect(try configuration())
+    }
+}
+
+extension LocalContext {
+    /// The local context with `$HOME` honoured, so a sandboxed HOME never reads the real ~/.ssh.
+    static func forRWS(_ environment: [String: String]) -> LocalContext {
+        var context = LocalContext.current(environment: environment)
+        if let home = environment["HOME"], !home.isEmpty { context.home = home }
+        return context
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+
+@main
+struct RWS: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rws",
+        abstract: "Work on a remote box over SSH: run commands, open a shell, manage projects and Claude Code history.",
+        discussion: """
+        The box needs nothing but sshd, git and a POSIX shell. Every command that connects takes
+        --host [USER@]HOST[:PORT] or a Host name from ~/.ssh/config (or RWS_HOST).
+
+        Examples:
+          rws exec --host me@box.example.com -- uname -a
+          rws exec --host box --timeout 30s -- make test
+          rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
+        """,
+        version: "0.1.0",
+        subcommands: [ExecCommand.self, HistoryCommand.self, SessionsCommand.self]
+    )
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The exit codes rws documents (docs/cli.md), besides a remote command's own status.
+enum RWSExitCode {
+    /// A remote command ran past `--timeout` and was stopped (as coreutils `timeout`).
+    static let timedOut: Int32 = 124
+    /// Interrupted locally (Ctrl+C): 128 + SIGINT.
+    static let interrupted: Int32 = 130
+    /// The connection failed: host key, authentication, network (as `ssh`).
+    static let connectionFailed: Int32 = 255
+    /// A local failure: a file that cannot be read, a history that cannot be parsed.
+    static let failure: Int32 = 1
+}
