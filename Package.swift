@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SSHClient", targets: ["SSHClient"]),
         .library(name: "SessionHistory", targets: ["SessionHistory"]),
         .library(name: "SSHConfig", targets: ["SSHConfig"]),
+        .library(name: "RemoteWorkspace", targets: ["RemoteWorkspace"]),
         .executable(name: "rws", targets: ["rws"]),
     ],
     dependencies: [
@@ -22,10 +23,11 @@ let package = Package(
         .target(name: "SSHClient", dependencies: ["CLibSSH2"]),
         .target(name: "SessionHistory"),
         .target(name: "SSHConfig"),
+        .target(name: "RemoteWorkspace", dependencies: ["SSHClient", "SessionHistory"]),
         .executableTarget(
             name: "rws",
             dependencies: [
-                "SSHClient", "SessionHistory", "SSHConfig",
+                "SSHClient", "SessionHistory", "SSHConfig", "RemoteWorkspace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -34,6 +36,7 @@ let package = Package(
         .testTarget(name: "SSHClientTests", dependencies: ["SSHClient", "RWSTestSupport"]),
         .testTarget(name: "SessionHistoryTests", dependencies: ["SessionHistory"], exclude: ["Fixtures"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
+        .testTarget(name: "RemoteWorkspaceTests", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SessionHistory"]),
         .testTarget(name: "RWSCLITests", dependencies: ["RWSTestSupport", "SSHClient"]),
     ],
     swiftLanguageModes: [.v6]

@@ -28,3 +28,15 @@ import Testing
         #expect(try ShellQuoting.commandLine(["printf", "%s", "a b"]) == "printf %s 'a b'")
     }
 }
+
+@Suite struct RemotePathQuotingTests {
+    @Test func homeRelativePathsKeepTheHomeOutsideTheQuotes() throws {
+        #expect(try ShellQuoting.quotePath("~/my work") == #""$HOME"/'my work'"#)
+        #expect(try ShellQuoting.quotePath("~") == #""$HOME""#)
+    }
+
+    @Test func otherTildesAreLiteral() throws {
+        #expect(try ShellQuoting.quotePath("~other/x") == "'~other/x'")
+        #expect(try ShellQuoting.quotePath("/tmp/~") == "'/tmp/~'")
+    }
+}

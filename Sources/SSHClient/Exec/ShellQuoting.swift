@@ -24,6 +24,17 @@ public enum ShellQuoting {
         return quoted.joined(separator: " ")
     }
 
+    /// Quotes a remote path, keeping a leading `~` or `~/` meaning the remote home: `~/a b` becomes
+    /// `"$HOME"/'a b'`. Any other `~` is literal.
+    public static func quotePath(_ path: String) throws(ShellQuotingError) -> String {
+        if path == "~" { return "\"$HOME\"" }
+        if path.hasPrefix("~/") {
+            let rest = String(path.dropFirst(2))
+            return rest.isEmpty ? "\"$HOME\"/" : "\"$HOME\"/" + (try quote(rest))
+        }
+        return try quote(path)
+    }
+
     /// Bytes that mean nothing to a POSIX shell, so a word made of them needs no quotes.
     private static func isSafe(_ byte: UInt8) -> Bool {
         switch byte {
