@@ -16,29 +16,40 @@ enum CLIError: Error, CustomStringConvertible {
     }
 }
 
-/// Runs a command body and turns every error into one line on stderr and a documented exit code.
-func runReportingErrors(_ body: () async throws -> Int32) async -> Never {
+/// Runs a command body and turns every error into one line on stderr (or, with `json`, a JSON
+/// object `{"error": message, "exitCode": code}` on stdout) and a documented exit code.
+func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) async -> Never {
     let code: Int32
+    let message: String
     do {
-        code = try await body()
+        exit(try await body())
     } catch let error as CLIError {
-        if case .usage(let message) = error {
-            Terminal.err("rws: \(message)\nSee 'rws help' for usage.\n")
+        switch error {
+        case .usage(let text):
+            message = text
             code = ExitCode.validationFailure.rawValue
-        } else {
-            Terminal.err("rws: \(error.description)\n")
-            if case .failed(_, let exitCode) = error { code = exitCode } else { code = RWSExitCode.failure }
+        case .failed(let text, let exitCode):
+            message = text
+            code = exitCode
         }
     } catch let error as SSHError {
-        Terminal.err("rws: \(error.description)\n")
+        message = error.description
         switch error {
         case .timedOut: code = RWSExitCode.timedOut
         case .cancelled: code = RWSExitCode.interrupted
         default: code = RWSExitCode.connectionFailed
         }
     } catch {
-        Terminal.err("rws: \(error)\n")
+        message = String(describing: error)
         code = RWSExitCode.failure
+    }
+    if json {
+        let object: [String: Any] = ["error": message, "exitCode": Int(code)]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
+    } else {
+        let hint = code == ExitCode.validationFailure.rawValue ? "\nSee 'rws help' for usage." : ""
+        Terminal.err("rws: \(message)\(hint)\n")
     }
     exit(code)
 }
