@@ -90,3 +90,8 @@ public final class SSHConnection: Sendable {
         if let error = loop.submit(work) { throw error }
     }
 }
+
+extension SSHConnection {
+    /// The version of the libssh2 library in use, e.g. "1.10.0".
+    public static var libssh2Version: String { libSSH2Version }
+}
