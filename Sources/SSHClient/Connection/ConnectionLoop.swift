@@ -176,9 +176,10 @@ final class ConnectionLoop: @unchecked Sendable {
             if closeRequested || lossError != nil { break }
             var passes = 0
             while runPass() && passes < 64 { passes += 1 }
-            checkDeadlines()
+            let fired = checkDeadlines()
             if closeRequested || lossError != nil { break }
-            waitForEvents(busy: passes == 64)
+            // A fired deadline queued work (a kill): run it now, not after the next poll.
+            waitForEvents(busy: passes == 64 || fired)
         }
         teardown()
     }
@@ -217,12 +218,15 @@ final class ConnectionLoop: @unchecked Sendable {
         return admitted
     }
 
-    private func checkDeadlines() {
+    /// Fires due deadlines; true when any fired.
+    private func checkDeadlines() -> Bool {
         let now = ContinuousClock.now
+        var fired = false
         for operation in operations + queue {
             if let deadline = operation.deadline, deadline <= now {
                 operation.deadline = nil
                 operation.deadlineExpired()
+                fired = true
             }
         }
         let waitingOnPeer = operations.contains { $0.isWaitingOnPeer } || !queue.isEmpty
@@ -236,6 +240,7 @@ final class ConnectionLoop: @unchecked Sendable {
             }
         }
         wasWaitingOnPeer = waitingOnPeer
+        return fired
     }
 
     private func waitForEvents(busy: Bool) {

@@ -62,16 +62,15 @@ final class CommandHandle: Sendable {
         exec.withLock { $0 = LoopBound(channel, loop: loop) }
     }
 
+    /// Work is queued in order, so by the time it runs on the I/O thread the channel is attached.
     func stop(_ reason: SSHError) {
-        guard let bound = exec.withLock({ $0 }) else { return }
-        loop.submit { _ in bound.value.stop(reason) }
+        loop.submit { _ in self.exec.withLock { $0 }?.value.stop(reason) }
     }
 
     func perform(_ body: @escaping @Sendable (ExecChannel, @escaping (Result<Void, SSHError>) -> Void) -> Void) async throws {
         let promise = Promise<Void>()
-        let bound = exec.withLock { $0 }
         let failure = loop.submit { _ in
-            guard let channel = bound?.value else {
+            guard let channel = self.exec.withLock({ $0 })?.value else {
                 return promise.complete(.failure(.channelFailed(operation: "using the command", reason: "it has not started")))
             }
             body(channel) { promise.complete($0) }
