@@ -102,9 +102,28 @@ public final class TestSSHServer: @unchecked Sendable {
         try await SSHConnection.connect(configuration(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout))
     }
 
-    /// Sends `signal` to the listening sshd and to every per-connection sshd it started.
+    /// Sends `signal` to the listening sshd and every process under it (per-connection sshd
+    /// processes retitle themselves, e.g. "sshd: root@notty", so they are found by parentage).
     public func signalAll(_ signal: Int32) {
-        _ = try? Shell.run("/usr/bin/pkill", ["-\(signal)", "-f", configPath], allowFailure: true)
+        guard let root = process?.pid else { return }
+        for pid in Self.descendants(of: root) + [root] { kill(pid, signal) }
+    }
+
+    private static func descendants(of root: pid_t) -> [pid_t] {
+        guard let table = try? Shell.run("/bin/ps", ["-eo", "pid=,ppid="]) else { return [] }
+        var children: [pid_t: [pid_t]] = [:]
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ").compactMap { pid_t($0) }
+            if fields.count == 2 { children[fields[1], default: []].append(fields[0]) }
+        }
+        var result: [pid_t] = []
+        var frontier = [root]
+        while let next = frontier.popLast() {
+            let direct = children[next] ?? []
+            result += direct
+            frontier += direct
+        }
+        return result
     }
 
     /// Stops sshd (and its per-connection children) and removes the directory.
@@ -120,7 +139,8 @@ public final class TestSSHServer: @unchecked Sendable {
     }
 
     private static func writeConfig(_ options: Options, port: Int, directory: String, home: String, to path: String) throws {
-        var lines = [
+        // sshd keeps the first value of a keyword: the test's own lines go first to win.
+        var lines = options.extraConfig + [
             "ListenAddress 127.0.0.1:\(port)",
             "HostKey \(directory)/host_ed25519",
             "PidFile \(directory)/sshd.pid",
@@ -138,7 +158,6 @@ public final class TestSSHServer: @unchecked Sendable {
         ]
         if let maxSessions = options.maxSessions { lines.append("MaxSessions \(maxSessions)") }
         if options.sftp { lines.append("Subsystem sftp internal-sftp") }
-        lines += options.extraConfig
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
@@ -228,5 +247,16 @@ extension TestSSHServer {
             await connection.close()
             throw error
         }
+    }
+}
+
+extension TestSSHServer {
+    /// Adds a public key to the server's authorized keys.
+    public func authorize(publicKeyFile: String) throws {
+        let key = try String(contentsOfFile: publicKeyFile, encoding: .utf8)
+        let handle = try FileHandle(forWritingTo: directory.appendingPathComponent("authorized_keys"))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(key.utf8))
     }
 }

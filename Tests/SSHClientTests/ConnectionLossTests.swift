@@ -1,0 +1,52 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct ConnectionLossTests {
+    @Test func killingTheServerFailsPendingCommandsPromptly() async throws {
+        let server = try TestSSHServer()
+        defer { server.stop() }
+        let connection = try await server.connect()
+        let pending = (0..<3).map { _ in Task { try await connection.run("sleep 30") } }
+        let streaming = try connection.stream("sleep 30")
+        try await Task.sleep(for: .milliseconds(300))
+        let start = ContinuousClock.now
+        server.signalAll(SIGKILL)
+        for task in pending {
+            await #expect(throws: SSHError.self) { try await task.value }
+        }
+        await #expect(throws: SSHError.self) { for try await _ in streaming.output {} }
+        #expect(ContinuousClock.now - start < .seconds(3))
+        do {
+            _ = try await connection.run("true")
+            Issue.record("a lost connection accepted a command")
+        } catch let error as SSHError {
+            guard case .connectionLost = error else { Issue.record("got \(error)"); return }
+        }
+        await connection.close()
+    }
+
+    @Test func aServerThatStopsAnsweringIsDetectedByKeepalive() async throws {
+        let server = try TestSSHServer()
+        defer { server.stop() }
+        let connection = try await server.connect(deadPeerTimeout: .seconds(3))
+        let pending = Task { try await connection.run("sleep 60") }
+        try await Task.sleep(for: .milliseconds(300))
+        let start = ContinuousClock.now
+        server.signalAll(SIGSTOP)  // alive but silent, like a vanished network
+        do {
+            _ = try await pending.value
+            Issue.record("the command finished on a frozen server")
+        } catch let error as SSHError {
+            guard case .connectionLost(let reason) = error else { Issue.record("got \(error)"); return }
+            #expect(reason.contains("did not answer"))
+        }
+        #expect(ContinuousClock.now - start < .seconds(8))
+        server.signalAll(SIGCONT)
+        await connection.close()
+    }
+}
