@@ -1,0 +1,168 @@
+"""rws against plain OpenSSH, measured in one run against one throwaway sshd.
+
+Each benchmark runs the rws client (`rws-bench <name>`, one process per sample, the contract of
+../shared/bench) and the equivalent with the `ssh` command, round robin, and reports medians and
+the ratio rws/openssh. Algorithms are pinned to what libssh2 1.10 negotiates (curve25519,
+ed25519, aes128-ctr, hmac-sha2-256) so that both columns do the same cryptography.
+"""
+import argparse, json, os, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+
+ALGORITHMS = ["-o", "KexAlgorithms=curve25519-sha256@libssh.org", "-o", "HostKeyAlgorithms=ssh-ed25519",
+              "-c", "aes128-ctr", "-m", "hmac-sha2-256"]
+
+
+class Server:
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="rws-bench-sshd-")
+        d = self.dir
+        for name in ("host", "client"):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", f"{d}/{name}"], check=True)
+        shutil.copy(f"{d}/client.pub", f"{d}/authorized_keys")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        os.makedirs(f"{d}/home", exist_ok=True)
+        with open(f"{d}/sshd_config", "w") as f:
+            f.write("\n".join([
+                f"ListenAddress 127.0.0.1:{self.port}", f"HostKey {d}/host", f"PidFile {d}/sshd.pid",
+                f"AuthorizedKeysFile {d}/authorized_keys", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
+                "UsePAM no", "StrictModes no", "PermitRootLogin yes", "Compression no", "MaxSessions 100",
+                "MaxStartups 200:30:400", f"SetEnv HOME={d}/home SHLVL=1", "Subsystem sftp internal-sftp", ""]))
+        with open(f"{d}/host.pub") as f:
+            key = " ".join(f.read().split()[:2])
+        with open(f"{d}/known_hosts", "w") as f:
+            f.write(f"[127.0.0.1]:{self.port} {key}\n")
+        if os.getuid() == 0:
+            os.makedirs("/run/sshd", exist_ok=True)
+        self.process = subprocess.Popen(["/usr/sbin/sshd", "-D", "-f", f"{d}/sshd_config", "-E", f"{d}/sshd.log"])
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.1).close()
+                return
+            except OSError:
+                time.sleep(0.02)
+        raise SystemExit("bench: sshd did not start")
+
+    @property
+    def user(self):
+        return os.environ.get("USER") or subprocess.run(["id", "-un"], capture_output=True, text=True).stdout.strip()
+
+    def ssh_base(self):
+        d = self.dir
+        return ["ssh", "-F", "/dev/null", "-i", f"{d}/client", "-p", str(self.port), "-o", "BatchMode=yes",
+                "-o", "IdentitiesOnly=yes", "-o", f"UserKnownHostsFile={d}/known_hosts", "-o", "StrictHostKeyChecking=yes",
+                *ALGORITHMS, f"{self.user}@127.0.0.1"]
+
+    def bench_env(self, settings):
+        env = dict(os.environ, BENCH_HOST="127.0.0.1", BENCH_PORT=str(self.port), BENCH_USER=self.user,
+                   BENCH_KEY=f"{self.dir}/client", BENCH_KEY_PUB=f"{self.dir}/client.pub",
+                   BENCH_KNOWN_HOSTS=f"{self.dir}/known_hosts")
+        env.update({k: str(v) for k, v in settings.items()})
+        return env
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait()
+        subprocess.run(["pkill", "-f", f"{self.dir}/sshd_config"], check=False)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class OpenSSH:
+    """The same benchmarks with the ssh command; a ControlMaster for everything but connect."""
+
+    def __init__(self, server, settings):
+        self.server, self.settings = server, settings
+        self.socket = f"{server.dir}/mux"
+        base = server.ssh_base()
+        subprocess.run(base[:-1] + ["-M", "-S", self.socket, "-o", "ControlPersist=yes", "-f", "-N", base[-1]], check=True)
+        self.mux = base[:-1] + ["-S", self.socket, base[-1]]
+
+    def connect(self):
+        start = time.perf_counter()
+        subprocess.run(self.server.ssh_base() + ["true"], check=True)
+        return (time.perf_counter() - start) * 1000
+
+    def exec_seq(self):
+        n = self.settings["BENCH_SEQ_N"]
+        start = time.perf_counter()
+        for _ in range(n):
+            subprocess.run(self.mux + ["true"], check=True)
+        return (time.perf_counter() - start) * 1000 / n
+
+    def exec_conc(self):
+        start = time.perf_counter()
+        procs = [subprocess.Popen(self.mux + ["sleep 0.2; echo x"], stdout=subprocess.PIPE)
+                 for _ in range(self.settings["BENCH_CONC_N"])]
+        outputs = [p.communicate()[0] for p in procs]
+        elapsed = (time.perf_counter() - start) * 1000
+        if any(o != b"x\n" for o in outputs) or any(p.returncode for p in procs):
+            raise RuntimeError("openssh exec_conc: a command failed")
+        return elapsed
+
+    def bulk(self):
+        n = self.settings["BENCH_BULK_BYTES"]
+        start = time.perf_counter()
+        subprocess.run(self.mux + [f"head -c {n} /dev/zero"], stdout=subprocess.DEVNULL, check=True)
+        return n / (time.perf_counter() - start) / 1e6
+
+    def close(self):
+        subprocess.run(self.mux[:-1] + ["-O", "exit", self.mux[-1]], stderr=subprocess.DEVNULL, check=False)
+
+
+BENCHMARKS = [  # name, unit, higher is better
+    ("connect", "ms", False), ("exec_seq", "ms/cmd", False), ("exec_conc", "ms wall", False), ("bulk", "MB/s", True)]
+
+
+def run_rws(client, name, env):
+    out = subprocess.run([client, name], env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"rws-bench {name} failed: {out.stderr.strip()}")
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--client", required=True)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--reps", type=int)
+    options, _ = parser.parse_known_args()  # the rest is for ../shared/bench (--shared)
+    reps = options.reps or (2 if options.quick else 5)
+    settings = {"BENCH_SEQ_N": 200, "BENCH_CONC_N": 50, "BENCH_CONC_CMD": "sleep 0.2; echo x",
+                "BENCH_BULK_BYTES": 200_000_000 if options.quick else 1_000_000_000}
+    server = Server()
+    results = {}
+    try:
+        env = server.bench_env(settings)
+        openssh = OpenSSH(server, settings)
+        try:
+            for name, unit, _ in BENCHMARKS:
+                samples = {"rws": [], "openssh": []}
+                for _ in range(reps):
+                    samples["rws"].append(run_rws(options.client, name, env))
+                    samples["openssh"].append(getattr(openssh, name)())
+                results[name] = {k: {"median": statistics.median(v), "min": min(v), "max": max(v)} for k, v in samples.items()}
+                results[name]["unit"] = unit
+                print(f"  {name}: rws {results[name]['rws']['median']:.2f} {unit}, "
+                      f"openssh {results[name]['openssh']['median']:.2f} {unit}", file=sys.stderr)
+        finally:
+            openssh.close()
+    finally:
+        server.stop()
+    print(f"\nrws vs OpenSSH ssh on 127.0.0.1 ({reps} runs each, medians; algorithms pinned to libssh2 1.10's set)\n")
+    print(f"| benchmark | unit | rws | openssh | rws/openssh |")
+    print(f"|---|---|---|---|---|")
+    for name, unit, higher in BENCHMARKS:
+        r, o = results[name]["rws"], results[name]["openssh"]
+        ratio = r["median"] / o["median"]
+        verdict = ("faster" if ratio > 1 else "slower") if higher else ("faster" if ratio < 1 else "slower")
+        print(f"| {name} | {unit} | {r['median']:.2f} ({r['min']:.2f}-{r['max']:.2f}) | "
+              f"{o['median']:.2f} ({o['min']:.2f}-{o['max']:.2f}) | {ratio:.2f} ({verdict}) |")
+    conc = results["exec_conc"]["rws"]["median"]
+    print(f"\nexec_conc target: 50 x sleep 0.2 under 300 ms wall: {'met' if conc < 300 else 'NOT met'} ({conc:.0f} ms)")
+    os.makedirs("bench-out", exist_ok=True)
+    with open("bench-out/results.json", "w") as f:
+        json.dump({"reps": reps, "settings": settings, "results": results}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
