@@ -15,6 +15,6 @@ struct RWS: AsyncParsableCommand {
           rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
         """,
         version: "0.1.0",
-        subcommands: [ExecCommand.self, HistoryCommand.self, SessionsCommand.self]
+        subcommands: [ExecCommand.self, HistoryCommand.self, SessionsCommand.self, ConfigCommand.self]
     )
 }

@@ -25,17 +25,15 @@ struct ExecCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Stop the command after this long: 90, 30s, 5m, 1h.", valueName: "duration"))
     var timeout: DurationArgument?
 
-    @Argument(parsing: .captureForPassthrough, help: "The command to run on the box.")
+    @Argument(parsing: .postTerminator, help: "The command to run on the box, after --.")
     var command: [String] = []
 
     func validate() throws {
-        if command.first == "--" { return }
         guard !command.isEmpty else { throw ValidationError("give the command to run after --, e.g. rws exec --host box -- uname -a") }
     }
 
     func run() async throws {
-        let words = command.first == "--" ? Array(command.dropFirst()) : command
-        guard !words.isEmpty else { throw ValidationError("give the command to run after --, e.g. rws exec --host box -- uname -a") }
+        let words = command
         await runReportingErrors {
             let ssh = try await connection.connect()
             let status = try await Self.execute(words.joined(separator: " "), on: ssh, timeout: timeout?.duration)
