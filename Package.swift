@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -20,7 +21,7 @@ let package = Package(
             pkgConfig: "libssh2",
             providers: [.apt(["libssh2-1-dev"]), .brew(["libssh2"])]
         ),
-        .target(name: "SSHClient", dependencies: ["CLibSSH2"]),
+        .target(name: "SSHClient", dependencies: ["CLibSSH2", .product(name: "Logging", package: "swift-log")]),
         .target(name: "SessionHistory"),
         .target(name: "SSHConfig"),
         .target(name: "RemoteWorkspace", dependencies: ["SSHClient", "SessionHistory"]),
@@ -29,6 +30,7 @@ let package = Package(
             dependencies: [
                 "SSHClient", "SessionHistory", "SSHConfig", "RemoteWorkspace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "RWSTestSupport", dependencies: ["SSHClient"]),

@@ -51,3 +51,28 @@ import Testing
         #expect(outcome.stderr.contains("--accept-new-host-key"))
     }
 }
+
+@Suite struct LoggingTests {
+    @Test func verboseLogsTheStepsButNeverThePassword() throws {
+        let server = try SharedTestServer.get()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-log-\(UUID().uuidString.prefix(8))").path
+        let secret = "s3cret-\(UUID().uuidString)"
+        let flags = ["--host", "\(server.user)@127.0.0.1:\(server.port)", "--known-hosts", server.knownHostsPath,
+                     "-F", "/dev/null", "--password-env", "RWS_TEST_PASSWORD"]
+        let outcome = try RWSBinary.run(["exec", "-vvv"] + flags + ["--", "true"], home: home,
+                                        environment: ["RWS_TEST_PASSWORD": secret])
+        #expect(outcome.status == 255)
+        #expect(outcome.stderr.contains("trying authentication"))
+        #expect(outcome.stderr.contains("method=password"))
+        #expect(!outcome.stderr.contains(secret))
+        #expect(!outcome.stdout.contains(secret))
+    }
+
+    @Test func withoutVerboseNothingButTheErrorIsPrinted() throws {
+        let server = try SharedTestServer.get()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-log-quiet").path
+        let outcome = try RWSBinary.run(["exec"] + server.rwsFlags + ["--", "true"], home: home)
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.isEmpty)
+    }
+}

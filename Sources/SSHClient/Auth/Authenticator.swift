@@ -1,5 +1,6 @@
 import CLibSSH2
 import Foundation
+import Logging
 
 /// Tries the configured authentication methods in order, and turns libssh2's failures into
 /// errors that say which credential was wrong and why.
@@ -18,6 +19,7 @@ struct Authenticator {
         var specificFailure: SSHError?
         for method in configuration.authentication {
             tried.append(method.displayName)
+            configuration.logger.debug("trying authentication", metadata: ["method": "\(method.displayName)"])
             do {
                 if try attempt(method) { return }
             } catch {

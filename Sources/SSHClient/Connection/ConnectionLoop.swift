@@ -112,6 +112,7 @@ final class ConnectionLoop: @unchecked Sendable {
 
     func channelFreed(_ operation: ChannelOperation) {
         channelsInUse -= 1
+        configuration.logger.trace("channel freed", metadata: ["inUse": "\(channelsInUse)", "queued": "\(queue.count)"])
         admissionHeld = false
         operations.removeAll { $0 === operation }
     }
@@ -142,6 +143,7 @@ final class ConnectionLoop: @unchecked Sendable {
     /// Marks the connection lost; every operation fails with `error` at the end of this pass.
     func lose(_ error: SSHError) {
         if lossError == nil {
+            configuration.logger.error("connection lost", metadata: ["error": "\(error)"])
             let reason: String
             if case .libssh2(let operation, _, let message) = error { reason = "\(operation): \(message)" } else { reason = error.description }
             lossError = .connectionLost(reason: reason)
@@ -151,6 +153,7 @@ final class ConnectionLoop: @unchecked Sendable {
     /// Kills the process group `pid` over a fresh channel (TERM, then KILL after the grace period),
     /// then calls `done`.
     func killProcessGroup(_ pid: Int, done: @escaping () -> Void) {
+        configuration.logger.info("stopping a remote process group", metadata: ["pgid": "\(pid)"])
         let script = ProcessGroupKill.script(pid: pid, grace: configuration.terminationGracePeriod)
         let killer = ExecChannel(loop: self, command: script, sink: .collect, timeout: configuration.terminationGracePeriod + .seconds(10),
                                  capturePID: false, isControl: true) { _ in done() }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Where to connect, as whom, and how careful to be.
 public struct SSHConnectionConfiguration: Sendable {
@@ -24,6 +25,9 @@ public struct SSHConnectionConfiguration: Sendable {
     public var maxChannels: Int
     /// How long a stopped command's process group gets between SIGTERM and SIGKILL.
     public var terminationGracePeriod: Duration
+    /// Where the connection reports what it does. Secrets (passwords, passphrases) and command
+    /// lines are never logged. Discards everything by default.
+    public var logger: Logger
 
     /// A configuration with OpenSSH's defaults: strict host keys, `~/.ssh/known_hosts`, 10 channels.
     public init(
@@ -37,7 +41,8 @@ public struct SSHConnectionConfiguration: Sendable {
         keepaliveInterval: Duration = .seconds(5),
         deadPeerTimeout: Duration = .seconds(20),
         maxChannels: Int = 10,
-        terminationGracePeriod: Duration = .seconds(2)
+        terminationGracePeriod: Duration = .seconds(2),
+        logger: Logger = Logger(label: "rws.ssh", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.host = host
         self.port = port
@@ -50,5 +55,6 @@ public struct SSHConnectionConfiguration: Sendable {
         self.deadPeerTimeout = deadPeerTimeout
         self.maxChannels = maxChannels
         self.terminationGracePeriod = terminationGracePeriod
+        self.logger = logger
     }
 }

@@ -1,5 +1,6 @@
 import CLibSSH2
 import Foundation
+import Logging
 
 /// The steps from a bare address to an authenticated session: TCP connect, handshake,
 /// host key check, authentication. Runs on the connection's I/O thread before it serves requests.
@@ -8,20 +9,25 @@ struct SessionEstablishment {
 
     func establish() throws(SSHError) -> (TCPSocket, LibSSH2Session) {
         let deadline = ContinuousClock.now + configuration.connectTimeout
+        let logger = configuration.logger
+        logger.info("connecting", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
         let socket = try TCPSocket.connect(host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
         do throws(SSHError) {
             let session = try LibSSH2Session()
             let waiter = SocketWaiter(session: session, socket: socket, deadline: deadline,
                                       onTimeout: .connectTimedOut(host: configuration.host, port: configuration.port,
                                                                   after: configuration.connectTimeout))
+            logger.debug("TCP connected")
             let knownHosts = try openKnownHosts(session)
             preferKnownHostKeyTypes(session, knownHosts)
             let rc = try waiter.retry { libssh2_session_handshake(session.raw, libssh2_socket_t(socket.fd)) }
             if rc != 0 {
                 throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: describeHandshakeFailure(session))
             }
+            logger.debug("SSH handshake done")
             try verifyHostKey(session, knownHosts)
             try Authenticator(configuration: configuration, session: session, waiter: waiter).authenticate()
+            logger.info("authenticated", metadata: ["user": "\(configuration.user)"])
             socket.setUserTimeout(configuration.deadPeerTimeout)
             return (socket, session)
         } catch {
@@ -50,6 +56,7 @@ struct SessionEstablishment {
             throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: "the server sent no host key")
         }
         let host = configuration.host, port = configuration.port
+        configuration.logger.debug("host key", metadata: ["type": "\(key.typeName)", "fingerprint": "\(key.fingerprint)"])
         switch knownHosts.check(host: host, port: port, keyBytes: key.bytes, algorithm: key.typeName) {
         case .match:
             return
@@ -64,6 +71,7 @@ struct SessionEstablishment {
                 throw .hostKeyUnknown(host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint, knownHostsFile: knownHosts.path)
             }
             try knownHosts.append(host: host, port: port, key: key)
+            configuration.logger.notice("recorded a new host key", metadata: ["file": "\(knownHosts.path)", "fingerprint": "\(key.fingerprint)"])
         }
     }
 

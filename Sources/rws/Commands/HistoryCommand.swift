@@ -38,6 +38,8 @@ struct HistoryCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Include the model's thinking.")
     var thinking = false
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
         await runReportingErrors {
             let url = URL(fileURLWithPath: NSString(string: session).expandingTildeInPath)

@@ -25,6 +25,8 @@ struct SessionsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Show at most this many sessions.")
     var limit: Int?
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
         await runReportingErrors {
             guard let local else { throw CLIError.usage("give a project folder with --local DIR") }

@@ -40,7 +40,8 @@ extension ConnectionOptions {
             hostKeyPolicy: resolved.strictHostKeyChecking == .yes ? .strict : .acceptNew,
             knownHostsFile: resolved.userKnownHostsFiles.first ?? NSString(string: "~/.ssh/known_hosts").expandingTildeInPath,
             connectTimeout: .seconds(resolved.connectTimeout ?? 15),
-            keepaliveInterval: .seconds(interval), deadPeerTimeout: .seconds(deadPeer))
+            keepaliveInterval: .seconds(interval), deadPeerTimeout: .seconds(deadPeer),
+            logger: logging.logger("rws.ssh"))
     }
 
     /// Connects with the resolved settings.

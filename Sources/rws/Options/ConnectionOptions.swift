@@ -38,6 +38,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for the connection (default 15).", valueName: "seconds"))
     var connectTimeout: Int?
 
+    @OptionGroup var logging: LoggingOptions
+
     /// Flags as the resolution layer sees them.
     func overrides() throws -> SettingOverrides {
         var flags = SettingOverrides()

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `-v` on every command: -v info, -vv debug, -vvv trace, on stderr. Secrets are never logged.
+struct LoggingOptions: ParsableArguments {
+    @Flag(name: [.customShort("v"), .long], help: "Log what happens on stderr; repeat for more (-vv debug, -vvv trace).")
+    var verbose: Int
+
+    var level: Logger.Level {
+        switch verbose {
+        case 0: return .warning
+        case 1: return .info
+        case 2: return .debug
+        default: return .trace
+        }
+    }
+
+    /// A logger at the chosen level writing to stderr.
+    func logger(_ label: String) -> Logger {
+        var logger = Logger(label: label, factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = level
+        return logger
+    }
+}
