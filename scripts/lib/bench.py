@@ -5,47 +5,21 @@ Each benchmark runs the rws client (`rws-bench <name>`, one process per sample, 
 the ratio rws/openssh. Algorithms are pinned to what libssh2 1.10 negotiates (curve25519,
 ed25519, aes128-ctr, hmac-sha2-256) so that both columns do the same cryptography.
 """
-import argparse, json, os, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sandbox_sshd import SandboxSSHD  # noqa: E402
 
 ALGORITHMS = ["-o", "KexAlgorithms=curve25519-sha256@libssh.org", "-o", "HostKeyAlgorithms=ssh-ed25519",
               "-c", "aes128-ctr", "-m", "hmac-sha2-256"]
 
 
-class Server:
-    def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="rws-bench-sshd-")
-        d = self.dir
-        for name in ("host", "client"):
-            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", f"{d}/{name}"], check=True)
-        shutil.copy(f"{d}/client.pub", f"{d}/authorized_keys")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        os.makedirs(f"{d}/home", exist_ok=True)
-        with open(f"{d}/sshd_config", "w") as f:
-            f.write("\n".join([
-                f"ListenAddress 127.0.0.1:{self.port}", f"HostKey {d}/host", f"PidFile {d}/sshd.pid",
-                f"AuthorizedKeysFile {d}/authorized_keys", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
-                "UsePAM no", "StrictModes no", "PermitRootLogin yes", "Compression no", "MaxSessions 100",
-                "MaxStartups 200:30:400", f"SetEnv HOME={d}/home SHLVL=1", "Subsystem sftp internal-sftp", ""]))
-        with open(f"{d}/host.pub") as f:
-            key = " ".join(f.read().split()[:2])
-        with open(f"{d}/known_hosts", "w") as f:
-            f.write(f"[127.0.0.1]:{self.port} {key}\n")
-        if os.getuid() == 0:
-            os.makedirs("/run/sshd", exist_ok=True)
-        self.process = subprocess.Popen(["/usr/sbin/sshd", "-D", "-f", f"{d}/sshd_config", "-E", f"{d}/sshd.log"])
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.1).close()
-                return
-            except OSError:
-                time.sleep(0.02)
-        raise SystemExit("bench: sshd did not start")
+class Server(SandboxSSHD):
+    """The sandbox sshd with what the benchmark clients need."""
 
-    @property
-    def user(self):
-        return os.environ.get("USER") or subprocess.run(["id", "-un"], capture_output=True, text=True).stdout.strip()
+    def __init__(self):
+        super().__init__(tempfile.mkdtemp(prefix="rws-bench-sshd-"))
+        self.start()
 
     def ssh_base(self):
         d = self.dir
@@ -61,9 +35,7 @@ class Server:
         return env
 
     def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait()
-        subprocess.run(["pkill", "-f", f"{self.dir}/sshd_config"], check=False)
+        super().stop()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
