@@ -33,6 +33,15 @@ import Testing
         #expect(outcome.stderr.contains("timed out after 1s"))
     }
 
+    @Test func theHostMayComeFromRWS_HOST() throws {
+        let server = try SharedTestServer.get()
+        let flags = ["--identity", server.clientKeyPath, "--known-hosts", server.knownHostsPath, "-F", "/dev/null"]
+        let outcome = try RWSBinary.run(["exec"] + flags + ["--", "echo via env"], home: home,
+                                        environment: ["RWS_HOST": "\(server.user)@127.0.0.1:\(server.port)"])
+        #expect(outcome.stdout == "via env\n")
+        #expect(outcome.status == 0)
+    }
+
     @Test func missingHostSaysHowToGiveOne() throws {
         let outcome = try RWSBinary.run(["exec", "--", "true"], home: home)
         #expect(outcome.status == 64)
