@@ -142,6 +142,18 @@ import Testing
         }
     }
 
+    @Test func theInteractiveTerminalModesAreAppliedRemotely() async throws {
+        try await SharedTestServer.get().withConnection { connection in
+            let shell = try await connection.openShell(ShellConfiguration(command: "stty -a"))
+            let transcript = ShellTranscript(shell)
+            #expect(try await shell.exitStatus() == .exited(0))
+            let words = try await transcript.waitForEnd()
+            for setting in ["erase = ^?;", "intr = ^C;", "-ixon", " iutf8", " icanon", " echo ", " onlcr", " icrnl"] {
+                #expect(words.contains(setting), "\(setting) in \(words)")
+            }
+        }
+    }
+
     @Test func impossibleSizesAndKeysAreRefusedWithAReason() async throws {
         try await SharedTestServer.get().withConnection { connection in
             await #expect(throws: SSHError.self) { try await connection.openShell(ShellConfiguration(columns: 0)) }

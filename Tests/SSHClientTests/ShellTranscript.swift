@@ -34,6 +34,16 @@ final class ShellTranscript: Sendable {
     /// Whether the output has ended.
     var ended: Bool { state.withLock { $0.ended } }
 
+    /// Waits until the output ends; returns all of it.
+    func waitForEnd(within limit: Duration = .seconds(5)) async throws -> String {
+        let deadline = ContinuousClock.now + limit
+        while !ended {
+            guard ContinuousClock.now < deadline else { throw Timeout(expected: "the end of the output", transcript: text) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return text
+    }
+
     /// Waits until `expected` appears after the previous match; returns the bytes between them.
     @discardableResult
     func wait(for expected: String, within limit: Duration = .seconds(5)) async throws -> [UInt8] {
