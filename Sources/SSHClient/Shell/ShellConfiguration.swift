@@ -25,10 +25,13 @@ public struct ShellConfiguration: Sendable {
         self.bufferSize = bufferSize
     }
 
+    /// How rws starts the user's login shell: `exec "${SHELL:-/bin/sh}" -l`.
+    public static let loginShellCommand = #"exec "${SHELL:-/bin/sh}" -l"#
+
     /// The exec request's command line: the PID report (so ``ShellSession/close()`` can end the
     /// whole terminal session), then the program.
     var commandLine: String {
-        ProcessIDReader.wrap(command ?? #"exec "${SHELL:-/bin/sh}" -l"#)
+        ProcessIDReader.wrap(command ?? Self.loginShellCommand)
     }
 
     /// Throws when libssh2 or the protocol cannot carry these values.
