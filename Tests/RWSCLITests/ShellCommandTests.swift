@@ -12,8 +12,8 @@ import Testing
     }
 
     /// Starts tmux with `rws shell` in it and a recognisable remote prompt; stops tmux after `body`.
-    private func withRemoteShell(_ body: (Tmux) async throws -> Void) async throws {
-        let server = try SharedTestServer.get()
+    private func withRemoteShell(on server: TestSSHServer? = nil, _ body: (Tmux) async throws -> Void) async throws {
+        let server = try server ?? SharedTestServer.get()
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let tmux = try Tmux.start(home: home)
         defer { tmux.stop() }
@@ -60,8 +60,27 @@ import Testing
             try await tmux.wait(for: "30 100\n")
             try tmux.type("exit 3")
             try await tmux.waitForLastLine(Tmux.localPrompt)
-            try tmux.type("echo rws-exit=$?")
+            try tmux.type("echo rws-exit=$?; stty -a")
             try await tmux.wait(for: "rws-exit=3")
+            #expect(isCooked(try await tmux.wait(for: "icanon")))
+        }
+    }
+
+    @Test func connectionLossEndsWith255AndRestoresTheTerminal() async throws {
+        let server = try TestSSHServer()
+        defer { server.stop() }
+        try await withRemoteShell(on: server) { tmux in
+            // Kill this server's per-connection processes (children of the listener): the socket closes under rws.
+            let listener = try String(contentsOfFile: server.directory.path + "/sshd.pid", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let monitors = try Shell.run("/usr/bin/pgrep", ["-P", listener]).split(separator: "\n").map(String.init)
+            let sessions = try monitors.flatMap { try Shell.run("/usr/bin/pgrep", ["-P", $0], allowFailure: true).split(separator: "\n") }
+            try Shell.run("/bin/kill", ["-KILL"] + monitors + sessions.map(String.init))
+            try await tmux.wait(for: "rws: connection lost")
+            try await tmux.waitForLastLine(Tmux.localPrompt)
+            try tmux.type("echo rws-exit=$?; stty -a")
+            try await tmux.wait(for: "rws-exit=255")
+            #expect(isCooked(try await tmux.wait(for: "icanon")))
         }
     }
 
