@@ -38,6 +38,7 @@ import Testing
         #expect(mode(after: ["\u{1B}[!p"], from: ["\u{1B}[?1h"]) == .normal)
         #expect(mode(after: ["\u{1B}[?1\u{18}h"]) == .normal)
         #expect(mode(after: ["\u{1B}[?\u{1B}[?1h"]) == .application)
+        #expect(mode(after: ["\u{1B}[?\r\n1h"]) == .application)  // C0 controls inside a sequence do not end it
     }
 }
 

@@ -27,6 +27,8 @@ struct CursorKeyModeTracker {
         // ESC starts over anywhere; CAN and SUB abort a sequence, as in a real terminal.
         if byte == 0x1B { return state = .escape }
         if byte == 0x18 || byte == 0x1A { return state = .ground }
+        // Other C0 controls (CR, LF, BEL...) act without interrupting a sequence, as in xterm.
+        if byte < 0x20 { return }
         switch state {
         case .ground:
             break
