@@ -7,17 +7,13 @@ struct ShellCommand: AsyncParsableCommand {
         commandName: "shell",
         abstract: "Open an interactive shell on the box in this terminal.",
         discussion: """
-        Your terminal is switched to raw mode and joined to a terminal (PTY) on the box: every key,
-        Ctrl+C and Ctrl+\\ included, goes to the remote programs; the remote size follows your
-        window. Your terminal settings are restored however rws ends.
+        Your terminal is switched to raw mode and joined to a terminal (PTY) on the box: every key, Ctrl+C and Ctrl+\\ included, goes to the remote programs; the remote size follows your window. Your terminal settings are restored however rws ends.
 
         Escapes, typed right after Enter: ~. disconnects, ~? lists the escapes, ~~ sends a ~.
 
-        Without a local terminal (stdin piped), the shell or --command runs without a PTY, reading
-        stdin, as ssh -T does; rws says so on stderr.
+        Without a local terminal (stdin piped), the shell or --command runs without a PTY, reading stdin, as ssh -T does; rws says so on stderr.
 
-        Exit status: the remote shell's (128+N when a signal killed it); 255 after ~. or when the
-        connection failed; 128+N when rws itself got signal N (SIGTERM, SIGHUP, SIGQUIT, SIGINT).
+        Exit status: the remote shell's (128+N when a signal killed it); 255 after ~. or when the connection failed; 128+N when rws itself got signal N (SIGTERM, SIGHUP, SIGQUIT, SIGINT).
 
         Examples:
           rws shell --host me@box
