@@ -153,6 +153,8 @@ public final class TestSSHServer: @unchecked Sendable {
             "PermitRootLogin yes",
             "Compression no",
             "LogLevel VERBOSE",
+            // Parallel tests start dozens of handshakes at once; the default (10:30:100) drops some at random.
+            "MaxStartups 200",
             // Debian's bash sources ~/.bashrc for sshd commands when SHLVL < 2; a sandbox HOME keeps it out.
             "SetEnv HOME=\(home) SHLVL=1",
         ]

@@ -12,9 +12,10 @@ struct RWS: AsyncParsableCommand {
         Examples:
           rws exec --host me@box.example.com -- uname -a
           rws exec --host box --timeout 30s -- make test
+          rws shell --host box
           rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
         """,
         version: "0.1.0",
-        subcommands: [ExecCommand.self, HistoryCommand.self, SessionsCommand.self, ConfigCommand.self]
+        subcommands: [ExecCommand.self, ShellCommand.self, HistoryCommand.self, SessionsCommand.self, ConfigCommand.self]
     )
 }

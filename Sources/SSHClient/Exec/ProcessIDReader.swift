@@ -51,7 +51,9 @@ struct ProcessIDReader {
 
     private static func parse(_ line: ArraySlice<UInt8>) -> Int? {
         guard line.starts(with: marker) else { return nil }
-        let digits = line.dropFirst(marker.count)
+        // On a PTY the terminal turns the newline into CR NL.
+        var digits = line.dropFirst(marker.count)
+        if digits.last == UInt8(ascii: "\r") { digits = digits.dropLast() }
         guard !digits.isEmpty, digits.count < 10, digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
         return Int(String(decoding: digits, as: UTF8.self))
     }

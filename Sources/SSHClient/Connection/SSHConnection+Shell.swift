@@ -1,0 +1,41 @@
+import Synchronization
+
+extension SSHConnection {
+    /// Opens a remote terminal (PTY) running the login shell, or `configuration.command`.
+    ///
+    /// Returns once the server has accepted the terminal and started the program. The shell
+    /// holds one of the server's session channels (MaxSessions) until it ends or is closed.
+    ///
+    /// ```swift
+    /// let shell = try await connection.openShell(.init(columns: 120, rows: 40))
+    /// ```
+    ///
+    /// - Throws: ``SSHError/invalidArgument(_:)`` for an unusable size or terminal type,
+    ///   ``SSHError/channelFailed(operation:reason:)`` when the server refuses the terminal or program,
+    ///   ``SSHError/cancelled(command:)`` when the task is cancelled while it opens.
+    public func openShell(_ configuration: ShellConfiguration = ShellConfiguration()) async throws -> ShellSession {
+        try configuration.validate()
+        let loop = loop
+        // The pipe exists before the session it should close when its reader is cancelled.
+        let closeOnCancel = Mutex<ShellSession?>(nil)
+        let pipe = OutputPipe(capacity: configuration.bufferSize, resumeProducer: { [loop] in loop.wake() },
+                              cancelCommand: { if let session = closeOnCancel.withLock({ $0 }) { Task { await session.close() } } })
+        let channel = ShellChannel(loop: loop, configuration: configuration, pipe: pipe)
+        let started = channel.started
+        let session = ShellSession(loop: loop, channel: channel)
+        closeOnCancel.withLock { $0 = session }
+        let bound = LoopBound(channel, loop: loop)
+        if let error = loop.submit({ loop in loop.enqueue(bound.value) }) { throw error }
+        do {
+            try await withTaskCancellationHandler {
+                try await started.value()
+            } onCancel: {
+                Task { await session.close() }
+            }
+        } catch {
+            if Task.isCancelled { throw SSHError.cancelled(command: configuration.command ?? "shell") }
+            throw error
+        }
+        return session
+    }
+}

@@ -1,0 +1,203 @@
+import CLibSSH2
+
+/// A PTY channel on the I/O thread: sets up the terminal and program, moves keystrokes and
+/// output, applies window changes, and on close ends the whole terminal session.
+/// Confined to the connection's I/O thread, except ``cursorKeyMode`` (shared with callers).
+final class ShellChannel: ChannelOperation {
+    /// The cursor-key mode last seen in the output, readable from any thread.
+    let cursorKeyMode = SharedCursorKeyMode()
+    let started = Promise<Void>()
+    let ended = Promise<ExitStatus>()
+    /// Settles when the program has ended and, after ``close()``, the session kill has finished.
+    let closed = Promise<Void>()
+    let pipe: OutputPipe
+
+    private var pidReader = ProcessIDReader()
+    private var tracker = CursorKeyModeTracker()
+    private var input = PendingInput()
+    private var pendingResize: (columns: Int, rows: Int, completions: [(Result<Void, SSHError>) -> Void])?
+    private var stdoutEnded = false
+    private var stderrEnded = false
+    private var closeStarted = false
+    private var killRunning = false
+    private var finished = false
+
+    static let closedError = SSHError.channelFailed(operation: "using the shell", reason: "the shell was closed")
+
+    init(loop: ConnectionLoop, configuration: ShellConfiguration, pipe: OutputPipe) {
+        self.pipe = pipe
+        super.init(loop: loop, setupRequests: [
+            .pty(terminal: configuration.terminalType, modes: configuration.modes.encoded,
+                 columns: configuration.columns, rows: configuration.rows),
+            .exec(configuration.commandLine),
+        ])
+    }
+
+    override var isWaitingOnPeer: Bool {
+        guard super.isWaitingOnPeer else { return false }
+        return phase != .running || pipe.hasRoom()
+    }
+
+    // MARK: Requests from the caller
+
+    func write(_ bytes: [UInt8], completion: @escaping (Result<Void, SSHError>) -> Void) {
+        guard !finished, !closeStarted else { return completion(.failure(endedError("writing to the shell"))) }
+        input.enqueue(bytes, completion: completion)
+    }
+
+    /// Encodes `key` for the cursor-key mode seen so far in the output, then writes it.
+    func write(_ key: Key, completion: @escaping (Result<Void, SSHError>) -> Void) {
+        do {
+            write(try key.bytes(cursorKeys: tracker.mode), completion: completion)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    func resize(columns: Int, rows: Int, completion: @escaping (Result<Void, SSHError>) -> Void) {
+        guard !finished, !closeStarted else { return completion(.failure(endedError("resizing the terminal"))) }
+        let waiting = pendingResize?.completions ?? []
+        pendingResize = (columns, rows, waiting + [completion])
+    }
+
+    /// Ends the terminal session: kills every process in it, then waits for the channel to close.
+    func close() {
+        guard !finished, !closeStarted else { return }
+        closeStarted = true
+        input.failPending(Self.closedError)
+        failPendingResize(Self.closedError)
+        guard let sessionID = pidReader.pid, phase == .running || phase == .awaitingRemoteClose else {
+            abandon()
+            return finish(.failure(Self.closedError))
+        }
+        killRunning = true
+        loop.killSession(sessionID) { [self] in
+            killRunning = false
+            // The remote close normally arrives with the last process; do not wait forever for it.
+            if finished { closed.complete(.success(())) } else { deadline = .now + .seconds(2) }
+        }
+    }
+
+    override func deadlineExpired() {
+        abandon()
+        finish(.failure(Self.closedError))
+    }
+
+    private func endedError(_ operation: String) -> SSHError {
+        closeStarted ? Self.closedError : .channelFailed(operation: operation, reason: "the shell has ended")
+    }
+
+    // MARK: Running
+
+    override func pump(_ channel: OpaquePointer) -> Bool {
+        var progressed = false
+        if !started.isCompleted {
+            started.complete(.success(()))
+            progressed = true
+        }
+        if applyResize(channel) { progressed = true }
+        // Keystrokes wait for the PID line, so their echo cannot mix with it.
+        if !pidReader.isSearching, input.flush(channel, loop: loop) { progressed = true }
+        while !(stdoutEnded && stderrEnded), pipe.hasRoom() {
+            // A PTY merges stderr into stdout; stream 1 is drained all the same so it reaches its end.
+            let outcomes = [stdoutEnded ? .ended : read(channel, stream: 0), stderrEnded ? .ended : read(channel, stream: 1)]
+            if outcomes.contains(.failed) { return true }
+            stdoutEnded = outcomes[0] == .ended
+            stderrEnded = outcomes[1] == .ended
+            guard outcomes.contains(.data) else { break }
+            progressed = true
+        }
+        if stdoutEnded && stderrEnded {
+            outputEnded()
+            input.failPending(endedError("writing to the shell"))
+            failPendingResize(endedError("resizing the terminal"))
+            return true
+        }
+        return progressed
+    }
+
+    private func applyResize(_ channel: OpaquePointer) -> Bool {
+        guard let size = pendingResize else { return false }
+        // window-change wants no reply (libssh2 sends it and returns), so it needs no request turn.
+        let rc = libssh2_channel_request_pty_size_ex(channel, Int32(size.columns), Int32(size.rows), 0, 0)
+        if rc == LIBSSH2_ERROR_EAGAIN { return false }
+        pendingResize = nil
+        let result: Result<Void, SSHError> = rc == 0 ? .success(()) : .failure(loop.session.error("resizing the terminal"))
+        if rc != 0, loop.isFatal(rc) { loop.lose(loop.session.error("resizing the terminal")) }
+        for completion in size.completions { completion(result) }
+        return true
+    }
+
+    private func failPendingResize(_ error: SSHError) {
+        let waiting = pendingResize?.completions ?? []
+        pendingResize = nil
+        for completion in waiting { completion(.failure(error)) }
+    }
+
+    private enum ReadOutcome: Equatable { case data, wouldBlock, ended, failed }
+
+    private func read(_ channel: OpaquePointer, stream: Int32) -> ReadOutcome {
+        let rc = loop.scratch.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { libssh2_channel_read_ex(channel, stream, $0.baseAddress, $0.count) }
+        }
+        if rc > 0 {
+            deliver(Array(loop.scratch[0..<rc]))
+            return .data
+        }
+        if rc == 0 { return .ended }
+        if rc == Int(LIBSSH2_ERROR_EAGAIN) { return .wouldBlock }
+        let error = loop.session.error("reading shell output")
+        if loop.isFatal(Int32(rc)) {
+            loop.lose(error)
+        } else {
+            abandon()
+            finish(.failure(error))
+        }
+        return .failed
+    }
+
+    private func deliver(_ bytes: [UInt8]) {
+        let visible = pidReader.isSearching ? pidReader.consume(bytes) : bytes
+        guard !visible.isEmpty, !finished else { return }
+        let before = tracker.mode
+        tracker.scan(visible)
+        if tracker.mode != before { cursorKeyMode.value = tracker.mode }
+        pipe.push(.stdout(visible))
+    }
+
+    // MARK: Ending
+
+    override func remoteClosed(status: ExitStatus?) {
+        let leftover = pidReader.flush()
+        if !leftover.isEmpty { deliver(leftover) }
+        finish(.success(status ?? .exited(-1)))
+    }
+
+    override func setupFailed(_ error: SSHError) {
+        finish(.failure(closeStarted ? Self.closedError : error))
+    }
+
+    override func connectionFailed(_ error: SSHError) {
+        finish(.failure(error))
+    }
+
+    private func finish(_ result: Result<ExitStatus, SSHError>) {
+        guard !finished else { return }
+        finished = true
+        deadline = nil
+        input.failPending(result.failure ?? endedError("writing to the shell"))
+        failPendingResize(result.failure ?? endedError("resizing the terminal"))
+        started.complete(result.map { _ in () })
+        pipe.finish(result.map { _ in () })
+        ended.complete(result)
+        if !killRunning { closed.complete(.success(())) }
+    }
+}
+
+extension Result {
+    /// The error of a failure, nil for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

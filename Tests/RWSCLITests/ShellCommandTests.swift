@@ -1,0 +1,105 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// `rws shell` in a real terminal: a tmux pane running a local bash, typed at with send-keys.
+@Suite struct ShellCommandTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+
+    private func shellCommandLine(_ server: TestSSHServer, extra: [String] = []) throws -> String {
+        try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags + extra)
+    }
+
+    /// Starts tmux with `rws shell` in it and a recognisable remote prompt; stops tmux after `body`.
+    private func withRemoteShell(on server: TestSSHServer? = nil, _ body: (Tmux) async throws -> Void) async throws {
+        let server = try server ?? SharedTestServer.get()
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let tmux = try Tmux.start(home: home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(try shellCommandLine(server))
+        try tmux.type("PS1='rem''ote> '")
+        try await tmux.waitForLastLine("remote> ")
+        try await body(tmux)
+    }
+
+    /// Whether the `stty -a` output after the `rws-exit=` line shows canonical input and echo on.
+    private func isCooked(_ screen: String) -> Bool {
+        guard let marker = screen.range(of: "rws-exit=") else { return false }
+        let output = screen[marker.upperBound...].drop { $0 != "\n" }
+        let words = Set(output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+        return words.contains("icanon") && words.contains("echo") && !words.contains("-icanon") && !words.contains("-echo")
+    }
+
+    @Test func runsACommandInterruptsWithCtrlCDisconnectsWithTildeDotAndLeavesTheTerminalCooked() async throws {
+        try await withRemoteShell { tmux in
+            try tmux.type("echo $((6*7))-ok")
+            try await tmux.wait(for: "42-ok")
+            try tmux.type("sleep 100")
+            try await Task.sleep(for: .milliseconds(300))
+            try tmux.press("C-c")
+            try await tmux.waitForLastLine("remote> ", within: .seconds(1))
+            try tmux.press("Enter")
+            try tmux.type("~.", enter: false)
+            try await tmux.wait(for: "Connection to 127.0.0.1 closed.")
+            try await tmux.waitForLastLine(Tmux.localPrompt)
+            try tmux.type("echo rws-exit=$?; stty -a")
+            let screen = try await tmux.wait(for: "rws-exit=255")
+            #expect(isCooked(try await tmux.wait(for: "icanon")), "\(screen)")
+        }
+    }
+
+    @Test func theRemoteSizeFollowsTheLocalWindow() async throws {
+        try await withRemoteShell { tmux in
+            try tmux.type("stty size")
+            try await tmux.wait(for: "\n40 120\n")
+            try tmux.command(["resize-window", "-t", "main", "-x", "100", "-y", "30"])
+            try await Task.sleep(for: .milliseconds(200))
+            try tmux.type("clear; stty size")
+            try await tmux.wait(for: "30 100\n")
+            try tmux.type("exit 3")
+            try await tmux.waitForLastLine(Tmux.localPrompt)
+            try tmux.type("echo rws-exit=$?; stty -a")
+            try await tmux.wait(for: "rws-exit=3")
+            #expect(isCooked(try await tmux.wait(for: "icanon")))
+        }
+    }
+
+    @Test func connectionLossEndsWith255AndRestoresTheTerminal() async throws {
+        let server = try TestSSHServer()
+        defer { server.stop() }
+        try await withRemoteShell(on: server) { tmux in
+            // Kill this server's per-connection processes (children of the listener): the socket closes under rws.
+            let listener = try String(contentsOfFile: server.directory.path + "/sshd.pid", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let monitors = try Shell.run("/usr/bin/pgrep", ["-P", listener]).split(separator: "\n").map(String.init)
+            let sessions = try monitors.flatMap { try Shell.run("/usr/bin/pgrep", ["-P", $0], allowFailure: true).split(separator: "\n") }
+            try Shell.run("/bin/kill", ["-KILL"] + monitors + sessions.map(String.init))
+            try await tmux.wait(for: "rws: connection lost")
+            try await tmux.waitForLastLine(Tmux.localPrompt)
+            try tmux.type("echo rws-exit=$?; stty -a")
+            try await tmux.wait(for: "rws-exit=255")
+            #expect(isCooked(try await tmux.wait(for: "icanon")))
+        }
+    }
+
+    @Test func aSignalToTheLocalProcessRestoresTheTerminal() async throws {
+        try await withRemoteShell { tmux in
+            let rws = try Shell.run("/usr/bin/pgrep", ["-P", "\(try tmux.panePID())"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            try Shell.run("/bin/kill", ["-QUIT", rws])
+            try await tmux.waitForLastLine(Tmux.localPrompt)
+            try tmux.type("echo rws-exit=$?; stty -a")
+            try await tmux.wait(for: "rws-exit=131")
+            #expect(isCooked(try await tmux.wait(for: "icanon")))
+        }
+    }
+
+    @Test func withoutALocalTerminalItSaysSoAndRunsTheShellOnStdin() throws {
+        let server = try SharedTestServer.get()
+        let outcome = try RWSBinary.run(["shell"] + server.rwsFlags, stdin: "echo piped-$((1+1))\nexit 4\n", home: home)
+        #expect(outcome.stdout.contains("piped-2\n"))
+        #expect(outcome.stderr.contains("stdin is not a terminal"))
+        #expect(outcome.status == 4)
+    }
+}

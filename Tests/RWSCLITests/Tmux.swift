@@ -1,0 +1,79 @@
+import Foundation
+import RWSTestSupport
+
+/// A private tmux server (own socket) with one pane running a plain local bash, for driving
+/// `rws shell` as a person at a terminal would. ``stop()`` kills the server; call it on every path.
+struct Tmux {
+    let socket = "rws-test-\(UUID().uuidString.prefix(8))"
+    static let localPrompt = "local$ "
+
+    /// Starts the pane (`columns`×`rows`, no status line) with HOME set to `home`.
+    static func start(home: String, columns: Int = 120, rows: Int = 40) throws -> Tmux {
+        try Prerequisites.require("/usr/bin/tmux", package: "tmux")
+        let tmux = Tmux()
+        let shell = "env -i HOME=\(home) PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 PS1='\(localPrompt)' "
+            + "bash --norc --noprofile"
+        try tmux.command(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", shell])
+        try tmux.command(["set-option", "-t", "main", "status", "off"])
+        return tmux
+    }
+
+    @discardableResult
+    func command(_ arguments: [String]) throws -> String {
+        try Spawn.run("/usr/bin/tmux", ["-L", socket] + arguments, environment: ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color"])
+    }
+
+    /// Types `text` literally, then Enter unless told otherwise.
+    func type(_ text: String, enter: Bool = true) throws {
+        try command(["send-keys", "-t", "main", "-l", text])
+        if enter { try command(["send-keys", "-t", "main", "Enter"]) }
+    }
+
+    /// Presses keys by tmux name (`C-c`, `Enter`).
+    func press(_ keys: String...) throws {
+        try command(["send-keys", "-t", "main"] + keys)
+    }
+
+    /// What the pane shows now.
+    func screen() throws -> String {
+        try command(["capture-pane", "-p", "-t", "main"])
+    }
+
+    /// Waits until `condition` holds for the screen; fails with the screen after `limit`.
+    @discardableResult
+    func wait(within limit: Duration = .seconds(10), for what: String, until condition: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let shown = try screen()
+            if condition(shown) { return shown }
+            guard ContinuousClock.now < deadline else {
+                throw TestServerError.commandFailed("tmux pane never showed \(what); it shows:\n\(shown)")
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    /// Waits until the screen contains `text`.
+    @discardableResult
+    func wait(for text: String, within limit: Duration = .seconds(10)) async throws -> String {
+        try await wait(within: limit, for: text.debugDescription) { $0.contains(text) }
+    }
+
+    /// Waits until the last non-empty line of the screen is `line` (trailing spaces ignored).
+    func waitForLastLine(_ line: String, within limit: Duration = .seconds(10)) async throws {
+        let wanted = line.trimmingCharacters(in: .whitespaces)
+        try await wait(within: limit, for: "a last line \(wanted.debugDescription)") { screen in
+            screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?
+                .trimmingCharacters(in: .whitespaces) == wanted
+        }
+    }
+
+    /// PID of the process running in the pane (the local bash).
+    func panePID() throws -> Int32 {
+        Int32(try command(["display-message", "-p", "-t", "main", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    func stop() {
+        _ = try? command(["kill-server"])
+    }
+}
