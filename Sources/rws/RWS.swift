@@ -15,6 +15,7 @@ struct RWS: AsyncParsableCommand {
           rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
         """,
         version: "0.1.0",
-        subcommands: [ExecCommand.self, HistoryCommand.self, SessionsCommand.self]
+        subcommands: [ExecCommand.self, HistoryCommand.self, SessionsCommand.self,
+                      ProjectsCommand.self, CreateCommand.self, CloneCommand.self, DeleteCommand.self]
     )
 }
