@@ -16,6 +16,11 @@ struct RWS: AsyncParsableCommand {
           rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
         """,
         version: "0.1.0",
-        subcommands: [ExecCommand.self, ShellCommand.self, HistoryCommand.self, SessionsCommand.self, ConfigCommand.self]
+        subcommands: [
+            ExecCommand.self, ShellCommand.self,
+            ProjectsCommand.self, CreateCommand.self, CloneCommand.self, DeleteCommand.self,
+            SessionsCommand.self, HistoryCommand.self,
+            ConfigCommand.self,
+        ]
     )
 }

@@ -94,6 +94,7 @@ class ChannelOperation {
         let opened = libssh2_channel_open_ex(loop.session.raw, "session", 7, 2 * 1024 * 1024, 32768, nil, 0)
         if let opened {
             channel = opened
+            loop.channelsOpened.add(1, ordering: .relaxed)
             loop.openFinished(self)
             phase = abandonAfterOpen ? .closing : .settingUp
             return true

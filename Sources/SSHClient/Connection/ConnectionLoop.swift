@@ -43,6 +43,8 @@ final class ConnectionLoop: @unchecked Sendable {
     private var readInterestSuppressed = false
     /// Shared read buffer for every channel of the session.
     var scratch = [UInt8](repeating: 0, count: 256 * 1024)
+    /// Channels the server opened for this session so far; read from any thread.
+    let channelsOpened = Atomic<Int>(0)
 
     private init(configuration: SSHConnectionConfiguration) {
         self.configuration = configuration

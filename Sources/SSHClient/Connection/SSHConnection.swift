@@ -32,6 +32,10 @@ public final class SSHConnection: Sendable {
         return SSHConnection(loop: try await ConnectionLoop.start(configuration))
     }
 
+    /// How many channels the server has opened on this connection so far: one per command, plus
+    /// one for each remote process group stopped. A statistic for tests and diagnostics.
+    public var channelsOpened: Int { loop.channelsOpened.load(ordering: .relaxed) }
+
     /// Whether the connection has been closed or lost.
     public var isClosed: Bool { loop.isClosed }
 

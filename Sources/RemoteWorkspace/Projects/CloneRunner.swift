@@ -1,0 +1,52 @@
+import SSHClient
+import Synchronization
+
+/// Runs a ``CloneScript`` over one streamed command: parses progress, stops a clone that goes
+/// quiet for too long, and removes the temporary directory on every failure path.
+struct CloneRunner {
+    let connection: SSHConnection
+    let clone: CloneScript
+
+    /// Clones; returns the destination's real path on the box and the checked-out branch.
+    func run(onEvent: @Sendable (CloneEvent) -> Void) async throws -> (path: String, branch: String?) {
+        let remote = try connection.stream(try clone.script())
+        let watchdog = StallWatchdog(timeout: clone.options.stallTimeout) { remote.cancel() }
+        var parser = GitProgressParser()
+        var stdout: [UInt8] = []
+        let status: ExitStatus
+        do {
+            for try await chunk in remote.output {
+                watchdog.touch()
+                switch chunk {
+                case .stdout(let bytes): stdout += bytes
+                case .stderr(let bytes): parser.consume(bytes).forEach(onEvent)
+                }
+            }
+            parser.finish().forEach(onEvent)
+            status = try await remote.exitStatus()
+        } catch {
+            watchdog.stop()
+            remote.cancel()
+            await removeTemporaryDirectory()
+            if watchdog.fired { throw ProjectError.stalled(url: clone.source.url, after: clone.options.stallTimeout) }
+            if case SSHError.cancelled = error { throw ProjectError.cancelled(url: clone.source.url) }
+            if Task.isCancelled { throw ProjectError.cancelled(url: clone.source.url) }
+            throw error
+        }
+        watchdog.stop()
+        let fields = stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard status.isSuccess, fields.count >= 2, !fields[0].isEmpty else {
+            await removeTemporaryDirectory()
+            throw CloneFailure.error(url: clone.source.url, branch: clone.branch, status: status,
+                                     messages: parser.recentMessages, destination: clone.destination)
+        }
+        return (fields[0], fields[1].isEmpty ? nil : fields[1])
+    }
+
+    /// Runs the clean-up in a task of its own, so that it runs even when the caller's task is cancelled.
+    private func removeTemporaryDirectory() async {
+        guard let script = try? clone.cleanupScript() else { return }
+        let connection = connection
+        _ = try? await Task.detached { try await connection.run(script, timeout: .seconds(60)) }.value
+    }
+}

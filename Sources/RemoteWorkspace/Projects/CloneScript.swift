@@ -1,0 +1,71 @@
+import SSHClient
+
+/// The remote side of a clone: `git clone --progress` into a hidden temporary sibling of the
+/// destination, renamed into place only when it succeeded.
+///
+/// git never waits on a prompt: stdin is `/dev/null`, `GIT_TERMINAL_PROMPT=0`, ssh runs with
+/// `BatchMode=yes`. `ext::` transports are off, and `file://` too unless local sources are allowed.
+/// On SIGTERM (a cancel or a stall) the trap removes the temporary directory; the caller removes
+/// it again afterwards in case the shell was killed outright. On success the script prints the
+/// destination's real path and branch, NUL-terminated, on stdout.
+struct CloneScript {
+    let source: CloneSource
+    let locations: WorkspaceLocations
+    let name: String
+    let branch: String?
+    let depth: Int?
+    let options: CloneOptions
+    /// The temporary directory's name inside the root.
+    let temporaryName: String
+
+    init(source: CloneSource, locations: WorkspaceLocations, name: String, branch: String?, depth: Int?, options: CloneOptions) {
+        self.source = source
+        self.locations = locations
+        self.name = name
+        self.branch = branch
+        self.depth = depth
+        self.options = options
+        temporaryName = ".rws-clone-" + String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
+    }
+
+    /// The command line.
+    func script() throws(ShellQuotingError) -> String {
+        var sshWords = ["ssh", "-o", "BatchMode=yes"]
+        for option in options.sshOptions { sshWords += ["-o", option] }
+        var git = ["git", "-c", "protocol.ext.allow=never", "-c", "protocol.file.allow=\(options.allowLocal ? "always" : "never")",
+                   "clone", "--progress"]
+        if let branch { git += ["--branch", branch] }
+        if let depth { git += ["--depth", String(depth)] }
+        let url = source.kind == .local && !source.url.hasPrefix("file://")
+            ? try ShellQuoting.quotePath(source.url) : try ShellQuoting.quote(source.url)
+        return """
+        LC_ALL=C; export LC_ALL
+        GIT_TERMINAL_PROMPT=0 GIT_PROGRESS_DELAY=0 SSH_ASKPASS_REQUIRE=never
+        GIT_SSH_COMMAND=\(try ShellQuoting.quote(try ShellQuoting.commandLine(sshWords)))
+        export GIT_TERMINAL_PROMPT GIT_PROGRESS_DELAY SSH_ASKPASS_REQUIRE GIT_SSH_COMMAND
+        \(ProjectScriptExit.requireGit)root=\(try ShellQuoting.quotePath(locations.workspaceRoot))
+        dest=$root/\(try ShellQuoting.quote(name)) tmp=$root/\(temporaryName)
+        mkdir -p "$root" || exit \(ProjectScriptExit.rootUnavailable)
+        if [ -e "$dest" ] || [ -L "$dest" ]; then exit \(ProjectScriptExit.destinationExists); fi
+        trap 'rm -rf "$tmp"; exit 143' HUP INT TERM
+        \(try ShellQuoting.commandLine(git)) -- \(url) "$tmp" </dev/null
+        status=$?
+        if [ $status -ne 0 ]; then rm -rf "$tmp"; exit $status; fi
+        if [ -e "$dest" ] || [ -L "$dest" ]; then rm -rf "$tmp"; exit \(ProjectScriptExit.destinationExists); fi
+        mv "$tmp" "$dest" || { rm -rf "$tmp"; exit \(ProjectScriptExit.renameFailed); }
+        trap - HUP INT TERM
+        printf '%s\\000' "$(cd -P "$dest" && pwd -P)" "$(git -C "$dest" symbolic-ref --short -q HEAD)"
+
+        """
+    }
+
+    /// Removes the temporary directory, whatever state the clone left it in.
+    func cleanupScript() throws(ShellQuotingError) -> String {
+        "rm -rf -- \(try ShellQuoting.quotePath(locations.workspaceRoot))/\(temporaryName)"
+    }
+
+    /// The destination path as configured, for messages.
+    var destination: String {
+        locations.configuredPath(of: name)
+    }
+}

@@ -1,0 +1,110 @@
+import SessionHistory
+import SSHClient
+
+/// Creates, clones, lists and deletes projects on the box.
+///
+/// A project is a directory in ``WorkspaceLocations/workspaceRoot`` plus its Claude Code history
+/// in a project folder under one of ``WorkspaceLocations/claudeDirectories``. Every name, path and
+/// address reaching the box is validated first and quoted with ``ShellQuoting``.
+///
+/// ```swift
+/// let projects = ProjectManager(connection: connection, locations: WorkspaceLocations())
+/// let app = try await projects.cloneProject(from: "https://github.com/me/app.git") { event in
+///     if case .progress(let step) = event { print(step.phase, step.percent ?? 0) }
+/// }
+/// for project in try await projects.listProjects() { print(project.name, project.sessionCount) }
+/// ```
+public struct ProjectManager: Sendable {
+    /// The connection commands run on.
+    public let connection: SSHConnection
+    /// Where projects and history live on the box.
+    public let locations: WorkspaceLocations
+
+    /// A manager for the projects under `locations` on the box behind `connection`.
+    public init(connection: SSHConnection, locations: WorkspaceLocations = WorkspaceLocations()) {
+        self.connection = connection
+        self.locations = locations
+    }
+
+    /// Every project: the directories of the workspace root and the Claude Code project folders,
+    /// joined by real path (the folders' `cwd`, never their decoded names). Gathered with one
+    /// remote command. Workspace projects come first, then history-only ones, each by name.
+    public func listProjects() async throws -> [Project] {
+        let result = try await connection.run(try ProjectScanScript.script(for: locations))
+        guard result.status.isSuccess else {
+            throw ProjectError.remoteCommandFailed(operation: "listing projects", status: result.status.description,
+                                                   detail: ProjectScriptExit.lastLine(result))
+        }
+        return try ProjectScan(output: result.stdout).projects()
+    }
+
+    /// Makes a new project directory and registers it with Claude Code.
+    ///
+    /// - Parameters:
+    ///   - name: Checked with ``ProjectName/validateNew(_:)``.
+    ///   - gitInit: Run `git init` in it.
+    /// - Throws: ``ProjectError/destinationExists(path:)`` when anything is at that path (never
+    ///   overwritten), ``ProjectError/invalidName(_:reason:)``, ``ProjectError/gitMissing``.
+    public func createProject(name: String, gitInit: Bool = false) async throws -> Project {
+        try ProjectName.validateNew(name)
+        let result = try await connection.run(try creationScript(name: name, gitInit: gitInit))
+        let fields = result.stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard result.status.isSuccess, fields.count >= 2, !fields[0].isEmpty else {
+            throw ProjectScriptExit.error(for: result, operation: "creating \(name)", destination: locations.configuredPath(of: name))
+        }
+        return try await registered(name: name, path: fields[0], branch: fields[1].isEmpty ? nil : fields[1], isGitRepository: gitInit)
+    }
+
+    /// A fresh project description with its newly registered history folder.
+    func registered(name: String, path: String, branch: String?, isGitRepository: Bool) async throws -> Project {
+        let folder = try await registerHistoryFolder(forPath: path)
+        return Project(name: name, path: path, isInWorkspace: true, directoryExists: true, isGitRepository: isGitRepository,
+                       gitBranch: branch, isDirty: isGitRepository ? false : nil, historyFolders: [folder])
+    }
+
+    /// Makes the Claude Code project folder for the directory at `path` (its real path on the box),
+    /// named by ``ProjectFolderName/encode(_:)``, in the first Claude data directory that exists
+    /// (else the first configured). Returns the folder's real path; an existing folder is kept.
+    public func registerHistoryFolder(forPath path: String) async throws -> String {
+        var roots: [String] = []
+        for directory in locations.claudeDirectories { roots.append(try ShellQuoting.quotePath(directory)) }
+        let script = """
+        base=
+        for c in \(roots.joined(separator: " ")); do if [ -d "$c" ]; then base=$c; break; fi; done
+        [ -n "$base" ] || base=\(roots.first ?? "\"$HOME\"/.claude")
+        dir=$base/projects/\(try ShellQuoting.quote(ProjectFolderName.encode(path)))
+        mkdir -p "$dir" && cd -P "$dir" && printf '%s\\000' "$(pwd -P)"
+        """
+        let result = try await connection.run(script)
+        guard result.status.isSuccess, let folder = result.stdout.split(separator: 0).first else {
+            throw ProjectError.remoteCommandFailed(operation: "registering \(path) with Claude Code",
+                                                   status: result.status.description, detail: ProjectScriptExit.lastLine(result))
+        }
+        return String(decoding: folder, as: UTF8.self)
+    }
+
+    private func creationScript(name: String, gitInit: Bool) throws(ShellQuotingError) -> String {
+        """
+        \(gitInit ? ProjectScriptExit.requireGit : "")root=\(try ShellQuoting.quotePath(locations.workspaceRoot))
+        dest=$root/\(try ShellQuoting.quote(name))
+        mkdir -p "$root" || exit \(ProjectScriptExit.rootUnavailable)
+        if [ -e "$dest" ] || [ -L "$dest" ]; then exit \(ProjectScriptExit.destinationExists); fi
+        mkdir "$dest" || exit \(ProjectScriptExit.destinationExists)
+        branch=
+        if [ \(gitInit ? 1 : 0) = 1 ]; then
+          git init -q "$dest" >&2 || { rm -rf "$dest"; exit 1; }
+          branch=$(git -C "$dest" symbolic-ref --short -q HEAD)
+        fi
+        printf '%s\\000' "$(cd -P "$dest" && pwd -P)" "$branch"
+
+        """
+    }
+
+}
+
+extension WorkspaceLocations {
+    /// A project's path as configured (root not resolved), for messages.
+    func configuredPath(of name: String) -> String {
+        (workspaceRoot.hasSuffix("/") ? workspaceRoot : workspaceRoot + "/") + name
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import RemoteWorkspace
+
+struct CreateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Make a new, empty project directory on the box and register it with Claude Code.",
+        discussion: """
+        NAME: 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit. An
+        existing directory of that name is an error; nothing is ever overwritten. The project
+        is registered in Claude Code's projects folder so its sessions land where rws finds them.
+
+        Examples:
+          rws create --host box notes
+          rws create --host box api --git-init
+        """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var workspace: WorkspaceOptions
+
+    @Argument(help: "The project's name.")
+    var name: String
+
+    @Flag(name: .long, help: "Run git init in the new directory.")
+    var gitInit = false
+
+    @Flag(name: .long, help: "Print the project as JSON.")
+    var json = false
+
+    func run() async throws {
+        await runReportingErrors(json: json) {
+            let ssh = try await connection.connect()
+            let project = try await mappingProjectErrors {
+                try await ProjectManager(connection: ssh, locations: workspace.locations()).createProject(name: name, gitInit: gitInit)
+            }
+            await ssh.close()
+            Terminal.out(json ? try ProjectTable.json([project]) : "created \(project.path)\n")
+            return 0
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import RemoteWorkspace
+
+struct ProjectsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "projects",
+        abstract: "List the projects on the box: workspace directories and Claude Code history, joined.",
+        discussion: """
+        One remote command gathers every directory of the workspace root (default ~/workspace)
+        and every Claude Code project folder (~/.claude/projects, ~/.config/claude/projects).
+        History is joined to a directory by the path its sessions record, never by decoding the
+        folder name. Projects with history but no directory in the root are listed after the others.
+
+        Columns: name, git branch (* when there are uncommitted changes), sessions, last
+        activity, path ("missing" when the directory is gone).
+
+        Examples:
+          rws projects --host box
+          rws projects --host box --json
+          rws projects --host box --workspace-root ~/src --claude-dir ~/.claude
+        """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var workspace: WorkspaceOptions
+
+    @Flag(name: .long, help: "Print JSON instead of a table.")
+    var json = false
+
+    func run() async throws {
+        await runReportingErrors(json: json) {
+            let ssh = try await connection.connect()
+            let projects = try await mappingProjectErrors {
+                try await ProjectManager(connection: ssh, locations: workspace.locations()).listProjects()
+            }
+            await ssh.close()
+            Terminal.out(json ? try ProjectTable.json(projects) : ProjectTable.text(projects))
+            return 0
+        }
+    }
+}
+
+/// How projects look on a terminal and in JSON.
+enum ProjectTable {
+    static func text(_ projects: [Project]) -> String {
+        guard !projects.isEmpty else { return "no projects\n" }
+        let width = min(40, projects.map(\.name.count).max() ?? 0)
+        let formatter = ISO8601DateFormatter()
+        return projects.map { project in
+            let name = project.name.padding(toLength: max(width, project.name.count), withPad: " ", startingAt: 0)
+            let branch = ((project.gitBranch ?? "-") + (project.isDirty == true ? "*" : "")).padding(toLength: 16, withPad: " ", startingAt: 0)
+            let sessions = String(project.sessionCount).padding(toLength: 4, withPad: " ", startingAt: 0)
+            let when = project.lastActivity.map { String(formatter.string(from: $0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
+                ?? "-".padding(toLength: 16, withPad: " ", startingAt: 0)
+            let path = project.directoryExists ? project.path : "\(project.path) (missing)"
+            return "\(name)  \(branch) \(sessions) \(when)  \(path)\n"
+        }.joined()
+    }
+
+    static func json(_ projects: [Project]) throws -> String {
+        try json(encoding: projects)
+    }
+
+    /// Pretty, sorted JSON with ISO 8601 dates, one trailing newline.
+    static func json(encoding value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    }
+}

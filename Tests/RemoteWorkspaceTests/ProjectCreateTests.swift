@@ -1,0 +1,27 @@
+import Foundation
+import RemoteWorkspace
+import RWSTestSupport
+import SessionHistory
+import Testing
+
+@Suite struct ProjectCreateTests {
+    @Test func createMakesTheDirectoryAndRegistersItWhereClaudeCodeLooks() async throws {
+        let sandbox = try ProjectSandbox()
+        let project = try await sandbox.withManager { try await $0.createProject(name: "fresh", gitInit: true) }
+        let real = URL(fileURLWithPath: sandbox.workspaceRoot + "/fresh").resolvingSymlinksInPath().path
+        #expect(project.path == real)
+        #expect(project.isGitRepository && project.gitBranch != nil)
+        #expect(sandbox.exists(real + "/.git/HEAD"))
+        #expect(project.historyFolders == [sandbox.claudeProjects + "/" + ProjectFolderName.encode(real)])
+        #expect(sandbox.exists(project.historyFolders[0]))
+    }
+
+    @Test func anExistingDirectoryIsAnErrorAndIsLeftAlone() async throws {
+        let sandbox = try ProjectSandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/here", withIntermediateDirectories: true)
+        try "mine".write(toFile: sandbox.workspaceRoot + "/here/file", atomically: true, encoding: .utf8)
+        let error = await #expect(throws: ProjectError.self) { try await sandbox.withManager { try await $0.createProject(name: "here") } }
+        #expect(error == .destinationExists(path: sandbox.workspaceRoot + "/here"))
+        #expect(try String(contentsOfFile: sandbox.workspaceRoot + "/here/file", encoding: .utf8) == "mine")
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import RemoteWorkspace
+import RWSTestSupport
+
+/// A fresh folder on the test box for one test: its own workspace root and Claude data directory,
+/// so tests running in parallel on the shared server never see each other's projects.
+struct ProjectSandbox {
+    let server: TestSSHServer
+    /// The sandbox folder (absolute).
+    let directory: String
+
+    init() throws {
+        server = try SharedTestServer.get()
+        directory = server.remoteHome + "/projects-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    var workspaceRoot: String { directory + "/workspace" }
+    var claudeDirectory: String { directory + "/claude" }
+    var claudeProjects: String { claudeDirectory + "/projects" }
+    var locations: WorkspaceLocations { WorkspaceLocations(workspaceRoot: workspaceRoot, claudeDirectories: [claudeDirectory]) }
+
+    /// The flags that point `rws` at this sandbox.
+    var rwsFlags: [String] { server.rwsFlags + ["--workspace-root", workspaceRoot, "--claude-dir", claudeDirectory] }
+
+    /// Runs `body` with a manager on a fresh connection, closed before returning.
+    func withManager<T>(_ body: (ProjectManager) async throws -> T) async throws -> T {
+        try await server.withConnection { connection in try await body(ProjectManager(connection: connection, locations: locations)) }
+    }
+
+    func exists(_ path: String) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: path)) != nil
+    }
+
+    /// Entries of the workspace root, hidden ones included.
+    func workspaceEntries() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: workspaceRoot)) ?? []).sorted()
+    }
+
+    /// Writes a session file with a `cwd` into the Claude project folder `folder`.
+    func writeSession(folder: String, cwd: String, id: String = UUID().uuidString.lowercased()) throws {
+        let dir = claudeProjects + "/" + folder
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let cwdJSON = String(decoding: try JSONSerialization.data(withJSONObject: [cwd], options: [.withoutEscapingSlashes]), as: UTF8.self)
+        let line = #"{"type":"user","uuid":"u1","sessionId":"\#(id)","cwd":\#(cwdJSON.dropFirst().dropLast()),"message":{"role":"user","content":"hi"}}"#
+        try (line + "\n").write(toFile: dir + "/\(id).jsonl", atomically: true, encoding: .utf8)
+    }
+}
