@@ -1,0 +1,90 @@
+import SessionHistory
+
+/// Turns the listed files' bytes into summaries and listings, as ``LocalProject`` does for a
+/// local folder: summaries by `leafUuid` gathered over the project's heads, agent files attached
+/// to the session their records name, nested subagent files attached to their session.
+enum ListingSummaries {
+    /// Summarises every file whose bytes were read or whose project's summaries-by-leaf changed.
+    /// Returns the files whose summary needs bytes the listing does not hold (cache damaged).
+    static func summarize(_ files: inout [ListedFile], cache: CacheContents) -> [Int] {
+        var needBytes: [Int] = []
+        for (project, indices) in Dictionary(grouping: files.indices, by: { "\(files[$0].folder)\u{0}\(files[$0].project)" }) {
+            _ = project
+            var leafMap: [String: String] = [:]
+            for index in indices.sorted(by: { files[$0].name < files[$1].name }) {
+                leafMap.merge(files[index].leafSummaries) { _, new in new }
+            }
+            let digest = self.digest(leafMap)
+            for index in indices {
+                if files[index].window == nil, let cached = files[index].cached {
+                    if cached.leafMapDigest == digest {
+                        files[index].summary = cached.summary
+                        files[index].leafMapDigest = digest
+                        continue
+                    }
+                    guard let window = cache.window(for: cached) else { needBytes.append(index); continue }
+                    files[index].window = window
+                }
+                guard let window = files[index].window else { needBytes.append(index); continue }
+                files[index].summary = SessionSummarizer.summarize(
+                    fileName: files[index].name, fileSize: window.size, head: window.head, tail: window.tail, summariesByLeaf: leafMap)
+                files[index].leafMapDigest = digest
+            }
+        }
+        return needBytes
+    }
+
+    /// Which side of a window read in this listing is too narrow to be sure of the summary: no
+    /// first prompt, cwd or first time in the head; no last time, model, branch or version in the tail.
+    static func widening(_ file: ListedFile) -> (head: Bool, tail: Bool) {
+        guard file.wasRead, let summary = file.summary, let window = file.window else { return (false, false) }
+        let head = window.head.count < window.size && (summary.firstPrompt == nil || summary.cwd == nil || summary.firstTimestamp == nil)
+        let tail = window.tail.count < window.size
+            && (summary.lastTimestamp == nil || summary.model == nil || summary.gitBranch == nil || summary.version == nil)
+        return (head, tail)
+    }
+
+    /// The sessions (agent files attached, not listed), newest first.
+    static func listings(_ files: [ListedFile], folders: [ListedFolder], includeUnlisted: Bool) -> [RemoteSessionListing] {
+        var nested: [String: [RemoteFile]] = [:]
+        for folder in folders {
+            for stat in folder.files where !stat.isTopLevelTranscript && isSubagentPath(stat.path) {
+                let parts = stat.path.split(separator: "/")
+                let key = folder.folder + "\u{0}" + parts[0] + "/" + parts[1]
+                nested[key, default: []].append(RemoteFile(path: join(folder.folder, stat.path), size: stat.size, modified: stat.mtime))
+            }
+        }
+        var agents: [String: [RemoteFile]] = [:]
+        for file in files where file.isAgentFile {
+            guard let parent = file.parentSessionId else { continue }
+            agents[file.folder + "\u{0}" + file.project + "/" + parent, default: []].append(remoteFile(file))
+        }
+        var listings: [RemoteSessionListing] = []
+        for file in files where !file.isAgentFile {
+            guard let summary = file.summary, includeUnlisted || summary.isListable else { continue }
+            let key = file.folder + "\u{0}" + file.project + "/" + summary.id
+            let subagents = (nested[key] ?? []).sorted { $0.path < $1.path } + (agents[key] ?? []).sorted { $0.path < $1.path }
+            listings.append(RemoteSessionListing(
+                file: remoteFile(file), projectFolder: file.project, summary: summary, subagentFiles: subagents, fileIdentity: file.stat.identity))
+        }
+        return listings.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }
+    }
+
+    /// `<project>/<id>/subagents/.../agent-*.jsonl` or its `.meta.json`.
+    private static func isSubagentPath(_ path: String) -> Bool {
+        let parts = path.split(separator: "/")
+        return parts.count >= 4 && parts[2] == "subagents" && (parts.last?.hasPrefix("agent-") ?? false)
+    }
+
+    private static func remoteFile(_ file: ListedFile) -> RemoteFile {
+        RemoteFile(path: file.path, size: file.stat.size, modified: file.stat.mtime)
+    }
+
+    private static func join(_ folder: String, _ path: String) -> String {
+        folder.hasSuffix("/") ? folder + path : folder + "/" + path
+    }
+
+    private static func digest(_ map: [String: String]) -> UInt64 {
+        FNV1a.hash(Array(map.sorted { $0.key < $1.key }.map { $0.key + "\u{0}" + $0.value + "\u{1}" }.joined().utf8))
+    }
+}
