@@ -12,9 +12,14 @@ struct RWS: AsyncParsableCommand {
         Examples:
           rws exec --host me@box.example.com -- uname -a
           rws exec --host box --timeout 30s -- make test
+          rws sessions --host box
+          rws history --host box 0b1c --follow
           rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
         """,
         version: "0.1.0",
-        subcommands: [ExecCommand.self, HistoryCommand.self, SessionsCommand.self]
+        subcommands: [
+            ExecCommand.self, HistoryCommand.self, SessionsCommand.self, ExportCommand.self, RenameCommand.self,
+            RemoveSessionCommand.self,
+        ]
     )
 }

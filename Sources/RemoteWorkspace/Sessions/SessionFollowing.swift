@@ -14,7 +14,8 @@ public enum SessionFollowEvent: Sendable {
 }
 
 /// Follows a session file with one long-running remote loop: every `interval` it looks at the
-/// file's identity and size (`stat`) and prints the bytes appended since the last offset. The
+/// file's identity and size (`stat`) and prints the bytes appended since the last offset. Each
+/// report ends with a `done` marker, so the client acts on it at once rather than on the next. The
 /// loop dies with the stream: ending the iteration or cancelling its task kills the remote process.
 enum SessionFollowing {
     static let script = RemoteScript(step: "following the session", body: #"""
@@ -22,13 +23,13 @@ enum SessionFollowing {
         while :; do
           x=$(stat -c '%d_%i %s' -- "$f" 2>/dev/null)
           if [ -z "$x" ]; then
-            [ "$k" = gone ] || printf '\n%s gone\n' "$b"
+            [ "$k" = gone ] || printf '\n%s gone\n\n%s done\n' "$b" "$b"
             k=gone
           else
             n=${x%% *} s=${x#* } r=
-            [ -n "$k" ] && [ "$n" != "$k" ] && r=replaced
             [ "$s" -lt "$o" ] && r=truncated
-            if [ -n "$r" ]; then printf '\n%s reset %s\n' "$b" "$r"; o=0; fi
+            [ -n "$k" ] && [ "$n" != "$k" ] && r=replaced
+            if [ -n "$r" ]; then printf '\n%s reset %s\n\n%s done\n' "$b" "$r" "$b"; o=0; fi
             k=$n
             if [ "$s" -gt "$o" ]; then
               printf '\n%s data %s\n' "$b" "$o"

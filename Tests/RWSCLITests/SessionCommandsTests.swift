@@ -1,0 +1,84 @@
+import Foundation
+import RWSTestSupport
+import Testing
+
+/// The session commands, run as a person runs them, against a history laid out on the test box.
+@Suite struct SessionCommandsTests {
+    static let id = "77777777-0000-0000-0000-000000000007"
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+    let server: TestSSHServer
+    let claude: String
+    let file: String
+
+    init() throws {
+        server = try SharedTestServer.get()
+        claude = server.remoteHome + "/cli-\(UUID().uuidString.prefix(8))/claude"
+        let project = claude + "/projects/-home-dev-proj"
+        try FileManager.default.createDirectory(atPath: project + "/\(Self.id)/subagents", withIntermediateDirectories: true)
+        file = project + "/\(Self.id).jsonl"
+        let lines = [
+            #"{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"u1","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","timestamp":"2026-01-02T10:00:00.000Z","message":{"role":"user","content":"List the files"}}"#,
+            #"{"parentUuid":"u1","isSidechain":false,"type":"assistant","uuid":"a1","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","timestamp":"2026-01-02T10:00:05.000Z","message":{"id":"m1","role":"assistant","model":"claude-test","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
+            #"{"parentUuid":"a1","isSidechain":false,"type":"user","uuid":"u2","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","timestamp":"2026-01-02T10:00:06.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.txt\nb.txt"}]}}"#,
+        ]
+        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try Data("{}\n".utf8).write(to: URL(fileURLWithPath: project + "/\(Self.id)/subagents/agent-x.jsonl"))
+    }
+
+    func rws(_ arguments: [String]) throws -> RWSBinary.Outcome {
+        try RWSBinary.run([arguments[0]] + server.rwsFlags + ["--claude-dir", claude] + arguments.dropFirst(), home: home)
+    }
+
+    @Test func sessionsListsTheBoxAtAGlanceAndAsJSON() throws {
+        let table = try rws(["sessions"])
+        #expect(table.status == 0)
+        #expect(table.stdout == "77777777  2026-01-02 10:00  List the files\n")
+        let json = try rws(["sessions", "/home/dev/proj", "--json", "--limit", "5"])
+        #expect(json.status == 0)
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect((decoded?.first?["summary"] as? [String: Any])?["cwd"] as? String == "/home/dev/proj", "\(json.stdout)")
+        #expect((decoded?.first?["subagentFiles"] as? [Any])?.count == 1)
+    }
+
+    @Test func historyShowsRolesTimesAndOneLinePerToolCall() throws {
+        let outcome = try rws(["history", "7777"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("[2026-01-02 10:00:00] You\n  List the files"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("Claude (claude-test)"))
+        #expect(outcome.stdout.contains("▸ Bash(ls) → 2 lines"))
+    }
+
+    @Test func exportWritesMarkdownToAFile() throws {
+        let output = home + "-export.md"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let outcome = try rws(["export", Self.id, "-o", output])
+        #expect(outcome.status == 0)
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(written.hasPrefix("# List the files"))
+        #expect(written.contains("Bash"))
+    }
+
+    @Test func renameThenListShowsTheNewTitle() throws {
+        #expect(try rws(["rename", "77", "Files of proj"]).status == 0)
+        #expect(try rws(["sessions"]).stdout.contains("Files of proj"))
+    }
+
+    @Test func rmSessionNeedsYesOffATerminalAndThenDeletes() throws {
+        let refused = try rws(["rm-session", "7777"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--yes"))
+        #expect(FileManager.default.fileExists(atPath: file))
+        let deleted = try rws(["rm-session", "7777", "--yes"])
+        #expect(deleted.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(!FileManager.default.fileExists(atPath: String(file.dropLast(6))))
+    }
+
+    @Test func anUnknownSessionFailsWithOneLineAndJSONWhenAsked() throws {
+        let text = try rws(["history", "0000dead"])
+        #expect(text.status == 1)
+        #expect(text.stderr == "rws: no session 0000dead on the box (see `rws sessions` for the ids)\n")
+        let json = try rws(["history", "0000dead", "--format", "json"])
+        #expect(json.stdout.contains(#""error":"no session 0000dead"#))
+    }
+}
