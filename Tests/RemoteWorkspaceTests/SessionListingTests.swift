@@ -8,7 +8,10 @@ import Testing
         let sandbox = try SessionSandbox()
         defer { sandbox.remove() }
         try sandbox.layOutCorpus()
-        let remote = try await sandbox.withSessions { try await $0.listSessions() }
+        let listing = try await sandbox.withSessions { try await $0.listing() }
+        let remote = listing.sessions
+        // Sessions opening with slash commands show no prompt in the first 8 KiB: read up to 64 KiB.
+        #expect(listing.statistics.filesWidened > 0)
         var local: [LocalSessionListing] = []
         for project in try FileManager.default.contentsOfDirectory(atPath: sandbox.projects) {
             local += try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project))

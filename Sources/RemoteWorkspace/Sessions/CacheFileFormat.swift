@@ -13,25 +13,40 @@ enum CacheFileFormat {
         var entries: [CachedSession]
     }
 
-    static func encode(_ entries: [(CachedSession, FileWindow)]) -> Data {
-        var bytes: [UInt8] = []
+    /// The bytes one entry keeps: a window read now, or the stored bytes of an unchanged entry,
+    /// copied as they are (their checksum is checked when they are used).
+    enum EntryBytes {
+        case window(FileWindow)
+        case stored(Data, headLength: Int, tailLength: Int, hash: UInt64)
+    }
+
+    static func encode(_ entries: [(CachedSession, EntryBytes)]) -> Data {
         var index: [CachedSession] = []
-        for (entry, window) in entries {
+        var offset = 0
+        var blobs: [Data] = []
+        for (entry, bytes) in entries {
             var entry = entry
-            let stored = window.stored
-            entry.bytesOffset = bytes.count
-            entry.headLength = window.head.count
-            entry.tailLength = window.tail.count
-            entry.bytesHash = FNV1a.hash(stored)
-            bytes += stored
+            let blob: Data
+            switch bytes {
+            case .window(let window):
+                blob = Data(window.stored)
+                (entry.headLength, entry.tailLength, entry.bytesHash) = (window.head.count, window.tail.count, FNV1a.hash(blob))
+            case .stored(let stored, let headLength, let tailLength, let hash):
+                blob = stored
+                (entry.headLength, entry.tailLength, entry.bytesHash) = (headLength, tailLength, hash)
+            }
+            entry.bytesOffset = offset
+            offset += blob.count
+            blobs.append(blob)
             index.append(entry)
         }
         let indexData = (try? JSONEncoder().encode(Index(entries: index))) ?? Data()
         var data = Data(magic)
+        data.reserveCapacity(headerSize + indexData.count + offset)
         append(UInt64(indexData.count), to: &data)
         append(FNV1a.hash(indexData), to: &data)
         data.append(indexData)
-        data.append(contentsOf: bytes)
+        for blob in blobs { data.append(blob) }
         return data
     }
 

@@ -8,39 +8,48 @@ enum ListingSummaries {
     /// Returns the files whose summary needs bytes the listing does not hold (cache damaged).
     static func summarize(_ files: inout [ListedFile], cache: CacheContents) -> [Int] {
         var needBytes: [Int] = []
-        for (project, indices) in Dictionary(grouping: files.indices, by: { "\(files[$0].folder)\u{0}\(files[$0].project)" }) {
-            _ = project
+        var projects: [String: [(name: String, index: Int)]] = [:]
+        for index in files.indices {
+            projects[files[index].folder + "\u{0}" + files[index].project, default: []].append((files[index].name, index))
+        }
+        for members in projects.values {
             var leafMap: [String: String] = [:]
-            for index in indices.sorted(by: { files[$0].name < files[$1].name }) {
-                leafMap.merge(files[index].leafSummaries) { _, new in new }
+            for member in members.sorted(by: { $0.name < $1.name }) where !files[member.index].leafSummaries.isEmpty {
+                leafMap.merge(files[member.index].leafSummaries) { _, new in new }
             }
             let digest = self.digest(leafMap)
-            for index in indices {
-                if files[index].window == nil, let cached = files[index].cached {
-                    if cached.leafMapDigest == digest {
-                        files[index].summary = cached.summary
-                        files[index].leafMapDigest = digest
-                        continue
-                    }
-                    guard let window = cache.window(for: cached) else { needBytes.append(index); continue }
-                    files[index].window = window
-                }
-                guard let window = files[index].window else { needBytes.append(index); continue }
-                files[index].summary = SessionSummarizer.summarize(
-                    fileName: files[index].name, fileSize: window.size, head: window.head, tail: window.tail, summariesByLeaf: leafMap)
-                files[index].leafMapDigest = digest
+            for (_, index) in members where !summarize(&files[index], leafMap: leafMap, digest: digest, cache: cache) {
+                needBytes.append(index)
             }
         }
         return needBytes
     }
 
-    /// Which side of a window read in this listing is too narrow to be sure of the summary: no
-    /// first prompt, cwd or first time in the head; no last time, model, branch or version in the tail.
-    static func widening(_ file: ListedFile) -> (head: Bool, tail: Bool) {
+    /// Summarises one file unless its cached summary was made with the same summaries-by-leaf;
+    /// false when that needs bytes the listing does not hold.
+    private static func summarize(_ file: inout ListedFile, leafMap: [String: String], digest: UInt64, cache: CacheContents) -> Bool {
+        if file.window == nil, let cached = file.cached {
+            if cached.leafMapDigest == digest {
+                file.summary = cached.summary
+                file.leafMapDigest = digest
+                return true
+            }
+            file.window = cache.window(for: cached)
+        }
+        guard let window = file.window else { return false }
+        file.summary = SessionSummarizer.summarize(
+            fileName: file.name, fileSize: window.size, head: window.head, tail: window.tail, summariesByLeaf: leafMap)
+        file.leafMapDigest = digest
+        return true
+    }
+
+    /// Which side of a window read in this listing is too narrow to be sure of the summary: the
+    /// head shows no first prompt (the title may be further down), the tail no last time or model
+    /// (its only line is cut). Fields a file may simply lack (branch, version) do not widen it.
+    static func widening(_ file: ListedFile, wide: Int) -> (head: Bool, tail: Bool) {
         guard file.wasRead, let summary = file.summary, let window = file.window else { return (false, false) }
-        let head = window.head.count < window.size && (summary.firstPrompt == nil || summary.cwd == nil || summary.firstTimestamp == nil)
-        let tail = window.tail.count < window.size
-            && (summary.lastTimestamp == nil || summary.model == nil || summary.gitBranch == nil || summary.version == nil)
+        let head = window.head.count < min(window.size, wide) && (summary.firstPrompt == nil || summary.cwd == nil)
+        let tail = window.tail.count < min(window.size, wide) && (summary.lastTimestamp == nil || summary.model == nil)
         return (head, tail)
     }
 

@@ -44,35 +44,4 @@ enum ListingWindows {
         file.take(FileWindow(size: file.stat.size, head: head, tail: tail),
                   stable: head.count == min(window, file.stat.size) && tail.count == expectedTail)
     }
-
-    /// Ranges that widen a window to `wide` bytes at the start (`head`) and/or at the end (`tail`).
-    static func wideningRanges(for file: ListedFile, head: Bool, tail: Bool, wide: Int) -> [RemoteByteRange] {
-        guard let window = file.window else { return [] }
-        let size = window.size
-        var ranges: [RemoteByteRange] = []
-        let headEnd = min(wide, size)
-        if head, window.head.count < headEnd {
-            ranges.append(RemoteByteRange(path: file.path, offset: window.head.count, length: headEnd - window.head.count))
-        }
-        let tailStart = max(0, size - wide)
-        if tail, size - window.tail.count > tailStart {
-            ranges.append(RemoteByteRange(path: file.path, offset: tailStart, length: size - window.tail.count - tailStart))
-        }
-        return ranges
-    }
-
-    /// Takes the bytes read by ``wideningRanges(for:head:tail:wide:)``.
-    static func takeWidening(_ ranges: [RemoteByteRange], _ contents: [[UInt8]], into file: inout ListedFile) {
-        guard var window = file.window else { return }
-        for (range, bytes) in zip(ranges, contents) {
-            if range.offset == window.head.count, bytes.count == range.length {
-                window.head += bytes
-            } else if range.offset + range.length == window.size - window.tail.count, bytes.count == range.length {
-                window.tail = bytes + window.tail
-            } else {
-                file.isStable = false
-            }
-        }
-        file.take(window, stable: true)
-    }
 }

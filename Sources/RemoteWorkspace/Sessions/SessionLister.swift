@@ -74,24 +74,17 @@ struct SessionLister: Sendable {
         }
     }
 
-    /// Reads up to the wide window where the first window left the summary unsure, then summarises again.
+    /// Reads the wide window where the first one left the summary unsure, then summarises again.
     private func widen(_ files: inout [ListedFile], statistics: inout ListingStatistics) async throws {
-        var plan: [(index: Int, ranges: [RemoteByteRange])] = []
-        for index in files.indices {
-            let (head, tail) = ListingSummaries.widening(files[index])
-            let ranges = ListingWindows.wideningRanges(for: files[index], head: head, tail: tail, wide: options.widenedWindow)
-            if !ranges.isEmpty { plan.append((index, ranges)) }
+        let requests = files.indices.compactMap { index -> WideningScript.Request? in
+            let (head, tail) = ListingSummaries.widening(files[index], wide: options.widenedWindow)
+            return head || tail ? WideningScript.Request(index: index, head: head, tail: tail) : nil
         }
-        guard !plan.isEmpty else { return }
-        let (contents, transferred) = try await RemoteByteReader(connection: connection).read(plan.flatMap(\.ranges))
-        statistics.commands += 1
-        statistics.bytesTransferred += transferred
-        statistics.filesWidened = plan.count
-        var position = 0
-        for (index, ranges) in plan {
-            ListingWindows.takeWidening(ranges, Array(contents[position..<(position + ranges.count)]), into: &files[index])
-            position += ranges.count
-        }
+        guard !requests.isEmpty else { return }
+        let (bytes, commands) = try await WideningScript.widen(requests, files: &files, wide: options.widenedWindow, connection: connection)
+        statistics.bytesTransferred += bytes
+        statistics.commands += commands
+        statistics.filesWidened = requests.count
         _ = ListingSummaries.summarize(&files, cache: CacheContents())
     }
 
@@ -101,13 +94,14 @@ struct SessionLister: Sendable {
         let covered = Set(files.map(\.path))
         let removed = contents.entries.keys.contains { !covered.contains($0) && Self.isInScope($0, folders: folders, pattern: pattern) }
         guard removed || files.contains(where: { $0.wasRead || $0.cached == nil || $0.leafMapDigest != $0.cached?.leafMapDigest }) else { return }
-        var entries: [(CachedSession, FileWindow)] = []
+        var entries: [(CachedSession, CacheFileFormat.EntryBytes)] = []
         for file in files {
-            guard let entry = file.cacheEntry, let window = file.window ?? file.cached.flatMap(contents.window(for:)) else { continue }
-            entries.append((entry, window))
+            guard let entry = file.cacheEntry,
+                  let bytes = file.window.map(CacheFileFormat.EntryBytes.window) ?? file.cached.flatMap(contents.entryBytes(for:)) else { continue }
+            entries.append((entry, bytes))
         }
         for (path, entry) in contents.entries where !covered.contains(path) && !Self.isInScope(path, folders: folders, pattern: pattern) {
-            if let window = contents.window(for: entry) { entries.append((entry, window)) }
+            if let bytes = contents.entryBytes(for: entry) { entries.append((entry, bytes)) }
         }
         try cache.save(entries)
     }

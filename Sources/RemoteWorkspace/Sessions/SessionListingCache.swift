@@ -53,7 +53,7 @@ public struct SessionListingCache: Sendable {
     }
 
     /// Replaces the cache file atomically with `entries` and their bytes.
-    func save(_ entries: [(CachedSession, FileWindow)]) throws {
+    func save(_ entries: [(CachedSession, CacheFileFormat.EntryBytes)]) throws {
         let data = CacheFileFormat.encode(entries)
         let folder = fileURL.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -75,10 +75,19 @@ struct CacheContents: Sendable {
 
     /// The first and last bytes kept for `entry`; nil when they fail their checksum.
     func window(for entry: CachedSession) -> FileWindow? {
+        guard let stored = storedBytes(for: entry), FNV1a.hash(stored) == entry.bytesHash else { return nil }
+        return FileWindow(size: entry.size, stored: [UInt8](stored)[...], headLength: entry.headLength, tailLength: entry.tailLength)
+    }
+
+    /// The bytes kept for `entry` as stored, unchecked: to carry an unchanged entry into the next cache file.
+    func storedBytes(for entry: CachedSession) -> Data? {
         let end = entry.bytesOffset + entry.headLength + (entry.headLength == entry.size ? 0 : entry.tailLength)
         guard entry.bytesOffset >= 0, end <= bytes.count else { return nil }
-        let stored = [UInt8](bytes[(bytes.startIndex + entry.bytesOffset)..<(bytes.startIndex + end)])
-        guard FNV1a.hash(stored) == entry.bytesHash else { return nil }
-        return FileWindow(size: entry.size, stored: stored[...], headLength: entry.headLength, tailLength: entry.tailLength)
+        return bytes[(bytes.startIndex + entry.bytesOffset)..<(bytes.startIndex + end)]
+    }
+
+    /// What an unchanged entry carries into the next cache file.
+    func entryBytes(for entry: CachedSession) -> CacheFileFormat.EntryBytes? {
+        storedBytes(for: entry).map { .stored($0, headLength: entry.headLength, tailLength: entry.tailLength, hash: entry.bytesHash) }
     }
 }
