@@ -82,3 +82,52 @@ import Testing
         #expect(json.stdout.contains(#""error":"no session 0000dead"#))
     }
 }
+
+@Suite struct HistoryFollowCommandTests {
+    @Test func historyFollowPrintsNewMessagesUntilCtrlC() async throws {
+        let session = try SessionCommandsTests()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RWSBinary.path)
+        process.arguments = ["history"] + session.server.rwsFlags + ["--claude-dir", session.claude, "7777", "--follow"]
+        process.environment = ["HOME": session.home, "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        let collected = OutputCollector(output.fileHandleForReading)
+        try process.run()
+        #expect(await collected.waitFor("▸ Bash(ls) → 2 lines", seconds: 10))
+        try await Task.sleep(for: .milliseconds(500))
+        let line = #"{"parentUuid":"u2","isSidechain":false,"type":"assistant","uuid":"a2","sessionId":"\#(SessionCommandsTests.id)","timestamp":"2026-01-02T10:00:09.000Z","message":{"id":"m2","role":"assistant","model":"claude-test","content":[{"type":"text","text":"Two files."}]}}"#
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: session.file))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data((line + "\n").utf8))
+        try handle.close()
+        #expect(await collected.waitFor("  Two files.", seconds: 2))
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
+
+/// Gathers a child's output in the background so a test can wait for a line.
+private final class OutputCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+
+    init(_ handle: FileHandle) {
+        handle.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { handle.readabilityHandler = nil; return }
+            self.lock.withLock { self.text += String(decoding: data, as: UTF8.self) }
+        }
+    }
+
+    func waitFor(_ needle: String, seconds: Double) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if lock.withLock({ text.contains(needle) }) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}
