@@ -22,7 +22,8 @@ import Testing
         try await sandbox.withSessions { sessions in
             let cold = try await sessions.listing()
             let appended = Records.assistant("late answer", uuid: "a999", parent: "u400", session: Self.id, time: "2026-03-04T05:06:07.000Z") + "\n"
-            try Shell.sh("printf '%s' \(try ShellQuoting.quote(appended)) >> \(try ShellQuoting.quote(path))")
+            let command = "printf '%s' \(try ShellQuoting.quote(appended)) >> \(try ShellQuoting.quote(path))"
+            try await offPool { try Shell.sh(command) }
             let grown = try await sessions.listing()
             #expect(grown.statistics.filesGrown == 1)
             #expect(grown.statistics.filesRead == 0)
@@ -65,7 +66,8 @@ import Testing
             var cache = try Data(contentsOf: sandbox.cacheFile)
             for index in (24 + Self.indexLength(cache))..<cache.count { cache[index] ^= 0x55 }
             try cache.write(to: sandbox.cacheFile)
-            try Shell.sh("printf '%s\\n' \(try ShellQuoting.quote(Records.assistant("hi", uuid: "a1", parent: "u1", session: Self.id))) >> \(try ShellQuoting.quote(path))")
+            let command = "printf '%s\\n' \(try ShellQuoting.quote(Records.assistant("hi", uuid: "a1", parent: "u1", session: Self.id))) >> \(try ShellQuoting.quote(path))"
+            try await offPool { try Shell.sh(command) }
             let listing = try await sessions.listing()
             #expect(listing.statistics.cacheLoaded)
             #expect(listing.statistics.filesGrown == 0)
@@ -82,7 +84,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: home) }
         let arguments = ["sessions"] + sandbox.server.rwsFlags + ["--claude-dir", sandbox.claudeDirectory, "--json"]
         let outcomes = try await withThrowingTaskGroup(of: RWSBinary.Outcome.self) { group in
-            for _ in 0..<3 { group.addTask { try RWSBinary.run(arguments, home: home) } }
+            for _ in 0..<3 { group.addTask { try await offPool { try RWSBinary.run(arguments, home: home) } } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(outcomes.allSatisfy { $0.status == 0 && $0.stdout == outcomes[0].stdout })
