@@ -36,6 +36,7 @@ let package = Package(
         .target(name: "RWSTestSupport", dependencies: ["SSHClient"]),
         .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
         .executableTarget(name: "rws-bench", dependencies: ["SSHClient"]),
+        .executableTarget(name: "SessionsBenchmark", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient"]),
         .testTarget(name: "SSHClientTests", dependencies: ["SSHClient", "RWSTestSupport"]),
         .testTarget(name: "SessionHistoryTests", dependencies: ["SessionHistory"], exclude: ["Fixtures"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),

@@ -13,13 +13,15 @@ struct RWS: AsyncParsableCommand {
           rws exec --host me@box.example.com -- uname -a
           rws exec --host box --timeout 30s -- make test
           rws shell --host box
+          rws sessions --host box
+          rws history --host box 0b1c --follow
           rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
         """,
         version: "0.1.0",
         subcommands: [
             ExecCommand.self, ShellCommand.self,
             ProjectsCommand.self, CreateCommand.self, CloneCommand.self, DeleteCommand.self,
-            SessionsCommand.self, HistoryCommand.self,
+            SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
             ConfigCommand.self,
         ]
     )

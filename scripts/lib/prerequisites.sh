@@ -27,6 +27,7 @@ install_prerequisites() {
     command -v git >/dev/null 2>&1 || missing+=(git)
     command -v tmux >/dev/null 2>&1 || missing+=(tmux)
     command -v pkill >/dev/null 2>&1 || missing+=(procps)
+    command -v busybox >/dev/null 2>&1 || missing+=(busybox)
     if [ ${#missing[@]} -gt 0 ]; then
         if ! command -v apt-get >/dev/null 2>&1; then
             echo "error: missing ${missing[*]} and no apt-get to install them" >&2

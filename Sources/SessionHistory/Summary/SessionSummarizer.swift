@@ -49,6 +49,12 @@ public enum SessionSummarizer {
         return result
     }
 
+    /// The `sessionId` named by the first records in `head`, found by byte search so that a torn
+    /// first line still gives it: for an `agent-*.jsonl` file, the session that started the agent.
+    public static func recordedSessionId(inHead head: [UInt8]) -> String? {
+        FieldSniffer.first("sessionId", in: head)
+    }
+
     /// `abc` for `abc.jsonl`, `abc` for `abc`.
     static func sessionId(fromFileName name: String) -> String {
         let base = name.split(separator: "/").last.map(String.init) ?? name

@@ -1,20 +1,39 @@
 import ArgumentParser
 import Foundation
+import RemoteWorkspace
 import SessionHistory
 
 struct SessionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions",
-        abstract: "List Claude Code sessions, newest first.",
+        abstract: "List Claude Code sessions on the box, newest first.",
         discussion: """
+        One remote command lists every session file with its first and last few KB;
+        a local cache (under ~/.cache/rws, per host) makes the next listing read
+        only what changed. Subagent transcripts are attached to their session, not
+        listed.
+
+        PROJECT narrows the list: a project name in the workspace root (app), a path
+        on the box (/home/me/app or ~/app), or a Claude Code project folder name
+        (-home-me-app). With --json, each session comes with its path, size, summary
+        and subagent files.
+
         With --local DIR, lists the sessions of one project folder on this machine
-        (a folder under ~/.claude/projects/).
+        instead.
 
         Examples:
+          rws sessions --host box
+          rws sessions --host box app --limit 10
+          rws sessions --host box --json
           rws sessions --local ~/.claude/projects/-home-me-app
-          rws sessions --local ~/.claude/projects/-home-me-app --json
         """
     )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var workspace: WorkspaceOptions
+
+    @Argument(help: "Only this project: a workspace project name, a path on the box, or a project folder name.")
+    var project: String?
 
     @Option(name: .long, help: ArgumentHelp("A Claude Code project folder on this machine.", valueName: "dir"))
     var local: String?
@@ -25,15 +44,19 @@ struct SessionsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Show at most this many sessions.")
     var limit: Int?
 
-    @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        await runReportingErrors {
-            guard let local else { throw CLIError.usage("give a project folder with --local DIR") }
-            let folder = URL(fileURLWithPath: NSString(string: local).expandingTildeInPath)
-            var listings = try LocalProject.listSessions(in: folder)
+        await runReportingErrors(json: json) {
+            if let local {
+                let folder = URL(fileURLWithPath: NSString(string: local).expandingTildeInPath)
+                var listings = try LocalProject.listSessions(in: folder)
+                if let limit { listings = Array(listings.prefix(max(0, limit))) }
+                Terminal.out(json ? try SessionTable.json(listings.map(\.summary)) : SessionTable.text(listings.map(\.summary)))
+                return 0
+            }
+            var listings = try await RemoteSessionsSupport.with(connection, workspace) { try await $0.listSessions(project: project) }
             if let limit { listings = Array(listings.prefix(max(0, limit))) }
-            Terminal.out(json ? try SessionTable.json(listings.map(\.summary)) : SessionTable.text(listings.map(\.summary)))
+            Terminal.out(json ? try SessionTable.json(listings) : SessionTable.text(listings.map(\.summary)))
             return 0
         }
     }
@@ -51,9 +74,9 @@ enum SessionTable {
         }.joined()
     }
 
-    static func json(_ summaries: [SessionSummary]) throws -> String {
+    static func json(_ values: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(summaries), as: UTF8.self) + "\n"
+        return String(decoding: try encoder.encode(values), as: UTF8.self) + "\n"
     }
 }

@@ -1,0 +1,74 @@
+import SessionHistory
+
+/// What the cache keeps for one session file (or root `agent-*.jsonl`): the key it is valid
+/// for, its summary, and where its first and last bytes sit in the cache's byte area.
+struct CachedSession: Codable, Sendable, Equatable {
+    /// The full remote path (`~/.claude/projects/<folder>/<id>.jsonl`).
+    var path: String
+    /// `<device>_<inode>`, size and mtime when the bytes were read: the cache key.
+    var identity: String
+    var size: Int
+    var mtime: Int
+    /// The summary, computed with the project's summaries-by-leaf whose digest is `leafMapDigest`.
+    var summary: SessionSummary
+    var leafMapDigest: UInt64
+    /// The `summary` records in this file's head, by `leafUuid` (titles for other files).
+    var leafSummaries: [String: String]
+    /// For an `agent-*.jsonl` beside the sessions: the session its records name.
+    var parentSessionId: String?
+    /// Where the head and tail bytes sit in the byte area, and a checksum of them.
+    var bytesOffset: Int
+    var headLength: Int
+    var tailLength: Int
+    var bytesHash: UInt64
+}
+
+/// A file's first and last bytes, as far as they were read.
+struct FileWindow: Sendable, Equatable {
+    var size: Int
+    /// Bytes `0..<head.count`.
+    var head: [UInt8]
+    /// Bytes `size - tail.count ..< size`.
+    var tail: [UInt8]
+
+    /// Head and tail stored one after the other; a tail inside the head is not stored twice.
+    var stored: [UInt8] { tailInsideHead ? head : head + tail }
+
+    private var tailInsideHead: Bool { head.count == size && tail.count <= head.count }
+
+    init(size: Int, head: [UInt8], tail: [UInt8]) {
+        self.size = size
+        self.head = head
+        self.tail = tail
+    }
+
+    /// Rebuilds a window from its stored form.
+    init?(size: Int, stored: ArraySlice<UInt8>, headLength: Int, tailLength: Int) {
+        guard headLength <= stored.count else { return nil }
+        head = Array(stored.prefix(headLength))
+        if headLength == size, stored.count == headLength {
+            tail = Array(head.suffix(tailLength))
+        } else {
+            guard stored.count == headLength + tailLength else { return nil }
+            tail = Array(stored.suffix(tailLength))
+        }
+        self.size = size
+    }
+}
+
+/// FNV-1a, 64 bits: a cheap checksum to tell a damaged cache from a good one.
+enum FNV1a {
+    static func hash(_ bytes: some Collection<UInt8>) -> UInt64 {
+        if let hash = bytes.withContiguousStorageIfAvailable({ hash(buffer: $0) }) { return hash }
+        return Array(bytes).withUnsafeBufferPointer { hash(buffer: $0) }
+    }
+
+    private static func hash(buffer: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in buffer {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,84 @@
+/// The remote half of a session listing: one POSIX sh script for every Claude data folder.
+///
+/// For each folder it prints the `stat` line of every `.jsonl` and `.meta.json` file under the
+/// selected project folders (`dev_inode size mtime ./path`, GNU and BusyBox `stat -c` agree),
+/// then, for the session files directly inside a project folder only:
+/// - nothing, when stdin named the file unchanged (`k_<dev_inode>_<size>_<mtime>=1`);
+/// - the appended bytes (`range` sections), when stdin gave an older size (`o_<dev_inode>=<size>`):
+///   a grown file is read from its old size only;
+/// - otherwise its first `window` bytes (one `head -c` for all such files) and, when it is
+///   larger than that, its last `window` bytes (one `tail -c`).
+/// Running `head` and `tail` once over many files keeps the cost at a few processes whatever the
+/// number of sessions; both print `==> NAME <==` headers between files (parsed by
+/// ``MultiFileOutput``), and `/dev/null` goes first so a single file gets a header too.
+/// Stdin holds only `name=digits` assignments written by the client, so `eval` reads nothing else.
+enum ListingScript {
+    static let script = RemoteScript(step: "listing sessions", body: #"""
+        b=$1 w=$2 pat=$3; shift 3
+        nl='
+        '
+        eval "$(cat)"
+        rng() { printf '\n%s range %s %s %s\n' "$b" "$2" "$3" "$1"; tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
+        i=0
+        for d in "$@"; do
+          i=$((i + 1))
+          (
+          cd "$d" 2>/dev/null || exit 0
+          l=$(find . -path "./$pat/*" -type f \( -name '*.jsonl' -o -name '*.meta.json' \) ! -name "*$nl*" \
+                -exec stat -c '%d_%i %s %Y %n' {} + 2>/dev/null)
+          printf '\n%s dir %s\n%s' "$b" "$i" "$l"
+          h= t=
+          IFS=$nl
+          set -f
+          for e in $l; do
+            k=${e%% *}; r=${e#* }; s=${r%% *}; r=${r#* }; m=${r%% *}; p=${r#* }
+            case $p in ./*/*/* | *.meta.json) continue ;; esac
+            case $k$s$m in *[!0-9_]*) continue ;; esac
+            eval "u=\${k_${k}_${s}_$m-} o=\${o_$k-}"
+            [ -n "$u" ] && continue
+            if [ -n "$o" ] && [ "$o" -lt "$s" ]; then
+              a=$((s - w)); [ "$a" -lt "$o" ] && a=$o
+              if [ "$o" -lt "$w" ]; then
+                c=$w; [ "$s" -lt "$c" ] && c=$s
+                rng "$p" "$o" $((c - o))
+                [ "$a" -lt "$c" ] && a=$c
+              fi
+              [ "$a" -lt "$s" ] && rng "$p" "$a" $((s - a))
+            else
+              h=$h$nl$p
+              [ "$s" -gt "$w" ] && t=$t$nl$p
+            fi
+          done
+          [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
+          [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
+          exit 0
+          )
+        done
+        printf '\n%s end\n' "$b"
+        """#)
+
+    /// What the client already holds for one file, sent on stdin.
+    struct Known: Sendable {
+        var identity: String
+        var size: Int
+        var mtime: Int
+    }
+
+    /// The stdin text naming the files the client holds.
+    static func input(known: [Known]) -> [UInt8] {
+        var text = ""
+        for file in known where isVariableSafe(file.identity) {
+            text += "k_\(file.identity)_\(file.size)_\(file.mtime)=1\no_\(file.identity)=\(file.size)\n"
+        }
+        return Array(text.utf8)
+    }
+
+    /// The script's arguments after the boundary.
+    static func arguments(window: Int, projectPattern: String, folders: [String]) -> [RemoteScript.Argument] {
+        [.word(String(window)), .word(projectPattern)] + folders.map { .path($0) }
+    }
+
+    private static func isVariableSafe(_ identity: String) -> Bool {
+        !identity.isEmpty && identity.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+}

@@ -1,0 +1,75 @@
+import SSHClient
+
+/// A byte range of a remote file.
+struct RemoteByteRange: Hashable, Sendable {
+    /// The remote path (`~/` is the remote home).
+    var path: String
+    /// Where the range starts.
+    var offset: Int
+    /// How many bytes it spans.
+    var length: Int
+}
+
+/// Reads byte ranges of remote files, many in one remote command.
+///
+/// This is the one place that reads file bytes for session browsing. It goes through exec
+/// (`head -c` / `tail -c +N | head -c`, which GNU and BusyBox both have) and can move to SFTP
+/// reads later without its callers noticing. A range past the end of a file gives fewer bytes.
+struct RemoteByteReader: Sendable {
+    let connection: SSHConnection
+
+    /// The most argument text one command carries: sshd passes the whole command line to the
+    /// login shell as one argument, which Linux caps at 128 KiB.
+    static let argumentBudget = 60_000
+
+    static let script = RemoteScript(step: "reading session files", body: #"""
+        b=$1; shift
+        while [ $# -ge 3 ]; do
+          printf '\n%s range %s %s\n' "$b" "$2" "$3"
+          if [ "$2" -eq 0 ]; then head -c "$3" -- "$1"; else tail -c +$(($2 + 1)) -- "$1" | head -c "$3"; fi
+          shift 3
+        done
+        printf '\n%s end\n' "$b"
+        """#)
+
+    /// The bytes of each range, in the order given, and how many bytes crossed the connection.
+    func read(_ ranges: [RemoteByteRange]) async throws -> (contents: [[UInt8]], transferred: Int) {
+        var contents: [[UInt8]] = []
+        var transferred = 0
+        for batch in Self.batches(ranges) {
+            let (sections, bytes) = try await Self.script.sections(on: connection, batch.flatMap { range in
+                [.path(range.path), .word(String(range.offset)), .word(String(range.length))]
+            })
+            guard sections.count == batch.count else {
+                throw RemoteSessionError.malformedOutput(step: Self.script.step, reason: "\(sections.count) ranges returned for \(batch.count) asked")
+            }
+            contents += sections.map(\.content)
+            transferred += bytes
+        }
+        return (contents, transferred)
+    }
+
+    /// One whole file's first `length` bytes.
+    func read(path: String, length: Int) async throws -> (bytes: [UInt8], transferred: Int) {
+        let (contents, transferred) = try await read([RemoteByteRange(path: path, offset: 0, length: length)])
+        return (contents[0], transferred)
+    }
+
+    private static func batches(_ ranges: [RemoteByteRange]) -> [[RemoteByteRange]] {
+        var batches: [[RemoteByteRange]] = []
+        var current: [RemoteByteRange] = []
+        var size = 0
+        for range in ranges {
+            let cost = range.path.utf8.count * 2 + 48
+            if !current.isEmpty, size + cost > argumentBudget {
+                batches.append(current)
+                current = []
+                size = 0
+            }
+            current.append(range)
+            size += cost
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
+    }
+}

@@ -1,0 +1,56 @@
+import SSHClient
+
+/// A small POSIX sh script sent as the remote command: nothing is installed on the box.
+///
+/// The script runs under `sh -c` whatever the user's login shell is, and every argument goes
+/// through ``ShellQuoting``: paths with ``ShellQuoting/quotePath(_:)`` so that `~/` means the
+/// remote home, other words with ``ShellQuoting/quote(_:)``.
+struct RemoteScript: Sendable {
+    /// A word passed to the script.
+    enum Argument: Sendable {
+        /// A plain word, passed byte for byte.
+        case word(String)
+        /// A remote path; a leading `~/` is the remote home.
+        case path(String)
+    }
+
+    /// What the script does, for error messages ("listing sessions").
+    let step: String
+    /// The script text.
+    let body: String
+
+    /// The command line: `sh -c 'BODY' rws ARGS...`.
+    func commandLine(_ arguments: [Argument]) throws -> String {
+        var words = ["sh", "-c", try ShellQuoting.quote(body), "rws"]
+        for argument in arguments {
+            switch argument {
+            case .word(let word): words.append(try ShellQuoting.quote(word))
+            case .path(let path): words.append(try ShellQuoting.quotePath(path))
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// Runs the script and returns its result; a non-zero exit is a ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)``.
+    func run(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)) async throws -> CommandResult {
+        let result = try await connection.run(try commandLine(arguments), input: input, timeout: timeout)
+        guard result.status.isSuccess else {
+            throw RemoteSessionError.remoteCommandFailed(step: step, status: result.status.description, stderr: result.stderrText)
+        }
+        return result
+    }
+
+    /// Runs a script whose first argument is a boundary token and splits its output into
+    /// sections; the output must end with an `end` marker, or it was cut off.
+    func sections(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)) async throws -> (sections: [OutputSection], bytes: Int) {
+        let boundary = SectionReader.makeBoundary()
+        let result = try await run(on: connection, [.word(boundary)] + arguments, input: input, timeout: timeout)
+        var reader = SectionReader(boundary: boundary)
+        var sections = reader.feed(result.stdout)
+        sections += reader.finish()
+        guard sections.last?.header == "end" else {
+            throw RemoteSessionError.malformedOutput(step: step, reason: "the output ended before its end marker")
+        }
+        return (Array(sections.dropLast()), result.stdout.count + result.stderr.count)
+    }
+}

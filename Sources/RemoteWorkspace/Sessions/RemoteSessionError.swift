@@ -1,0 +1,39 @@
+/// Why a remote session operation failed, with what a person needs to act on it.
+public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No session on the box has this id or id prefix.
+    case sessionNotFound(id: String)
+    /// The prefix matches several sessions; the candidates' full ids are listed.
+    case ambiguousSessionId(prefix: String, candidates: [String])
+    /// The id or project name holds characters that cannot name a session file or project folder.
+    case invalidName(String, reason: String)
+    /// A remote script failed: which step, its exit status and what it printed on stderr.
+    case remoteCommandFailed(step: String, status: String, stderr: String)
+    /// The remote script's output was not in the expected shape (cut off, or an unexpected userland).
+    case malformedOutput(step: String, reason: String)
+    /// The session file does not end with a complete line for a while: something is writing a
+    /// line right now, and appending would mix the two.
+    case sessionBeingWritten(path: String)
+    /// The title cannot be written as one atomic append.
+    case invalidTitle(reason: String)
+
+    /// One line saying what failed.
+    public var description: String {
+        switch self {
+        case .sessionNotFound(let id):
+            return "no session \(id) on the box (see `rws sessions` for the ids)"
+        case .ambiguousSessionId(let prefix, let candidates):
+            return "session id prefix \(prefix) matches \(candidates.count) sessions: \(candidates.prefix(5).joined(separator: ", ")); give more characters"
+        case .invalidName(let name, let reason):
+            return "\"\(name)\" cannot be used: \(reason)"
+        case .remoteCommandFailed(let step, let status, let stderr):
+            let detail = stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
+            return "\(step) failed on the box (\(status))\(detail)"
+        case .malformedOutput(let step, let reason):
+            return "\(step): unexpected output from the box (\(reason)); the box needs a POSIX sh with find, stat -c, head -c and tail -c"
+        case .sessionBeingWritten(let path):
+            return "\(path) ends with an incomplete line (Claude Code is writing to it); try again in a moment"
+        case .invalidTitle(let reason):
+            return "cannot use that title: \(reason)"
+        }
+    }
+}

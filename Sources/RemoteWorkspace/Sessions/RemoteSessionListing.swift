@@ -1,0 +1,84 @@
+import Foundation
+import SessionHistory
+
+/// A file on the box, as the listing saw it.
+public struct RemoteFile: Sendable, Equatable, Codable {
+    /// The remote path; `~/` is the remote home.
+    public var path: String
+    /// Its size in bytes when listed.
+    public var size: Int
+    /// Its modification time, seconds since the epoch.
+    public var modified: Int
+
+    /// Creates a file description.
+    public init(path: String, size: Int, modified: Int) {
+        self.path = path
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// One Claude Code session on the box, as listed.
+public struct RemoteSessionListing: Sendable, Equatable, Codable {
+    /// The session file.
+    public var file: RemoteFile
+    /// The project folder it is in (`-home-me-app`); the real path is ``SessionSummary/cwd``.
+    public var projectFolder: String
+    /// Title, cwd, branch, times, model, sidechain flag.
+    public var summary: SessionSummary
+    /// Its subagent transcripts (`<id>/subagents/**/agent-*.jsonl`, and `agent-*.jsonl` beside
+    /// it whose records name this session) and their `.meta.json` sidecars.
+    public var subagentFiles: [RemoteFile]
+    /// `<device>_<inode>` of the session file: a follower notices when the file is replaced.
+    public var fileIdentity: String
+
+    /// The session id.
+    public var id: String { summary.id }
+}
+
+/// A listing and what it cost.
+public struct SessionListing: Sendable {
+    /// The sessions, newest first.
+    public var sessions: [RemoteSessionListing]
+    /// What the listing moved and reused.
+    public var statistics: ListingStatistics
+}
+
+/// What one listing cost: commands, bytes over the connection, files read and reused.
+public struct ListingStatistics: Sendable, Equatable {
+    /// Remote commands run.
+    public var commands = 0
+    /// Bytes received from the box (script output and errors).
+    public var bytesTransferred = 0
+    /// Session files seen.
+    public var filesSeen = 0
+    /// Files whose head and tail were read in full (new or replaced).
+    public var filesRead = 0
+    /// Files read from their old size only (grown).
+    public var filesGrown = 0
+    /// Files that needed more than the first window to be summarised.
+    public var filesWidened = 0
+    /// Files taken from the cache without reading anything.
+    public var cacheHits = 0
+    /// Whether a cache file was found and trusted.
+    public var cacheLoaded = false
+
+    /// Creates empty statistics.
+    public init() {}
+}
+
+/// How much of each file a listing reads.
+public struct SessionListingOptions: Sendable, Equatable {
+    /// Bytes read from the start and from the end of each session file first (8 KiB).
+    public var window: Int
+    /// Up to how many bytes a window is widened when the first window did not show the first
+    /// prompt, cwd, times, branch, version or model: 64 KiB, the window of Claude Code's own
+    /// picker and of ``SessionSummarizer/defaultWindow``.
+    public var widenedWindow: Int
+
+    /// Creates options.
+    public init(window: Int = 8_192, widenedWindow: Int = SessionSummarizer.defaultWindow) {
+        self.window = max(1, window)
+        self.widenedWindow = max(self.window, widenedWindow)
+    }
+}

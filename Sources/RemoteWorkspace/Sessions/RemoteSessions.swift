@@ -1,0 +1,113 @@
+import SessionHistory
+import SSHClient
+
+/// The Claude Code sessions on a box: list, open, follow live, rename, delete — with nothing on
+/// the box but sshd and a POSIX shell.
+///
+/// ```swift
+/// let sessions = RemoteSessions(connection: connection, cache: SessionListingCache(for: connection.configuration))
+/// for session in try await sessions.listSessions() { print(session.id, session.summary.title ?? "") }
+/// let opened = try await sessions.loadSession("0b1c")          // a unique prefix is enough
+/// print(opened.render(.text))
+/// for try await event in try await sessions.followSession("0b1c") { ... }
+/// ```
+public final class RemoteSessions: Sendable {
+    /// The connection every command runs on.
+    public let connection: SSHConnection
+    /// Where Claude Code keeps its data on the box.
+    public let locations: WorkspaceLocations
+    /// The local listing cache; nil lists without one (everything is read every time).
+    public let cache: SessionListingCache?
+    /// How much of each file a listing reads.
+    public let options: SessionListingOptions
+
+    /// Sessions of the box behind `connection`.
+    public init(connection: SSHConnection, locations: WorkspaceLocations = WorkspaceLocations(),
+                cache: SessionListingCache?, options: SessionListingOptions = SessionListingOptions()) {
+        self.connection = connection
+        self.locations = locations
+        self.cache = cache
+        self.options = options
+    }
+
+    /// Lists sessions with what the listing cost.
+    ///
+    /// - Parameters:
+    ///   - project: nil for every project; else a project folder name (`-home-me-app`), an
+    ///     absolute path on the box, a `~/` path, or a project name in the workspace root.
+    ///   - includeUnlisted: also list files Claude Code's picker hides (no title, sidechain).
+    public func listing(project: String? = nil, includeUnlisted: Bool = false) async throws -> SessionListing {
+        let pattern = try ProjectPattern.pattern(for: project, workspaceRoot: locations.workspaceRoot)
+        let lister = SessionLister(connection: connection, folders: locations.claudeProjectFolders, cache: cache, options: options)
+        return try await lister.list(projectPattern: pattern, includeUnlisted: includeUnlisted)
+    }
+
+    /// The sessions of one project or of all, newest first, subagent files attached to their session.
+    public func listSessions(project: String? = nil) async throws -> [RemoteSessionListing] {
+        try await listing(project: project).sessions
+    }
+
+    /// The session with this id, or the only one whose id starts with it.
+    ///
+    /// - Throws: ``RemoteSessionError/sessionNotFound(id:)``, ``RemoteSessionError/ambiguousSessionId(prefix:candidates:)``.
+    public func findSession(_ id: String) async throws -> RemoteSessionListing {
+        guard !id.isEmpty, !id.contains("/") else { throw RemoteSessionError.invalidName(id, reason: "a session id has no '/'") }
+        let all = try await listing(includeUnlisted: true).sessions
+        let exact = all.filter { $0.id == id }
+        let matches = exact.isEmpty ? all.filter { $0.id.hasPrefix(id) } : exact
+        guard let first = matches.first else { throw RemoteSessionError.sessionNotFound(id: id) }
+        guard matches.count == 1 else {
+            throw RemoteSessionError.ambiguousSessionId(prefix: id, candidates: matches.map { "\($0.id) (\($0.projectFolder))" })
+        }
+        return first
+    }
+
+    /// Reads a session and its subagent files (ranged reads of the sizes listed) into its conversation.
+    public func loadSession(_ id: String, options: ConversationOptions = ConversationOptions()) async throws -> RemoteSession {
+        try await load(try await findSession(id), options: options)
+    }
+
+    /// Reads a listed session and its subagent files into its conversation.
+    public func load(_ listing: RemoteSessionListing, options: ConversationOptions = ConversationOptions()) async throws -> RemoteSession {
+        try await SessionLoader.load(listing, connection: connection, options: options)
+    }
+
+    /// New conversation events as the session file grows, until the caller stops iterating.
+    ///
+    /// Appended bytes are read from the last offset every `pollInterval`; a line written in
+    /// pieces is decoded when its end arrives; a truncated or replaced file starts over
+    /// (``SessionFollowEvent/restarted(reason:)``).
+    ///
+    /// - Parameter offset: where to start reading: a line start, such as
+    ///   ``RemoteSession/followOffset``; nil starts at the end of the file as listed.
+    public func followSession(_ id: String, from offset: Int? = nil, pollInterval: Duration = .milliseconds(250)) async throws -> AsyncThrowingStream<SessionFollowEvent, Error> {
+        let listing = try await findSession(id)
+        return try follow(listing, from: offset ?? listing.file.size, pollInterval: pollInterval)
+    }
+
+    /// Follows a listed session from `offset` (see ``followSession(_:from:pollInterval:)``).
+    public func follow(_ listing: RemoteSessionListing, from offset: Int, pollInterval: Duration = .milliseconds(250)) throws -> AsyncThrowingStream<SessionFollowEvent, Error> {
+        try SessionFollowing.follow(listing, from: offset, interval: pollInterval, connection: connection)
+    }
+
+    /// Names the session as Claude Code's `/rename` does: appends one `custom-title` record in a
+    /// single write, never rewriting the file, so Claude Code's picker shows the same title.
+    ///
+    /// - Returns: the session as it was before the rename.
+    @discardableResult
+    public func renameSession(_ id: String, title: String) async throws -> RemoteSessionListing {
+        let listing = try await findSession(id)
+        try await SessionEditing.rename(listing, title: title, connection: connection)
+        return listing
+    }
+
+    /// Removes the session file and its `<id>/` folder (subagents, tool results), nothing else.
+    ///
+    /// - Returns: the session that was deleted.
+    @discardableResult
+    public func deleteSession(_ id: String) async throws -> RemoteSessionListing {
+        let listing = try await findSession(id)
+        try await SessionEditing.delete(listing, connection: connection)
+        return listing
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import SessionHistory
+import SSHClient
+
+/// Renames and deletes sessions on the box.
+enum SessionEditing {
+    /// The longest `custom-title` line written: the shell's `printf` writes a line this short
+    /// with a single `write`, which `>>` (O_APPEND) puts at the end of the file in one piece.
+    static let maximumLineBytes = 4_096
+
+    /// Appends one line, but only after a complete line: waits up to about two seconds for a
+    /// line being written (the file not ending with a newline) to be finished.
+    static let appendScript = RemoteScript(step: "renaming the session", body: #"""
+        f=$1 line=$2 i=0
+        [ -f "$f" ] || { printf 'no session file %s\n' "$f" >&2; exit 3; }
+        while c=$(tail -c 1 -- "$f") && [ -n "$c" ]; do
+          i=$((i + 1))
+          [ "$i" -gt 20 ] && exit 4
+          sleep 0.1 2>/dev/null || sleep 1
+        done
+        printf '%s\n' "$line" >> "$f"
+        """#)
+
+    /// Removes the session file and its `<id>/` folder (subagents, tool results), nothing else.
+    static let removeScript = RemoteScript(step: "deleting the session", body: #"""
+        f=$1 d=$2
+        [ -f "$f" ] || { printf 'no session file %s\n' "$f" >&2; exit 3; }
+        rm -f -- "$f" && rm -rf -- "$d"
+        """#)
+
+    /// The record Claude Code's `/rename` writes.
+    static func titleLine(title: String, sessionId: String) throws -> String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw RemoteSessionError.invalidTitle(reason: "it is empty") }
+        let line = #"{"type":"custom-title","customTitle":"# + JSONWriter.quoted(trimmed)
+            + #","sessionId":"# + JSONWriter.quoted(sessionId) + "}"
+        guard line.utf8.count <= maximumLineBytes else {
+            throw RemoteSessionError.invalidTitle(reason: "it is longer than a record of \(maximumLineBytes) bytes allows")
+        }
+        return line
+    }
+
+    static func rename(_ listing: RemoteSessionListing, title: String, connection: SSHConnection) async throws {
+        let line = try titleLine(title: title, sessionId: listing.id)
+        do {
+            _ = try await appendScript.run(on: connection, [.path(listing.file.path), .word(line)], timeout: .seconds(30))
+        } catch RemoteSessionError.remoteCommandFailed(_, let status, _) where status == ExitStatus.exited(4).description {
+            throw RemoteSessionError.sessionBeingWritten(path: listing.file.path)
+        }
+    }
+
+    static func delete(_ listing: RemoteSessionListing, connection: SSHConnection) async throws {
+        let id = listing.id
+        guard !id.isEmpty, id != ".", id != "..", !id.contains("/"), listing.file.path.hasSuffix("/" + id + ".jsonl") else {
+            throw RemoteSessionError.invalidName(id, reason: "not a session file name")
+        }
+        let folder = String(listing.file.path.dropLast(".jsonl".count))
+        _ = try await removeScript.run(on: connection, [.path(listing.file.path), .path(folder)], timeout: .seconds(60))
+    }
+}

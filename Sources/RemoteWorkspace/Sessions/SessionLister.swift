@@ -1,0 +1,119 @@
+import Foundation
+import SSHClient
+
+/// Lists the sessions of one box: one remote command for every Claude data folder, ranged reads
+/// only for what that command could not settle, and the local cache in between.
+struct SessionLister: Sendable {
+    let connection: SSHConnection
+    /// The `projects` folders on the box (`~/.claude/projects`, ...).
+    let folders: [String]
+    let cache: SessionListingCache?
+    let options: SessionListingOptions
+
+    /// Lists the project folders matching `projectPattern` (a glob over folder names).
+    func list(projectPattern: String, includeUnlisted: Bool) async throws -> SessionListing {
+        var statistics = ListingStatistics()
+        let contents = cache?.load() ?? CacheContents()
+        statistics.cacheLoaded = !contents.entries.isEmpty
+        let known = contents.entries.values.map { ListingScript.Known(identity: $0.identity, size: $0.size, mtime: $0.mtime) }
+        let (sections, transferred) = try await ListingScript.script.sections(
+            on: connection, ListingScript.arguments(window: options.window, projectPattern: projectPattern, folders: folders),
+            input: ListingScript.input(known: known))
+        statistics.commands = 1
+        statistics.bytesTransferred = transferred
+        let listed = try ListedFolder.parse(sections, folders: folders, window: options.window)
+        var files = resolveWindows(listed, contents: contents, statistics: &statistics)
+        try await readMissing(&files, statistics: &statistics)
+        var needBytes = ListingSummaries.summarize(&files, cache: contents)
+        if !needBytes.isEmpty {
+            try await readInitial(needBytes, of: &files, statistics: &statistics)
+            needBytes = ListingSummaries.summarize(&files, cache: contents)
+        }
+        try await widen(&files, statistics: &statistics)
+        if let cache { try save(files, listed: listed, pattern: projectPattern, contents: contents, to: cache) }
+        return SessionListing(sessions: ListingSummaries.listings(files, folders: listed, includeUnlisted: includeUnlisted), statistics: statistics)
+    }
+
+    private func resolveWindows(_ listed: [ListedFolder], contents: CacheContents, statistics: inout ListingStatistics) -> [ListedFile] {
+        var files: [ListedFile] = []
+        for folder in listed {
+            for stat in folder.files where stat.isTopLevelTranscript {
+                var file = ListedFile(folder: folder.folder, stat: stat)
+                ListingWindows.resolve(&file, in: folder, cache: contents, window: options.window)
+                if file.cached != nil { statistics.cacheHits += 1 }
+                if file.wasRead, folder.ranges[stat.path] != nil {
+                    statistics.filesGrown += 1
+                } else if file.wasRead {
+                    statistics.filesRead += 1
+                }
+                files.append(file)
+            }
+        }
+        statistics.filesSeen = files.count
+        return files
+    }
+
+    /// Reads head and tail of files the script left to the client (renamed, or damaged in the cache).
+    private func readMissing(_ files: inout [ListedFile], statistics: inout ListingStatistics) async throws {
+        let missing = files.indices.filter { files[$0].window == nil && files[$0].cached == nil }
+        try await readInitial(missing, of: &files, statistics: &statistics)
+    }
+
+    private func readInitial(_ indices: [Int], of files: inout [ListedFile], statistics: inout ListingStatistics) async throws {
+        guard !indices.isEmpty else { return }
+        let perFile = indices.map { ListingWindows.initialRanges(for: files[$0], window: options.window) }
+        let (contents, transferred) = try await RemoteByteReader(connection: connection).read(perFile.flatMap { $0 })
+        statistics.commands += 1
+        statistics.bytesTransferred += transferred
+        var position = 0
+        for (index, ranges) in zip(indices, perFile) {
+            files[index].cached = nil
+            ListingWindows.takeInitial(contents[position..<(position + ranges.count)], into: &files[index], window: options.window)
+            position += ranges.count
+            statistics.filesRead += 1
+        }
+    }
+
+    /// Reads the wide window where the first one left the summary unsure, then summarises again.
+    private func widen(_ files: inout [ListedFile], statistics: inout ListingStatistics) async throws {
+        let requests = files.indices.compactMap { index -> WideningScript.Request? in
+            let (head, tail) = ListingSummaries.widening(files[index], wide: options.widenedWindow)
+            return head || tail ? WideningScript.Request(index: index, head: head, tail: tail) : nil
+        }
+        guard !requests.isEmpty else { return }
+        let (bytes, commands) = try await WideningScript.widen(requests, files: &files, wide: options.widenedWindow, connection: connection)
+        statistics.bytesTransferred += bytes
+        statistics.commands += commands
+        statistics.filesWidened = requests.count
+        _ = ListingSummaries.summarize(&files, cache: CacheContents())
+    }
+
+    /// Writes the cache when anything changed: the files listed now, plus the entries of folders
+    /// and projects this listing did not look at.
+    private func save(_ files: [ListedFile], listed: [ListedFolder], pattern: String, contents: CacheContents, to cache: SessionListingCache) throws {
+        let covered = Set(files.map(\.path))
+        let removed = contents.entries.keys.contains { !covered.contains($0) && Self.isInScope($0, folders: folders, pattern: pattern) }
+        guard removed || files.contains(where: { $0.wasRead || $0.cached == nil || $0.leafMapDigest != $0.cached?.leafMapDigest }) else { return }
+        var entries: [(CachedSession, CacheFileFormat.EntryBytes)] = []
+        for file in files {
+            guard let entry = file.cacheEntry,
+                  let bytes = file.window.map(CacheFileFormat.EntryBytes.window) ?? file.cached.flatMap(contents.entryBytes(for:)) else { continue }
+            entries.append((entry, bytes))
+        }
+        for (path, entry) in contents.entries where !covered.contains(path) && !Self.isInScope(path, folders: folders, pattern: pattern) {
+            if let bytes = contents.entryBytes(for: entry) { entries.append((entry, bytes)) }
+        }
+        try cache.save(entries)
+    }
+
+    /// Whether a cached path lies in a project folder this listing covered (so its absence means it was deleted).
+    static func isInScope(_ path: String, folders: [String], pattern: String) -> Bool {
+        for folder in folders {
+            let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+            guard path.hasPrefix(prefix) else { continue }
+            let project = String(path.dropFirst(prefix.count).prefix { $0 != "/" })
+            return fnmatch(pattern, project, 0) == 0
+        }
+        return false
+    }
+}

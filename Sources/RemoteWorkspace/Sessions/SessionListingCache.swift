@@ -1,0 +1,93 @@
+import Foundation
+import SSHClient
+
+/// The local cache of session listings for one box, so that listing again costs almost nothing.
+///
+/// It keeps, for every session file, its key (path, size, mtime, device and inode), its summary
+/// and its first and last bytes. An unchanged file is not read again; a grown one is read from
+/// its old size only. The file lives under the user's cache folder, one per host:
+/// `$XDG_CACHE_HOME/rws/<user@host-port>-<hash>/sessions.cache` (`~/.cache` without
+/// `XDG_CACHE_HOME`, `~/Library/Caches` on macOS).
+///
+/// Writes go to a temporary file renamed over the old one, so a reader never sees half a file
+/// and two rws processes listing at once leave one complete cache (the last one written). A file
+/// that is damaged, truncated or of another version is ignored and rebuilt.
+public struct SessionListingCache: Sendable {
+    /// The cache file.
+    public let fileURL: URL
+
+    /// A cache stored in `fileURL`.
+    public init(fileURL: URL) {
+        self.fileURL = fileURL
+    }
+
+    /// The cache for the box a connection goes to, under the user's cache folder.
+    public init(for configuration: SSHConnectionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(fileURL: Self.location(host: configuration.host, port: configuration.port, user: configuration.user, environment: environment))
+    }
+
+    /// Where the cache of `user@host:port` lives.
+    public static func location(host: String, port: Int, user: String, environment: [String: String]) -> URL {
+        let identity = "\(user)@\(host):\(port)"
+        let readable = String(identity.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "@" ? $0 : "-" }.prefix(80))
+        let hash = String(FNV1a.hash(Array(identity.utf8)), radix: 16)
+        return cacheRoot(environment).appendingPathComponent("rws").appendingPathComponent("\(readable)-\(hash)")
+            .appendingPathComponent("sessions.cache")
+    }
+
+    private static func cacheRoot(_ environment: [String: String]) -> URL {
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        #if os(macOS)
+        return home.appendingPathComponent("Library/Caches")
+        #else
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg) }
+        return home.appendingPathComponent(".cache")
+        #endif
+    }
+
+    /// The cached entries; empty when there is no cache or it cannot be trusted.
+    func load() -> CacheContents {
+        guard let data = try? Data(contentsOf: fileURL, options: .alwaysMapped),
+              let contents = CacheFileFormat.decode(data) else { return CacheContents() }
+        return contents
+    }
+
+    /// Replaces the cache file atomically with `entries` and their bytes.
+    func save(_ entries: [(CachedSession, CacheFileFormat.EntryBytes)]) throws {
+        let data = CacheFileFormat.encode(entries)
+        let folder = fileURL.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = folder.appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp")
+        do {
+            try data.write(to: temporary)
+            guard rename(temporary.path, fileURL.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+}
+
+/// The entries of a loaded cache, with their bytes read on demand.
+struct CacheContents: Sendable {
+    var entries: [String: CachedSession] = [:]
+    var bytes = Data()
+
+    /// The first and last bytes kept for `entry`; nil when they fail their checksum.
+    func window(for entry: CachedSession) -> FileWindow? {
+        guard let stored = storedBytes(for: entry), FNV1a.hash(stored) == entry.bytesHash else { return nil }
+        return FileWindow(size: entry.size, stored: [UInt8](stored)[...], headLength: entry.headLength, tailLength: entry.tailLength)
+    }
+
+    /// The bytes kept for `entry` as stored, unchecked: to carry an unchanged entry into the next cache file.
+    func storedBytes(for entry: CachedSession) -> Data? {
+        let end = entry.bytesOffset + entry.headLength + (entry.headLength == entry.size ? 0 : entry.tailLength)
+        guard entry.bytesOffset >= 0, end <= bytes.count else { return nil }
+        return bytes[(bytes.startIndex + entry.bytesOffset)..<(bytes.startIndex + end)]
+    }
+
+    /// What an unchanged entry carries into the next cache file.
+    func entryBytes(for entry: CachedSession) -> CacheFileFormat.EntryBytes? {
+        storedBytes(for: entry).map { .stored($0, headLength: entry.headLength, tailLength: entry.tailLength, hash: entry.bytesHash) }
+    }
+}

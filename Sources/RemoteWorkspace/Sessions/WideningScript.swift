@@ -1,0 +1,70 @@
+import SSHClient
+
+/// Reads wider windows for the files whose first window left their summary unsure: one
+/// `head -c` and one `tail -c` over many files of a projects folder, framed like the listing's.
+enum WideningScript {
+    static let script = RemoteScript(step: "reading wider windows", body: #"""
+        b=$1 w=$2 d=$3 n=$4; shift 4
+        nl='
+        '
+        h= t= i=0
+        for p do
+          i=$((i + 1))
+          if [ "$i" -le "$n" ]; then h=$h$nl$p; else t=$t$nl$p; fi
+        done
+        cd "$d" || exit 3
+        IFS=$nl
+        set -f
+        [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
+        [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
+        printf '\n%s end\n' "$b"
+        """#)
+
+    /// What to widen for one listed file.
+    struct Request {
+        var index: Int
+        var head: Bool
+        var tail: Bool
+    }
+
+    /// Files per command: keeps the command line well under what sshd can pass to the shell.
+    static let filesPerCommand = 400
+
+    /// Replaces the requested sides of each file's window with its first or last `wide` bytes.
+    /// Returns the bytes received and the commands run.
+    static func widen(_ requests: [Request], files: inout [ListedFile], wide: Int, connection: SSHConnection) async throws -> (bytes: Int, commands: Int) {
+        var transferred = 0
+        var commands = 0
+        for group in Dictionary(grouping: requests, by: { files[$0.index].folder }).values {
+            for start in stride(from: 0, to: group.count, by: filesPerCommand) {
+                let chunk = Array(group[start..<min(group.count, start + filesPerCommand)])
+                transferred += try await widenChunk(chunk, files: &files, wide: wide, connection: connection)
+                commands += 1
+            }
+        }
+        return (transferred, commands)
+    }
+
+    private static func widenChunk(_ chunk: [Request], files: inout [ListedFile], wide: Int, connection: SSHConnection) async throws -> Int {
+        let heads = chunk.filter(\.head).map { "./" + files[$0.index].stat.path }
+        let tails = chunk.filter(\.tail).map { "./" + files[$0.index].stat.path }
+        var arguments: [RemoteScript.Argument] = [.word(String(wide)), .path(files[chunk[0].index].folder), .word(String(heads.count))]
+        arguments += (heads + tails).map { .word($0) }
+        let (sections, transferred) = try await script.sections(on: connection, arguments)
+        var expected: [String: Int] = [:]
+        var indices: [String: Int] = [:]
+        for request in chunk {
+            let file = files[request.index]
+            expected["./" + file.stat.path] = min(file.stat.size, wide)
+            indices["./" + file.stat.path] = request.index
+        }
+        for section in sections {
+            for (name, piece) in MultiFileOutput.split(section.content, expectedLength: { expected[$0] }) {
+                guard let index = indices[name], var window = files[index].window else { continue }
+                if section.header == "heads" { window.head = piece.bytes } else { window.tail = piece.bytes }
+                files[index].take(window, stable: piece.isExact)
+            }
+        }
+        return transferred
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import RemoteWorkspace
+import SessionHistory
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export a session as Markdown (or text or JSON), to a file or stdout.",
+        discussion: """
+        SESSION is a session id or unique id prefix on the box (or a local .jsonl
+        file when no host is given). Subagent transcripts and tool results are
+        included; thinking with --thinking.
+
+        Examples:
+          rws export --host box 0b1c -o session.md
+          rws export --host box 0b1c --format json -o session.json
+        """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var workspace: WorkspaceOptions
+
+    @Argument(help: "A session id or id prefix on the box, or a local session file (.jsonl).")
+    var session: String
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
+    var output: String?
+
+    @Option(name: .long, help: "markdown, text, or json.")
+    var format: HistoryFormat = .markdown
+
+    @Flag(name: .long, help: "Include the model's thinking.")
+    var thinking = false
+
+    func run() async throws {
+        await runReportingErrors {
+            var options = RenderOptions(toolResultLineLimit: format == .text ? 20 : nil)
+            options.includeThinking = thinking
+            let rendered: String
+            if RemoteSessionsSupport.isRemote(session, connection: connection) {
+                rendered = try await RemoteSessionsSupport.with(connection, workspace) { sessions in
+                    try await sessions.loadSession(session).render(format.exportFormat, options: options)
+                }
+            } else {
+                rendered = try LocalSession.load(at: URL(fileURLWithPath: NSString(string: session).expandingTildeInPath))
+                    .render(format.exportFormat, options: options)
+            }
+            guard let output else {
+                Terminal.out(rendered)
+                return 0
+            }
+            do {
+                try Data(rendered.utf8).write(to: URL(fileURLWithPath: NSString(string: output).expandingTildeInPath), options: .atomic)
+            } catch {
+                throw CLIError.failed("cannot write \(output): \(error.localizedDescription)", code: RWSExitCode.failure)
+            }
+            Terminal.err("wrote \(output) (\(rendered.utf8.count) bytes)\n")
+            return 0
+        }
+    }
+}

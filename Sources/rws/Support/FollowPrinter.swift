@@ -1,0 +1,37 @@
+import Foundation
+import RemoteWorkspace
+import SessionHistory
+
+/// Prints a followed session as it grows: each new entry rendered on its own; when an entry
+/// changes (another chunk of a response, a tool result), its lines from the first changed one.
+struct FollowPrinter {
+    let format: ExportFormat
+    let options: RenderOptions
+    private var printed: [Int: [Substring]] = [:]
+
+    init(format: ExportFormat, options: RenderOptions) {
+        self.format = format
+        var options = options
+        options.title = nil
+        self.options = options
+    }
+
+    mutating func print(_ event: SessionFollowEvent) {
+        switch event {
+        case .conversation(.added(let entry, let index)), .conversation(.updated(let entry, let index)):
+            let lines = Conversation(entries: [entry]).render(format, options: options).split(separator: "\n", omittingEmptySubsequences: false)
+            let old = printed[index] ?? []
+            let common = zip(old, lines).prefix { $0 == $1 }.count
+            printed[index] = lines
+            let fresh = lines.dropFirst(common).joined(separator: "\n")
+            if !fresh.isEmpty { Terminal.out(fresh + (fresh.hasSuffix("\n") ? "" : "\n")) }
+        case .conversation(.metadata(let record)):
+            if let value = record.value { Terminal.out("— \(record.kind.rawValue): \(value)\n") }
+        case .restarted(let reason):
+            printed = [:]
+            Terminal.out("— the session file was \(reason); showing it again from the start\n")
+        case .fileMissing:
+            Terminal.out("— the session file is gone; waiting for it to come back\n")
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import RemoteWorkspace
+import SSHClient
+
+/// Opens the session browser of the box named by the connection options, with the per-host
+/// listing cache under the user's cache folder.
+enum RemoteSessionsSupport {
+    /// Connects, runs `body` with the box's sessions, and closes the connection on every path.
+    static func with<T>(_ connection: ConnectionOptions, _ workspace: WorkspaceOptions,
+                        _ body: (RemoteSessions) async throws -> T) async throws -> T {
+        let configuration = try connection.configuration()
+        let ssh = try await SSHConnection.connect(configuration)
+        let sessions = RemoteSessions(connection: ssh, locations: workspace.locations(), cache: SessionListingCache(for: configuration))
+        do {
+            let value = try await body(sessions)
+            await ssh.close()
+            return value
+        } catch {
+            await ssh.close()
+            throw error
+        }
+    }
+
+    /// Whether a session argument names a box's session rather than a local file: a host was
+    /// given (flag or RWS_HOST) or no such local file exists.
+    static func isRemote(_ session: String, connection: ConnectionOptions,
+                         environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if connection.host != nil || environment["RWS_HOST"].map({ !$0.isEmpty }) == true { return true }
+        return !FileManager.default.fileExists(atPath: NSString(string: session).expandingTildeInPath)
+    }
+}

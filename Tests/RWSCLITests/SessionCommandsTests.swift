@@ -1,0 +1,142 @@
+import Foundation
+import RWSTestSupport
+import Testing
+
+/// The session commands, run as a person runs them, against a history laid out on the test box.
+@Suite struct SessionCommandsTests {
+    static let id = "77777777-0000-0000-0000-000000000007"
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+    let server: TestSSHServer
+    let claude: String
+    let file: String
+
+    init() throws {
+        server = try SharedTestServer.get()
+        claude = server.remoteHome + "/cli-\(UUID().uuidString.prefix(8))/claude"
+        let project = claude + "/projects/-home-dev-proj"
+        try FileManager.default.createDirectory(atPath: project + "/\(Self.id)/subagents", withIntermediateDirectories: true)
+        file = project + "/\(Self.id).jsonl"
+        let lines = [
+            #"{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"u1","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","timestamp":"2026-01-02T10:00:00.000Z","message":{"role":"user","content":"List the files"}}"#,
+            #"{"parentUuid":"u1","isSidechain":false,"type":"assistant","uuid":"a1","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","timestamp":"2026-01-02T10:00:05.000Z","message":{"id":"m1","role":"assistant","model":"claude-test","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
+            #"{"parentUuid":"a1","isSidechain":false,"type":"user","uuid":"u2","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","timestamp":"2026-01-02T10:00:06.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.txt\nb.txt"}]}}"#,
+        ]
+        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try Data("{}\n".utf8).write(to: URL(fileURLWithPath: project + "/\(Self.id)/subagents/agent-x.jsonl"))
+    }
+
+    /// Runs rws on a Dispatch thread (it blocks until the child exits), keeping the test pool free.
+    func rws(_ arguments: [String]) async throws -> RWSBinary.Outcome {
+        let full = [arguments[0]] + server.rwsFlags + ["--claude-dir", claude] + arguments.dropFirst()
+        let home = home
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try RWSBinary.run(full, home: home) }) }
+        }
+    }
+
+    @Test func sessionsListsTheBoxAtAGlanceAndAsJSON() async throws {
+        let table = try await rws(["sessions"])
+        #expect(table.status == 0)
+        #expect(table.stdout == "77777777  2026-01-02 10:00  List the files\n")
+        let json = try await rws(["sessions", "/home/dev/proj", "--json", "--limit", "5"])
+        #expect(json.status == 0)
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect((decoded?.first?["summary"] as? [String: Any])?["cwd"] as? String == "/home/dev/proj", "\(json.stdout)")
+        #expect((decoded?.first?["subagentFiles"] as? [Any])?.count == 1)
+    }
+
+    @Test func historyShowsRolesTimesAndOneLinePerToolCall() async throws {
+        let outcome = try await rws(["history", "7777"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("[2026-01-02 10:00:00] You\n  List the files"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("Claude (claude-test)"))
+        #expect(outcome.stdout.contains("▸ Bash(ls) → 2 lines"))
+    }
+
+    @Test func exportWritesMarkdownToAFile() async throws {
+        let output = home + "-export.md"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let outcome = try await rws(["export", Self.id, "-o", output])
+        #expect(outcome.status == 0)
+        let written = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(written.hasPrefix("# List the files"))
+        #expect(written.contains("Bash"))
+    }
+
+    @Test func renameThenListShowsTheNewTitle() async throws {
+        #expect(try await rws(["rename", "77", "Files of proj"]).status == 0)
+        #expect(try await rws(["sessions"]).stdout.contains("Files of proj"))
+    }
+
+    @Test func rmSessionNeedsYesOffATerminalAndThenDeletes() async throws {
+        let refused = try await rws(["rm-session", "7777"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--yes"))
+        #expect(FileManager.default.fileExists(atPath: file))
+        let deleted = try await rws(["rm-session", "7777", "--yes"])
+        #expect(deleted.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(!FileManager.default.fileExists(atPath: String(file.dropLast(6))))
+    }
+
+    @Test func anUnknownSessionFailsWithOneLineAndJSONWhenAsked() async throws {
+        let text = try await rws(["history", "0000dead"])
+        #expect(text.status == 1)
+        #expect(text.stderr == "rws: no session 0000dead on the box (see `rws sessions` for the ids)\n")
+        let json = try await rws(["history", "0000dead", "--format", "json"])
+        #expect(json.stdout.contains(#""error":"no session 0000dead"#))
+    }
+}
+
+@Suite struct HistoryFollowCommandTests {
+    @Test func historyFollowPrintsNewMessagesUntilCtrlC() async throws {
+        let session = try SessionCommandsTests()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RWSBinary.path)
+        process.arguments = ["history"] + session.server.rwsFlags + ["--claude-dir", session.claude, "7777", "--follow"]
+        process.environment = ["HOME": session.home, "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        let collected = OutputCollector(output.fileHandleForReading)
+        try process.run()
+        #expect(await collected.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
+        try await Task.sleep(for: .milliseconds(500))
+        let line = #"{"parentUuid":"u2","isSidechain":false,"type":"assistant","uuid":"a2","sessionId":"\#(SessionCommandsTests.id)","timestamp":"2026-01-02T10:00:09.000Z","message":{"id":"m2","role":"assistant","model":"claude-test","content":[{"type":"text","text":"Two files."}]}}"#
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: session.file))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data((line + "\n").utf8))
+        try handle.close()
+        #expect(await collected.waitFor("  Two files.", seconds: 10))
+        process.interrupt()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning, "Ctrl+C ends rws history --follow")
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
+
+/// Gathers a child's output in the background so a test can wait for a line.
+private final class OutputCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+
+    init(_ handle: FileHandle) {
+        handle.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { handle.readabilityHandler = nil; return }
+            self.lock.withLock { self.text += String(decoding: data, as: UTF8.self) }
+        }
+    }
+
+    func waitFor(_ needle: String, seconds: Double) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if lock.withLock({ text.contains(needle) }) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}

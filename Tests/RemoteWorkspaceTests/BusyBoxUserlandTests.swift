@@ -1,0 +1,104 @@
+import Foundation
+@testable import RemoteWorkspace
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// The remote scripts give the same answers with BusyBox's sh, find, stat, head and tail as
+/// with GNU coreutils and dash. BusyBox runs from a folder of applet links put first on PATH.
+@Suite struct BusyBoxUserlandTests {
+    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat"]
+
+    /// A folder of BusyBox applet links; fails loudly when BusyBox is not installed.
+    static func appletFolder(in sandbox: SessionSandbox) throws -> String {
+        try Prerequisites.require("/usr/bin/busybox", package: "busybox")
+        let folder = sandbox.root + "/busybox-bin"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for applet in applets { try FileManager.default.createSymbolicLink(atPath: folder + "/" + applet, withDestinationPath: "/usr/bin/busybox") }
+        return folder
+    }
+
+    /// Runs `script` once as is and once with only BusyBox on PATH; returns both outputs split into sections.
+    static func runBoth(_ script: RemoteScript, _ arguments: [RemoteScript.Argument], input: [UInt8] = [],
+                        busybox: String, on connection: SSHConnection) async throws -> (gnu: [OutputSection], busybox: [OutputSection]) {
+        var results: [[OutputSection]] = []
+        for prefix in ["", "PATH=\(busybox); export PATH; "] {
+            let boundary = "rws-test-boundary"
+            let result = try await connection.run(prefix + (try script.commandLine([.word(boundary)] + arguments)), input: input, timeout: .seconds(30))
+            #expect(result.status.isSuccess, "\(result.stderrText)")
+            var reader = SectionReader(boundary: boundary)
+            results.append(reader.feed(result.stdout) + reader.finish())
+        }
+        return (results[0], results[1])
+    }
+
+    @Test func theListingScriptSeesTheSameFilesAndBytes() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus(only: ["daaain__claude-code-log__0", "daaain__claude-code-log__2", "agent-", "ef958aa1"])
+        let busybox = try Self.appletFolder(in: sandbox)
+        try await sandbox.server.withConnection { connection in
+            let arguments = ListingScript.arguments(window: 4_096, projectPattern: "*", folders: [sandbox.projects])
+            let (gnu, bb) = try await Self.runBoth(ListingScript.script, arguments, busybox: busybox, on: connection)
+            let gnuFolders = try ListedFolder.parse(Array(gnu.dropLast()), folders: [sandbox.projects], window: 4_096)
+            let bbFolders = try ListedFolder.parse(Array(bb.dropLast()), folders: [sandbox.projects], window: 4_096)
+            #expect(bb.last?.header == "end")
+            #expect(gnuFolders.count == 1)
+            #expect(gnuFolders.first?.files.count ?? 0 > 10)
+            #expect(bbFolders.first?.files.sorted { $0.path < $1.path } == gnuFolders.first?.files.sorted { $0.path < $1.path })
+            #expect(bbFolders.first?.heads.mapValues(\.bytes) == gnuFolders.first?.heads.mapValues(\.bytes))
+            #expect(bbFolders.first?.tails.mapValues(\.bytes) == gnuFolders.first?.tails.mapValues(\.bytes))
+            #expect(gnuFolders.first?.heads.values.allSatisfy(\.isExact) == true)
+
+            // Told an older size of every file, the script sends the same appended ranges on both.
+            let known = gnuFolders[0].files.filter(\.isTopLevelTranscript).map {
+                ListingScript.Known(identity: $0.identity, size: max(0, $0.size - 5_000), mtime: $0.mtime)
+            }
+            let grown = try await Self.runBoth(ListingScript.script, arguments, input: ListingScript.input(known: known), busybox: busybox, on: connection)
+            let gnuRanges = try ListedFolder.parse(Array(grown.gnu.dropLast()), folders: [sandbox.projects], window: 4_096)[0].ranges
+            let bbRanges = try ListedFolder.parse(Array(grown.busybox.dropLast()), folders: [sandbox.projects], window: 4_096)[0].ranges
+            #expect(!gnuRanges.isEmpty)
+            #expect(bbRanges.mapValues { $0.map(\.bytes) } == gnuRanges.mapValues { $0.map(\.bytes) })
+        }
+    }
+
+    @Test func rangedReadsFollowingAndEditingWorkTheSame() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        let busybox = try Self.appletFolder(in: sandbox)
+        let path = try sandbox.writeSession("88888888-0000-0000-0000-000000000008", lines: (1...50).map {
+            Records.user("line \($0)", uuid: "u\($0)", parent: nil, session: "8")
+        })
+        try await sandbox.server.withConnection { connection in
+            let ranges: [RemoteScript.Argument] = [.path(path), .word("0"), .word("100"), .path(path), .word("1000"), .word("333")]
+            let read = try await Self.runBoth(RemoteByteReader.script, ranges, busybox: busybox, on: connection)
+            #expect(read.gnu.map(\.content) == read.busybox.map(\.content))
+            #expect(read.gnu.first?.content.count == 100)
+
+            let follow: [RemoteScript.Argument] = [.path(path), .word("0"), .word(""), .word("0.1")]
+            var outputs: [[UInt8]] = []
+            for prefix in ["", "PATH=\(busybox); export PATH; "] {
+                let command = try connection.stream(prefix + (try SessionFollowing.script.commandLine([.word("B")] + follow)))
+                var reader = SectionReader(boundary: "B")
+                var data: [UInt8] = []
+                loop: for try await event in command.output {
+                    guard case .stdout(let bytes) = event else { continue }
+                    // A section is complete when the next marker (`done`) has arrived.
+                    for section in reader.feed(bytes) where section.header.hasPrefix("data") {
+                        data = section.content
+                        break loop
+                    }
+                }
+                command.cancel()
+                outputs.append(data)
+            }
+            #expect(outputs[0] == (try Data(contentsOf: URL(fileURLWithPath: path))).map { $0 })
+            #expect(outputs[1] == outputs[0])
+
+            let line = try SessionEditing.titleLine(title: "from busybox", sessionId: "8")
+            let append = try await connection.run("PATH=\(busybox); export PATH; " + (try SessionEditing.appendScript.commandLine([.path(path), .word(line)])))
+            #expect(append.status.isSuccess)
+            #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix(line + "\n"))
+        }
+    }
+}

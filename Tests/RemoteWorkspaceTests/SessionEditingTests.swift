@@ -1,0 +1,82 @@
+import Foundation
+import RemoteWorkspace
+import SessionHistory
+import Testing
+
+@Suite struct SessionEditingTests {
+    static let ef958 = "ef958aa1-0e93-49f0-bb71-150f63befcd1"
+
+    @Test func renameAppendsExactlyOneLineAndTheListingShowsTheTitle() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus(only: ["ef958aa1", "03eb5929"])
+        let path = sandbox.projects + "/-experiments-worktrees/\(Self.ef958).jsonl"
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        try await sandbox.withSessions { sessions in
+            _ = try await sessions.listSessions()
+            try await sessions.renameSession("ef958", title: "Worktree \"experiments\" ✓")
+            let listed = try await sessions.listSessions().first { $0.id == Self.ef958 }
+            #expect(listed?.summary.title == "Worktree \"experiments\" ✓")
+            #expect(listed?.summary.titleSource == .customTitle)
+        }
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(after.prefix(before.count) == before)
+        let added = String(decoding: after.dropFirst(before.count), as: UTF8.self)
+        #expect(added == #"{"type":"custom-title","customTitle":"Worktree \"experiments\" ✓","sessionId":"\#(Self.ef958)"}"# + "\n")
+        #expect(SessionSummarizer.summarize(fileName: "\(Self.ef958).jsonl", fileSize: after.count, head: [UInt8](after.prefix(65_536)),
+                                            tail: [UInt8](after.suffix(65_536))).title == "Worktree \"experiments\" ✓")
+    }
+
+    @Test func renameWaitsForALineBeingWrittenAndRefusesAnEmptyTitle() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        let id = "55555555-0000-0000-0000-000000000005"
+        let path = try sandbox.writeSession(id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: id)])
+        try await sandbox.withSessions { sessions in
+            await #expect(throws: RemoteSessionError.invalidTitle(reason: "it is empty")) { try await sessions.renameSession(id, title: "  ") }
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(#"{"type":"user","#.utf8))
+            await #expect(throws: RemoteSessionError.self) { try await sessions.renameSession(id, title: "late") }
+            try handle.close()
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix(#"{"type":"user","#))
+    }
+
+    @Test func deleteRemovesExactlyTheSessionFileAndItsFolder() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus(only: ["ef958aa1", "03eb5929", "a95fea4a"])
+        let project = "claude/projects/-experiments-worktrees/"
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/" + project + Self.ef958 + "/tool-results", withIntermediateDirectories: true)
+        try Data("output".utf8).write(to: URL(fileURLWithPath: sandbox.root + "/" + project + Self.ef958 + "/tool-results/t1.txt"))
+        let before = try sandbox.tree()
+        try await sandbox.withSessions { sessions in
+            let deleted = try await sessions.deleteSession("ef958aa1")
+            #expect(deleted.id == Self.ef958)
+            #expect(try await sessions.listSessions().contains { $0.id == Self.ef958 } == false)
+            await #expect(throws: RemoteSessionError.sessionNotFound(id: Self.ef958)) { try await sessions.deleteSession(Self.ef958) }
+        }
+        let removed = Set(before).subtracting(try sandbox.tree())
+        #expect(removed == [
+            project + Self.ef958 + ".jsonl", project + Self.ef958, project + Self.ef958 + "/subagents",
+            project + Self.ef958 + "/subagents/agent-a4ca7529859c158c2.jsonl", project + Self.ef958 + "/subagents/agent-a4ca7529859c158c2.meta.json",
+            project + Self.ef958 + "/tool-results", project + Self.ef958 + "/tool-results/t1.txt",
+        ])
+        #expect(Set(try sandbox.tree()).isSubset(of: Set(before)))
+    }
+
+    @Test func sessionIdsMayBeShortenedToAUniquePrefix() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        for id in ["66666666-aaaa-0000-0000-000000000001", "66666666-bbbb-0000-0000-000000000002"] {
+            try sandbox.writeSession(id, lines: [Records.user("hello \(id)", uuid: "u1", parent: nil, session: id)])
+        }
+        try await sandbox.withSessions { sessions in
+            let found = try await sessions.findSession("66666666-b")
+            #expect(found.id == "66666666-bbbb-0000-0000-000000000002")
+            await #expect(throws: RemoteSessionError.self) { try await sessions.findSession("66666666") }
+            await #expect(throws: RemoteSessionError.sessionNotFound(id: "7")) { try await sessions.findSession("7") }
+        }
+    }
+}

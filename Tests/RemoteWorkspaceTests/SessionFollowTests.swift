@@ -1,0 +1,150 @@
+import Foundation
+import RemoteWorkspace
+import RWSTestSupport
+import SessionHistory
+import SSHClient
+import Synchronization
+import Testing
+
+@Suite struct SessionFollowTests {
+    static let id = "44444444-0000-0000-0000-000000000004"
+
+    /// Appends `text` to `path` from another process.
+    func append(_ text: String, to path: String) async throws {
+        try await shell("printf '%s' \(try ShellQuoting.quote(text)) >> \(try ShellQuoting.quote(path))")
+    }
+
+    @discardableResult
+    func shell(_ script: String) async throws -> String {
+        try await offPool { try Shell.sh(script) }
+    }
+
+    /// Whether `condition` becomes true within `seconds`.
+    static func eventually(within seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    func text(of event: SessionFollowEvent?) -> String? {
+        guard case .conversation(.added(let entry, _)) = event else { return nil }
+        switch entry {
+        case .user(let turn): return turn.text
+        case .assistant(let turn): return turn.text
+        case .compaction: return nil
+        }
+    }
+
+    @Test func eachAppendedMessageArrivesWithinASecondEvenALineWrittenInTwoHalves() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        let path = try sandbox.writeSession(Self.id, lines: [Records.user("first", uuid: "u1", parent: nil, session: Self.id)])
+        try await sandbox.withSessions { sessions in
+            let events = EventCollector(try await sessions.followSession("44444444"))
+            // Once the follow is running (its first event seen, however loaded the machine is)…
+            try await append(Records.user("warm-up", uuid: "w1", parent: "u1", session: Self.id) + "\n", to: path)
+            #expect(text(of: try await events.event(after: 0, within: 15)) == "warm-up")
+            // …each appended message arrives within a second of being written.
+            try await append(Records.assistant("answer one", uuid: "a1", parent: "w1", session: Self.id) + "\n", to: path)
+            var written = ContinuousClock.now
+            let first = try await events.arrival(after: 1, within: 3)
+            #expect(text(of: first?.event) == "answer one")
+            #expect(first.map { $0.arrival - written } ?? .seconds(99) < .seconds(1))
+
+            let line = Records.user("second prompt", uuid: "u2", parent: "a1", session: Self.id) + "\n"
+            let half = line.utf8.count / 2
+            try await append(String(decoding: Array(line.utf8.prefix(half)), as: UTF8.self), to: path)
+            #expect(try await events.event(after: 2, within: 0.8) == nil, "half a line is not an event")
+            try await append(String(decoding: Array(line.utf8.dropFirst(half)), as: UTF8.self), to: path)
+            written = ContinuousClock.now
+            let second = try await events.arrival(after: 2, within: 3)
+            #expect(text(of: second?.event) == "second prompt")
+            #expect(second.map { $0.arrival - written } ?? .seconds(99) < .seconds(1))
+            await events.stop()
+        }
+    }
+
+    @Test func followingSurvivesTruncationAndReplacementOfTheFile() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        let path = try sandbox.writeSession(Self.id, lines: [
+            Records.user("first", uuid: "u1", parent: nil, session: Self.id), Records.assistant("one", uuid: "a1", parent: "u1", session: Self.id),
+        ])
+        try await sandbox.withSessions { sessions in
+            let events = EventCollector(try await sessions.followSession(Self.id, pollInterval: .milliseconds(100)))
+            try await append(Records.user("running", uuid: "x1", parent: "a1", session: Self.id) + "\n", to: path)
+            #expect(text(of: try await events.event(after: 0, within: 15)) == "running")
+            try await shell(": > \(try ShellQuoting.quote(path))")
+            guard case .restarted(let reason) = try await events.event(after: 1, within: 5) else { Issue.record("no restart on truncation"); return }
+            #expect(reason == "truncated")
+            try await append(Records.user("after truncation", uuid: "t1", parent: nil, session: Self.id) + "\n", to: path)
+            #expect(text(of: try await events.event(after: 2, within: 5)) == "after truncation")
+
+            let replacement = path + ".new"
+            try Data((Records.user("replaced", uuid: "r1", parent: nil, session: Self.id) + "\n").utf8).write(to: URL(fileURLWithPath: replacement))
+            try await shell("mv \(try ShellQuoting.quote(replacement)) \(try ShellQuoting.quote(path))")
+            guard case .restarted(let why) = try await events.event(after: 3, within: 5) else { Issue.record("no restart on replacement"); return }
+            #expect(why == "replaced")
+            #expect(text(of: try await events.event(after: 4, within: 5)) == "replaced")
+            await events.stop()
+        }
+    }
+
+    @Test func stoppingTheIterationStopsTheRemoteLoop() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        try sandbox.writeSession(Self.id, lines: [Records.user("first", uuid: "u1", parent: nil, session: Self.id)])
+        try await sandbox.withSessions { sessions in
+            let task = Task { for try await _ in try await sessions.followSession(Self.id) {} }
+            // "[s]essions-…" matches the remote loop's command line but not the shell running pgrep.
+            let name = String(sandbox.root.split(separator: "/").last!)
+            let marker = "[" + name.prefix(1) + "]" + name.dropFirst()
+            let pgrep = "pgrep -f \(try ShellQuoting.quote(marker)) || true"
+            let running: () async throws -> Bool = { try await shell(pgrep).isEmpty == false }
+            let started = try await Self.eventually(within: 15, running)
+            #expect(started)
+            task.cancel()
+            _ = try? await task.value
+            let stopped = try await Self.eventually(within: 5) { try await !running() }
+            #expect(stopped)
+        }
+    }
+}
+
+/// Reads a follow stream in the background and keeps what arrived, for tests to wait on.
+private final class EventCollector: Sendable {
+    private final class Store: Sendable {
+        let events = Mutex<[(event: SessionFollowEvent, arrival: ContinuousClock.Instant)]>([])
+    }
+
+    private let store = Store()
+    private let task: Task<Void, Error>
+
+    init(_ stream: AsyncThrowingStream<SessionFollowEvent, Error>) {
+        let store = store
+        task = Task { for try await event in stream { store.events.withLock { $0.append((event, ContinuousClock.now)) } } }
+    }
+
+    /// The event after the `count` already taken, or nil when none comes within `seconds`.
+    func event(after count: Int, within seconds: Double) async throws -> SessionFollowEvent? {
+        try await arrival(after: count, within: seconds)?.event
+    }
+
+    /// The event after the `count` already taken and when the stream delivered it.
+    func arrival(after count: Int, within seconds: Double) async throws -> (event: SessionFollowEvent, arrival: ContinuousClock.Instant)? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if let item = store.events.withLock({ $0.count > count ? $0[count] : nil }) { return item }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}
