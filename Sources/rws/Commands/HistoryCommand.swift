@@ -21,14 +21,9 @@ struct HistoryCommand: AsyncParsableCommand {
         commandName: "history",
         abstract: "Show one Claude Code session: prompts, answers, tool calls; --follow to watch it live.",
         discussion: """
-        SESSION is a session id on the box (a unique prefix is enough; see `rws
-        sessions`), or a session file (.jsonl) on this machine when no host is
-        given. Subagent transcripts are included. Text output shows the role and
-        time of each message, tool calls one line each, long tool output folded.
+        SESSION is a session id on the box (a unique prefix is enough; see `rws sessions`), or a session file (.jsonl) on this machine when no host is given. Subagent transcripts are included. Text output shows the role and time of each message, tool calls one line each, long tool output folded.
 
-        --follow prints the session, then each new message as Claude Code writes it,
-        until Ctrl+C. It needs nothing on the box but sh: the file is polled four
-        times a second.
+        --follow prints the session, then each new message as Claude Code writes it, until Ctrl+C. It needs nothing on the box but sh: the file is polled four times a second.
 
         Examples:
           rws history --host box 0b1c

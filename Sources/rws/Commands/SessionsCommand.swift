@@ -8,18 +8,11 @@ struct SessionsCommand: AsyncParsableCommand {
         commandName: "sessions",
         abstract: "List Claude Code sessions on the box, newest first.",
         discussion: """
-        One remote command lists every session file with its first and last few KB;
-        a local cache (under ~/.cache/rws, per host) makes the next listing read
-        only what changed. Subagent transcripts are attached to their session, not
-        listed.
+        One remote command lists every session file with its first and last few KB; a local cache (under ~/.cache/rws, per host) makes the next listing read only what changed. Subagent transcripts are attached to their session, not listed.
 
-        PROJECT narrows the list: a project name in the workspace root (app), a path
-        on the box (/home/me/app or ~/app), or a Claude Code project folder name
-        (-home-me-app). With --json, each session comes with its path, size, summary
-        and subagent files.
+        PROJECT narrows the list: a project name in the workspace root (app), a path on the box (/home/me/app or ~/app), or a Claude Code project folder name (-home-me-app). With --json, each session comes with its path, size, summary and subagent files.
 
-        With --local DIR, lists the sessions of one project folder on this machine
-        instead.
+        With --local DIR, lists the sessions of one project folder on this machine instead.
 
         Examples:
           rws sessions --host box
