@@ -219,14 +219,6 @@ extension TestSSHServer {
         maxChannels: Int = 10, deadPeerTimeout: Duration = .seconds(20),
         _ body: (SSHConnection) async throws -> T
     ) async throws -> T {
-        let connection = try await connect(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout)
-        do {
-            let value = try await body(connection)
-            await connection.close()
-            return value
-        } catch {
-            await connection.close()
-            throw error
-        }
+        try await Self.closing(try await connect(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout), body)
     }
 }

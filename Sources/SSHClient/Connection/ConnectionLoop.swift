@@ -43,6 +43,9 @@ final class ConnectionLoop: @unchecked Sendable {
     private var readInterestSuppressed = false
     /// Shared read buffer for every channel of the session.
     var scratch = [UInt8](repeating: 0, count: 256 * 1024)
+    /// The remote file API's per-connection state: the SFTP session (kept for the connection's
+    /// life once opened), the transport in use, the remote home.
+    let files = FileAccessState()
 
     private init(configuration: SSHConnectionConfiguration) {
         self.configuration = configuration

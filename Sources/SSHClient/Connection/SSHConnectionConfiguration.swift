@@ -24,6 +24,9 @@ public struct SSHConnectionConfiguration: Sendable {
     public var maxChannels: Int
     /// How long a stopped command's process group gets between SIGTERM and SIGKILL.
     public var terminationGracePeriod: Duration
+    /// How the file calls (``SSHConnection/listDirectory(_:includeSymlinkTargets:)`` and the
+    /// others) reach the box: SFTP when the server offers it, else the shell (the default), or forced.
+    public var fileTransport: RemoteFileTransport = .automatic
 
     /// A configuration with OpenSSH's defaults: strict host keys, `~/.ssh/known_hosts`, 10 channels.
     public init(

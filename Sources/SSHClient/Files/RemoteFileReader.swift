@@ -1,0 +1,89 @@
+import Synchronization
+
+/// The bounded pipe between a file read on the I/O thread and the task iterating a
+/// ``RemoteFileReader``: an ``OutputPipe`` (its `stdout` events are the chunks) plus the
+/// file-level error, which the pipe itself cannot carry.
+final class FileChunkPipe: Sendable {
+    let pipe: OutputPipe
+    private let fileError = Mutex<RemoteFileError?>(nil)
+
+    init(capacity: Int, resume: @escaping @Sendable () -> Void, cancel: @escaping @Sendable () -> Void) {
+        pipe = OutputPipe(capacity: capacity, resumeProducer: resume, cancelCommand: cancel)
+    }
+
+    func hasRoom() -> Bool { pipe.hasRoom() }
+
+    func push(_ event: CommandOutputEvent) { pipe.push(event) }
+
+    /// Ends the stream: normally, or with the failure the caller will see.
+    func finish(_ failure: FileFailure?) {
+        switch failure {
+        case nil:
+            pipe.finish(.success(()))
+        case .connection(let error)?:
+            pipe.finish(.failure(error))
+        case .file(let error)?:
+            fileError.withLock { $0 = error }
+            pipe.finish(.failure(.channelFailed(operation: "reading a file", reason: error.description)))
+        }
+    }
+
+    /// The next chunk; nil at the end.
+    func next() async throws -> [UInt8]? {
+        do {
+            guard let event = try await pipe.next() else { return nil }
+            switch event {
+            case .stdout(let bytes), .stderr(let bytes): return bytes
+            }
+        } catch {
+            if let fileError = fileError.withLock({ $0 }) { throw fileError }
+            throw error
+        }
+    }
+}
+
+/// A remote file read as it arrives, from ``SSHConnection/streamFile(_:from:length:bufferSize:)``.
+///
+/// Iterate it once: each element is the next chunk of bytes, in order. Reading slowly pauses the
+/// transfer (the bytes in flight stay bounded); cancelling the iterating task stops it. Errors
+/// (``RemoteFileError``, or ``SSHError`` for the connection) are thrown by the iteration.
+public struct RemoteFileReader: AsyncSequence, Sendable {
+    public typealias Element = [UInt8]
+
+    private let source: Source
+
+    enum Source: Sendable {
+        case sftp(FileChunkPipe)
+        case shell(RemoteCommand, path: String)
+    }
+
+    init(_ source: Source) { self.source = source }
+
+    /// Iterates the chunks.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let source: Source
+        var stderr: [UInt8] = []
+        var output: CommandOutput.AsyncIterator?
+
+        /// The next chunk, or nil at the end of the file (or range).
+        public mutating func next() async throws -> [UInt8]? {
+            switch source {
+            case .sftp(let pipe):
+                return try await pipe.next()
+            case .shell(let command, let path):
+                if output == nil { output = command.output.makeAsyncIterator() }
+                while let event = try await output!.next() {
+                    switch event {
+                    case .stdout(let bytes): return bytes
+                    case .stderr(let bytes): stderr += bytes
+                    }
+                }
+                let status = try await command.exitStatus()
+                if status != .exited(0) { throw ShellFileErrors.error(stderr: stderr, status: status, operation: "reading", path: path) }
+                return nil
+            }
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source) }
+}
