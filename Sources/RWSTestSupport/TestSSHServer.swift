@@ -133,6 +133,8 @@ public final class TestSSHServer: @unchecked Sendable {
             "PermitRootLogin yes",
             "Compression no",
             "LogLevel VERBOSE",
+            // Tests connect in bursts; the default (10:30:100) drops some handshakes ("Failed getting banner").
+            "MaxStartups 200:30:400",
             // Debian's bash sources ~/.bashrc for sshd commands when SHLVL < 2; a sandbox HOME keeps it out.
             "SetEnv HOME=\(home) SHLVL=1",
         ]

@@ -20,7 +20,8 @@ enum ShellFileScripts {
 
         """
 
-    /// Per batch of `find` results: `B`, the names, an empty name, the `stat` lines, NUL, then
+    /// `find` complains (and exits non-zero) about entries that vanish while it runs; those are
+    /// simply not listed, as over SFTP. Per batch of `find` results: `B`, the names, an empty name, the `stat` lines, NUL, then
     /// (name, link target) pairs for symlinks when `t=1`, an empty name.
     private static let listBatch = #"""
         printf 'B\0'; for n; do printf '%s\0' "$n"; done; printf '\0'
@@ -39,7 +40,8 @@ enum ShellFileScripts {
             { cd -- "$d" 2>/dev/null && [ -r . ]; } || rws_fail EACCES
             command -v find >/dev/null 2>&1 || { printf 'rws-missing:find\\n' >&2; exit 1; }
             rws_stat; t=\(symlinkTargets ? 1 : 0); export o f t
-            find . ! -name . -prune -exec sh -c \(try ShellQuoting.quote(listBatch)) sh {} +
+            find . ! -name . -prune -exec sh -c \(try ShellQuoting.quote(listBatch)) sh {} + 2>/dev/null
+            exit 0
             """
     }
 
