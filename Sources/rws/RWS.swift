@@ -12,9 +12,11 @@ struct RWS: AsyncParsableCommand {
         Examples:
           rws exec --host me@box.example.com -- uname -a
           rws exec --host box --timeout 30s -- make test
+          rws ls --host box --long projects
+          rws cat --host box '~/notes.txt' --offset 1024
           rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
         """,
         version: "0.1.0",
-        subcommands: [ExecCommand.self, HistoryCommand.self, SessionsCommand.self]
+        subcommands: [ExecCommand.self, ListCommand.self, CatCommand.self, HistoryCommand.self, SessionsCommand.self]
     )
 }

@@ -51,6 +51,8 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
 
     private let source: Source
+    /// Errors name paths starting with `remote` as starting with `shown` (the caller's spelling).
+    private var pathNames: (remote: String, shown: String) = ("", "")
 
     enum Source: Sendable {
         case sftp(FileChunkPipe)
@@ -59,14 +61,30 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
 
     init(_ source: Source) { self.source = source }
 
+    /// The reader with errors naming `remote` paths as `shown`.
+    func naming(_ remote: String, as shown: String) -> RemoteFileReader {
+        var reader = self
+        reader.pathNames = (remote, shown)
+        return reader
+    }
+
     /// Iterates the chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let source: Source
+        let pathNames: (remote: String, shown: String)
         var stderr: [UInt8] = []
         var output: CommandOutput.AsyncIterator?
 
         /// The next chunk, or nil at the end of the file (or range).
         public mutating func next() async throws -> [UInt8]? {
+            do {
+                return try await nextChunk()
+            } catch let error as RemoteFileError {
+                throw error.replacingPathPrefix(pathNames.remote, with: pathNames.shown)
+            }
+        }
+
+        private mutating func nextChunk() async throws -> [UInt8]? {
             switch source {
             case .sftp(let pipe):
                 return try await pipe.next()
@@ -85,5 +103,5 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source, pathNames: pathNames) }
 }
