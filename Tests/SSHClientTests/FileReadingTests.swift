@@ -47,19 +47,38 @@ import Testing
     }
 
     @Test(arguments: FileRoute.allCases)
-    func aStreamThatIsAbandonedLeavesTheConnectionWorking(route: FileRoute) async throws {
-        let (path, _) = try FileFixtures.bigFile.get()
+    func aStreamThatIsDroppedUnreadClosesTheRemoteFileAndTheConnectionKeepsWorking(route: FileRoute) async throws {
+        let (bigPath, _) = try FileFixtures.bigFile.get()
+        let path = try FileFixtures.scratchDirectory("dropped") + "/dropped.bin"
+        #expect(link(bigPath, path) == 0)
         try await route.withConnection { connection in
-            let reader = try await connection.streamFile(path, bufferSize: 64 << 10)
-            let task = Task {
+            do {
+                let reader = try await connection.streamFile(path, bufferSize: 64 << 10)
                 var iterator = reader.makeAsyncIterator()
-                _ = try await iterator.next()
-                try await Task.sleep(for: .seconds(30))
+                #expect(try await iterator.next()?.isEmpty == false)
+                #expect(Self.processesHolding(path) > 0, "the remote side holds the file while the reader lives")
             }
-            try await Task.sleep(for: .milliseconds(200))
-            task.cancel()
-            _ = await task.result
-            #expect(try await connection.readFile(path, range: 0..<10).count == 10)
+            var waited = 0
+            while Self.processesHolding(path) > 0, waited < 100 {
+                try await Task.sleep(for: .milliseconds(50))
+                waited += 1
+            }
+            #expect(Self.processesHolding(path) == 0, "dropping the reader closed the remote file")
+            let head = try await connection.readFile(path, range: 0..<10)
+            #expect(head.count == 10)
         }
+    }
+
+    /// How many open descriptors of processes on this machine (the test sshd's too) point at `path`.
+    static func processesHolding(_ path: String) -> Int {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var count = 0
+        for pid in processes where Int(pid) != nil {
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            for fd in descriptors where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == path {
+                count += 1
+            }
+        }
+        return count
     }
 }

@@ -51,6 +51,8 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
 
     private let source: Source
+    /// Stops the transfer once the reader and all its iterators are gone, read to the end or not.
+    private let lifetime: ReaderLifetime
     /// Errors name paths starting with `remote` as starting with `shown` (the caller's spelling).
     private var pathNames: (remote: String, shown: String) = ("", "")
 
@@ -59,7 +61,10 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
         case shell(RemoteCommand, path: String)
     }
 
-    init(_ source: Source) { self.source = source }
+    init(_ source: Source, onAbandon: @escaping @Sendable () -> Void) {
+        self.source = source
+        lifetime = ReaderLifetime(onAbandon)
+    }
 
     /// The reader with errors naming `remote` paths as `shown`.
     func naming(_ remote: String, as shown: String) -> RemoteFileReader {
@@ -71,6 +76,7 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
     /// Iterates the chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let source: Source
+        let lifetime: ReaderLifetime
         let pathNames: (remote: String, shown: String)
         var stderr: [UInt8] = []
         var output: CommandOutput.AsyncIterator?
@@ -103,5 +109,15 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source, pathNames: pathNames) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source, lifetime: lifetime, pathNames: pathNames) }
+}
+
+/// Runs its action when the last reader or iterator holding it goes away. After a normal end
+/// the action finds nothing left to stop.
+final class ReaderLifetime: Sendable {
+    private let action: @Sendable () -> Void
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+    deinit { action() }
 }

@@ -101,19 +101,20 @@ struct SFTPFileBackend: FileBackend {
     func stream(_ path: String, offset: UInt64, length: UInt64?, bufferSize: Int) async throws -> RemoteFileReader {
         if try await stat(path, followSymlinks: true).kind == .directory { throw RemoteFileError.isADirectory(path: path) }
         let operation = Mutex<LoopBound<SFTPReadFile>?>(nil)
-        let pipe = FileChunkPipe(capacity: max(1, bufferSize), resume: { [loop] in
-            loop.submit { loop in loop.files.sftp?.unpark() }
-        }, cancel: { [loop] in
+        let cancel: @Sendable () -> Void = { [loop] in
             guard let bound = operation.withLock({ $0 }) else { return }
             loop.submit { loop in loop.files.sftp?.cancel(bound.value) }
-        })
+        }
+        let pipe = FileChunkPipe(capacity: max(1, bufferSize), resume: { [loop] in
+            loop.submit { loop in loop.files.sftp?.unpark() }
+        }, cancel: cancel)
         let failure = loop.submit { loop in
             let read = SFTPReadFile(path: path, offset: offset, limit: length, sink: .stream(pipe))
             operation.withLock { $0 = LoopBound(read, loop: loop) }
             SFTPChannel.submit(read, on: loop)
         }
         if let failure { throw failure }
-        return RemoteFileReader(.sftp(pipe))
+        return RemoteFileReader(.sftp(pipe), onAbandon: cancel)
     }
 
     func write(_ path: String, contents: [UInt8], permissions: UInt32) async throws {

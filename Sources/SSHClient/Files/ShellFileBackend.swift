@@ -50,7 +50,7 @@ struct ShellFileBackend: FileBackend {
         let script = try ShellFileScripts.read(path, offset: offset, length: length)
         let command = try connection.stream(try commandLine(script), bufferSize: bufferSize)
         try await command.closeInput()
-        return RemoteFileReader(.shell(command, path: path))
+        return RemoteFileReader(.shell(command, path: path)) { command.cancel() }
     }
 
     func write(_ path: String, contents: [UInt8], permissions: UInt32) async throws {
