@@ -24,6 +24,7 @@ public enum RemoteFileError: Error, Sendable, Equatable {
 }
 
 extension RemoteFileError: CustomStringConvertible {
+    /// One line: the path as the caller gave it and what is wrong with it.
     public var description: String {
         switch self {
         case .noSuchFile(let path): return "\(path): no such file or directory"

@@ -48,6 +48,7 @@ final class FileChunkPipe: Sendable {
 /// transfer (the bytes in flight stay bounded); cancelling the iterating task stops it. Errors
 /// (``RemoteFileError``, or ``SSHError`` for the connection) are thrown by the iteration.
 public struct RemoteFileReader: AsyncSequence, Sendable {
+    /// A chunk of the file's bytes.
     public typealias Element = [UInt8]
 
     private let source: Source
@@ -109,6 +110,7 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
         }
     }
 
+    /// An iterator over the chunks; make one.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source, lifetime: lifetime, pathNames: pathNames) }
 }
 
