@@ -153,8 +153,8 @@ public final class TestSSHServer: @unchecked Sendable {
             "PermitRootLogin yes",
             "Compression no",
             "LogLevel VERBOSE",
-            // Parallel tests start dozens of handshakes at once; the default (10:30:100) drops some at random.
-            "MaxStartups 200",
+            // Tests connect in bursts; the default (10:30:100) drops some handshakes ("Failed getting banner").
+            "MaxStartups 200:30:400",
             // Debian's bash sources ~/.bashrc for sshd commands when SHLVL < 2; a sandbox HOME keeps it out.
             "SetEnv HOME=\(home) SHLVL=1",
         ]
@@ -240,15 +240,7 @@ extension TestSSHServer {
         maxChannels: Int = 10, deadPeerTimeout: Duration = .seconds(20),
         _ body: (SSHConnection) async throws -> T
     ) async throws -> T {
-        let connection = try await connect(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout)
-        do {
-            let value = try await body(connection)
-            await connection.close()
-            return value
-        } catch {
-            await connection.close()
-            throw error
-        }
+        try await Self.closing(try await connect(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout), body)
     }
 }
 

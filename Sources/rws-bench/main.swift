@@ -6,7 +6,7 @@ import SSHClient
 
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: rws-bench <info|connect|exec_seq|exec_conc|bulk|exec_ls|exec_cat>\n".utf8))
+    FileHandle.standardError.write(Data("usage: rws-bench <info|connect|exec_seq|exec_conc|bulk|exec_ls|exec_cat|sftp_ls|sftp_read>\n".utf8))
     exit(2)
 }
 let environment = BenchEnvironment(ProcessInfo.processInfo.environment)

@@ -14,6 +14,7 @@ struct RWS: AsyncParsableCommand {
           rws shell --host box
           rws sessions --host box
           rws history --host box 0b1c --follow
+          rws ls --host box --long projects
           rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
         """,
         version: "0.1.0",
@@ -21,6 +22,7 @@ struct RWS: AsyncParsableCommand {
             ExecCommand.self, ShellCommand.self,
             ProjectsCommand.self, CreateCommand.self, CloneCommand.self, DeleteCommand.self,
             SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
+            ListCommand.self, CatCommand.self,
             ConfigCommand.self,
         ]
     )

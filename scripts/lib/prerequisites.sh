@@ -23,6 +23,10 @@ install_prerequisites() {
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     pkg-config --exists libssh2 2>/dev/null || missing+=(libssh2-1-dev)
     [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
+    # The file tests run one server with the stand-alone sftp-server, as root without the
+    # capabilities that bypass file permissions (setpriv).
+    [ -x /usr/lib/openssh/sftp-server ] || missing+=(openssh-sftp-server)
+    command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
     command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
     command -v git >/dev/null 2>&1 || missing+=(git)
     command -v tmux >/dev/null 2>&1 || missing+=(tmux)

@@ -48,7 +48,8 @@ class SandboxSSHD:
         if os.getuid() == 0:
             os.makedirs("/run/sshd", exist_ok=True)
         self.process = subprocess.Popen(["/usr/sbin/sshd", "-D", "-f", f"{d}/sshd_config", "-E", f"{d}/sshd.log"],
-                                        start_new_session=True)
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)  # nothing may hold the caller's $(...) pipe open
         for _ in range(250):
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.1).close()

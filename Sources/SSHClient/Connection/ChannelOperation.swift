@@ -90,24 +90,50 @@ class ChannelOperation {
         }
     }
 
+    /// What one attempt to open the channel gave.
+    enum OpenAttempt {
+        case opened(OpaquePointer)
+        /// Not yet: try again on a later pass.
+        case pending
+        /// Failed with this libssh2 error code.
+        case failed(Int32)
+    }
+
+    /// Opens the channel. Subclasses that open it through another libssh2 call (the SFTP
+    /// session, whose `libssh2_sftp_init` opens its own channel) override this.
+    func attemptOpen() -> OpenAttempt {
+        if let opened = libssh2_channel_open_ex(loop.session.raw, "session", 7, 2 * 1024 * 1024, 32768, nil, 0) {
+            return .opened(opened)
+        }
+        let code = loop.session.lastErrno
+        return code == LIBSSH2_ERROR_EAGAIN ? .pending : .failed(code)
+    }
+
+    /// Whether a failed open means the server refused the channel (its MaxSessions), so that it
+    /// is retried once another channel is freed.
+    func openWasRefused(_ code: Int32) -> Bool { code == LIBSSH2_ERROR_CHANNEL_FAILURE }
+
     private func stepOpen() -> Bool {
-        let opened = libssh2_channel_open_ex(loop.session.raw, "session", 7, 2 * 1024 * 1024, 32768, nil, 0)
-        if let opened {
+        let code: Int32
+        switch attemptOpen() {
+        case .pending:
+            return false
+        case .opened(let opened):
             channel = opened
             loop.channelsOpened.add(1, ordering: .relaxed)
             loop.openFinished(self)
             phase = abandonAfterOpen ? .closing : .settingUp
             return true
+        case .failed(let failure):
+            code = failure
         }
-        let code = loop.session.lastErrno
-        if code == LIBSSH2_ERROR_EAGAIN { return false }
         loop.openFinished(self)
         if loop.isFatal(code) {
             loop.lose(loop.session.error("opening a channel"))
             return true
         }
         phase = .done
-        if code == LIBSSH2_ERROR_CHANNEL_FAILURE, loop.requeueAfterRefusal(self) {
+        if openWasRefused(code), loop.requeueAfterRefusal(self) {
             phase = .queued
             return true
         }

@@ -45,6 +45,9 @@ final class ConnectionLoop: @unchecked Sendable {
     var scratch = [UInt8](repeating: 0, count: 256 * 1024)
     /// Channels the server opened for this session so far; read from any thread.
     let channelsOpened = Atomic<Int>(0)
+    /// The remote file API's per-connection state: the SFTP session (kept for the connection's
+    /// life once opened), the transport in use, the remote home.
+    let files = FileAccessState()
 
     private init(configuration: SSHConnectionConfiguration) {
         self.configuration = configuration

@@ -28,6 +28,9 @@ public struct SSHConnectionConfiguration: Sendable {
     /// Where the connection reports what it does. Secrets (passwords, passphrases) and command
     /// lines are never logged. Discards everything by default.
     public var logger: Logger
+    /// How the file calls (``SSHConnection/listDirectory(_:includeSymlinkTargets:)`` and the
+    /// others) reach the box: SFTP when the server offers it, else the shell (the default), or forced.
+    public var fileTransport: RemoteFileTransport = .automatic
 
     /// A configuration with OpenSSH's defaults: strict host keys, `~/.ssh/known_hosts`, 10 channels.
     public init(

@@ -55,6 +55,9 @@ final class ExecChannel: ChannelOperation {
     }
 
     func closeInput(completion: @escaping (Result<Void, SSHError>) -> Void) {
+        // A command whose output has ended reads no more input: nothing is left to close (and
+        // a request queued now would never be answered).
+        if finished || phase == .done || (stdoutEnded && stderrEnded) { return completion(.success(())) }
         input.requestEOF(completion: completion)
     }
 

@@ -69,8 +69,9 @@ final class CommandHandle: Sendable {
 
     func perform(_ body: @escaping @Sendable (ExecChannel, @escaping (Result<Void, SSHError>) -> Void) -> Void) async throws {
         let promise = Promise<Void>()
-        let failure = loop.submit { _ in
-            guard let channel = self.exec.withLock({ $0 })?.value else {
+        // Read the channel on the I/O thread: the closure that attaches it was submitted first.
+        let failure = loop.submit { [self] _ in
+            guard let channel = exec.withLock({ $0 })?.value else {
                 return promise.complete(.failure(.channelFailed(operation: "using the command", reason: "it has not started")))
             }
             body(channel) { promise.complete($0) }

@@ -1,0 +1,86 @@
+/// Choosing a connection's file transport, and turning caller paths into transport paths.
+extension SSHConnection {
+    enum SelectedBackend {
+        case sftp(SFTPFileBackend)
+        case shell(ShellFileBackend)
+    }
+
+    /// The backend for this connection: decided once, by configuration or by whether the server
+    /// runs the SFTP subsystem.
+    func fileBackend() async throws -> SelectedBackend {
+        let shell = ShellFileBackend(connection: self)
+        let sftp = SFTPFileBackend(loop: loop, shell: shell)
+        switch loop.files.decision {
+        case .sftp?: return .sftp(sftp)
+        case .shell?: return .shell(shell)
+        case nil: break
+        }
+        switch configuration.fileTransport {
+        case .shell:
+            loop.files.decision = .shell
+            return .shell(shell)
+        case .sftp:
+            try await sftp.open()
+        case .automatic:
+            do {
+                try await sftp.open()
+            } catch RemoteFileError.sftpUnavailable {
+                loop.files.decision = .shell
+                return .shell(shell)
+            }
+        }
+        loop.files.decision = .sftp
+        return .sftp(sftp)
+    }
+
+    /// Runs `body` with the backend and `path` as that backend takes it; errors name `path` as given.
+    func withFileBackend<T>(_ path: String, _ body: (any FileBackend, String) async throws -> T) async throws -> T {
+        let normalized = try RemotePath.normalized(path)
+        let backend: any FileBackend
+        var remotePath = normalized
+        switch try await fileBackend() {
+        case .shell(let shell):
+            backend = shell
+        case .sftp(let sftp):
+            backend = sftp
+            if RemotePath.isHomeRelative(normalized) { remotePath = RemotePath.resolved(normalized, home: try await home(sftp)) }
+        }
+        do {
+            return try await body(backend, remotePath)
+        } catch let error as RemoteFileError {
+            throw error.replacingPathPrefix(remotePath, with: path)
+        }
+    }
+
+    /// The remote home: `$HOME` of a remote shell, as the shell fallback and ``ShellQuoting/quotePath(_:)``
+    /// see it; SFTP's login directory when commands cannot run.
+    private func home(_ sftp: SFTPFileBackend) async throws -> String {
+        if let home = loop.files.home { return home }
+        var home = ""
+        if let result = try? await run(ShellFileScripts.home), result.status == .exited(0) { home = result.stdoutText }
+        if !home.hasPrefix("/") { home = try await sftp.realPath(".") }
+        loop.files.home = home
+        return home
+    }
+}
+
+extension RemoteFileError {
+    /// The error with a path that starts with `old` rewritten to start with `new`.
+    func replacingPathPrefix(_ old: String, with new: String) -> RemoteFileError {
+        func rewrite(_ path: String) -> String {
+            guard old != new, path.hasPrefix(old) else { return path }
+            return new + path.dropFirst(old.count)
+        }
+        switch self {
+        case .noSuchFile(let path): return .noSuchFile(path: rewrite(path))
+        case .permissionDenied(let path): return .permissionDenied(path: rewrite(path))
+        case .notADirectory(let path): return .notADirectory(path: rewrite(path))
+        case .isADirectory(let path): return .isADirectory(path: rewrite(path))
+        case .alreadyExists(let path): return .alreadyExists(path: rewrite(path))
+        case .directoryNotEmpty(let path): return .directoryNotEmpty(path: rewrite(path))
+        case .toolMissing(let tool, let path): return .toolMissing(tool: tool, path: rewrite(path))
+        case .failed(let operation, let path, let reason): return .failed(operation: operation, path: rewrite(path), reason: reason)
+        case .sftpUnavailable: return self
+        }
+    }
+}

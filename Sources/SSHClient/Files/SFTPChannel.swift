@@ -1,0 +1,145 @@
+import CLibSSH2
+
+/// The connection's SFTP session: a channel opened by `libssh2_sftp_init`, kept for the
+/// connection's life, running queued ``SFTPOperation``s one at a time. Confined to the I/O thread.
+///
+/// `libssh2_sftp_init` opens a channel and sends the subsystem request inside, so opening holds
+/// the loop's open turn (it is admitted like any channel, counting against MaxSessions) and also
+/// waits for the request turn (`requestHolder`). Once running, every loop pass advances the head
+/// of the queue, so SFTP work interleaves with the connection's other channels.
+final class SFTPChannel: ChannelOperation {
+    private var sftp: OpaquePointer?
+    private var queue: [SFTPOperation] = []
+    private var parked: [SFTPOperation] = []
+    private var brokenBy: SSHError?
+    private var openFailure = ""
+    /// Steps per pump before other channels get a turn.
+    private let stepsPerPump = 256
+
+    private init(loop: ConnectionLoop) {
+        super.init(loop: loop, setupRequests: [])
+    }
+
+    /// Queues `operation` on the loop's SFTP session, opening the session on first use.
+    static func submit(_ operation: SFTPOperation, on loop: ConnectionLoop) {
+        if let refusal = loop.files.sftpRefusal {
+            operation.fail(.file(.sftpUnavailable(reason: refusal)))
+            return
+        }
+        let channel: SFTPChannel
+        if let existing = loop.files.sftp {
+            channel = existing
+        } else {
+            channel = SFTPChannel(loop: loop)
+            loop.files.sftp = channel
+            loop.enqueue(channel)
+        }
+        channel.queue.append(operation)
+    }
+
+    /// Puts parked operations back in the queue (their consumer made room, or gave up).
+    func unpark() {
+        queue.append(contentsOf: parked)
+        parked = []
+    }
+
+    /// Cancels `operation` wherever it waits.
+    func cancel(_ operation: SFTPOperation) {
+        operation.cancel()
+        if let index = parked.firstIndex(where: { $0 === operation }) {
+            queue.append(parked.remove(at: index))
+        }
+    }
+
+    // MARK: Opening
+
+    override func attemptOpen() -> OpenAttempt {
+        guard loop.requestHolder == nil || loop.requestHolder === self else { return .pending }
+        loop.requestHolder = self
+        if let session = libssh2_sftp_init(loop.session.raw) {
+            loop.requestHolder = nil
+            sftp = session
+            return .opened(libssh2_sftp_get_channel(session))
+        }
+        let code = loop.session.lastErrno
+        if code == LIBSSH2_ERROR_EAGAIN { return .pending }
+        loop.requestHolder = nil
+        openFailure = loop.session.lastError.message
+        return .failed(code)
+    }
+
+    /// libssh2 reports a refused channel and a refused subsystem with the same code; only the
+    /// first is worth retrying when another channel closes.
+    override func openWasRefused(_ code: Int32) -> Bool {
+        code == LIBSSH2_ERROR_CHANNEL_FAILURE && !openFailure.contains("subsystem")
+    }
+
+    override func setupFailed(_ error: SSHError) {
+        loop.files.sftp = nil
+        if openFailure.contains("subsystem") {
+            loop.files.sftpRefusal = "the server refused the sftp subsystem"
+            failAll(.file(.sftpUnavailable(reason: "the server refused the sftp subsystem")))
+        } else {
+            failAll(.connection(.channelFailed(operation: "starting SFTP", reason: openFailure.isEmpty ? error.description : openFailure)))
+        }
+    }
+
+    // MARK: Running
+
+    override var isWaitingOnPeer: Bool {
+        guard super.isWaitingOnPeer else { return false }
+        return phase != .running || !queue.isEmpty
+    }
+
+    override func pump(_ channel: OpaquePointer) -> Bool {
+        guard let sftp else { return false }
+        var progressed = false
+        var steps = 0
+        loop: while let head = queue.first, brokenBy == nil, steps < stepsPerPump {
+            steps += 1
+            switch head.step(sftp, on: self) {
+            case .blocked: break loop
+            case .finished: queue.removeFirst()
+            case .parked: parked.append(queue.removeFirst())
+            case .yielded: if queue.count > 1 { queue.append(queue.removeFirst()) }
+            }
+            progressed = true
+        }
+        if let error = brokenBy { end(error) }
+        return progressed
+    }
+
+    /// After the session broke (its channel closed under us), fails what waits and closes it;
+    /// the next file call opens a new session.
+    private func end(_ error: SSHError) {
+        brokenBy = nil
+        if loop.files.sftp === self { loop.files.sftp = nil }
+        failAll(.connection(error))
+        abandon()
+    }
+
+    /// Classifies the failed return code of an SFTP call on `path`.
+    func failure(_ code: Int32, operation: String, path: String) -> FileFailure {
+        if code == LIBSSH2_ERROR_SFTP_PROTOCOL, let sftp {
+            return .file(SFTPStatus.error(libssh2_sftp_last_error(sftp), operation: operation, path: path))
+        }
+        let error = loop.session.error("SFTP \(operation) of \(path)")
+        if loop.isFatal(code) {
+            loop.lose(error)
+            return .connection(.connectionLost(reason: error.description))
+        }
+        if brokenBy == nil { brokenBy = .channelFailed(operation: "SFTP \(operation) of \(path)", reason: loop.session.lastError.message) }
+        return .connection(brokenBy!)
+    }
+
+    override func connectionFailed(_ error: SSHError) {
+        failAll(.connection(error))
+    }
+
+    private func failAll(_ failure: FileFailure) {
+        let waiting = queue + parked
+        queue = []
+        parked = []
+        for operation in waiting { operation.fail(failure) }
+    }
+}

@@ -1,0 +1,226 @@
+import CLibSSH2
+import Synchronization
+
+/// The file operations over the connection's SFTP session. Paths must be absolute here.
+struct SFTPFileBackend: FileBackend {
+    let loop: ConnectionLoop
+    /// Runs the fallback's commands where SFTP v3 falls short (replacing an existing file).
+    let shell: ShellFileBackend
+
+    /// Queues the operation `make` builds on the SFTP session and waits for its outcome.
+    private func perform<T: Sendable>(
+        _ make: @escaping @Sendable (@escaping (Result<T, FileFailure>) -> Void) -> SFTPOperation
+    ) async throws -> T {
+        let promise = FilePromise<T>()
+        if let error = loop.submit({ loop in SFTPChannel.submit(make { promise.settle($0) }, on: loop) }) { throw error }
+        return try await promise.fileValue()
+    }
+
+    /// One SFTP call on `path`, repeated while it says EAGAIN.
+    private func call<T: Sendable>(_ operation: String, _ path: String,
+                                   _ attempt: @escaping @Sendable (OpaquePointer) -> SFTPCall<T>.Attempt) async throws -> T {
+        try await perform { done in SFTPCall(operation, path: path, attempt: attempt, completion: done) }
+    }
+
+    /// Waits until the SFTP session runs; throws ``RemoteFileError/sftpUnavailable(reason:)`` if the server has none.
+    func open() async throws {
+        try await call("starting SFTP", "") { _ in .done(()) }
+    }
+
+    func list(_ path: String, symlinkTargets: Bool) async throws -> [ListedEntry] {
+        var entries: [ListedEntry] = []
+        var bufferSize = 4096
+        while true {
+            do {
+                let size = bufferSize
+                entries = try await perform { done in SFTPListDirectory(path: path, bufferSize: size, completion: done) }
+                break
+            } catch RemoteFileError.failed(_, _, SFTPListDirectory.nameTooLong) where bufferSize < 1 << 20 {
+                bufferSize *= 16
+            } catch let error as RemoteFileError {
+                throw try await refineDirectoryError(error, path: path)
+            }
+        }
+        guard symlinkTargets else { return entries }
+        for index in entries.indices where entries[index].attributes.kind == .symlink {
+            let name = String(decoding: entries[index].name, as: UTF8.self)
+            entries[index].target = try? await readLink(RemotePath.join(path, name))
+        }
+        return entries
+    }
+
+    /// OpenSSH answers "no such file" or a bare failure for a path that is not a directory.
+    private func refineDirectoryError(_ error: RemoteFileError, path: String) async throws -> RemoteFileError {
+        guard error == .noSuchFile(path: path) || SFTPStatus.isGeneric(error) else { return error }
+        guard let attributes = try? await stat(path, followSymlinks: true) else { return error }
+        return attributes.kind == .directory ? error : .notADirectory(path: path)
+    }
+
+    func stat(_ path: String, followSymlinks: Bool) async throws -> RemoteFileAttributes {
+        let type = followSymlinks ? LIBSSH2_SFTP_STAT : LIBSSH2_SFTP_LSTAT
+        return try await call("stat", path) { sftp in
+            var attributes = LIBSSH2_SFTP_ATTRIBUTES()
+            let rc = libssh2_sftp_stat_ex(sftp, path, UInt32(path.utf8.count), type, &attributes)
+            if rc == 0 { return .done(SFTPAttributes.convert(attributes)) }
+            return rc == LIBSSH2_ERROR_EAGAIN ? .again : .failed(rc)
+        }
+    }
+
+    func readLink(_ path: String) async throws -> [UInt8] {
+        try await symlinkCall(path, LIBSSH2_SFTP_READLINK, operation: "reading the link")
+    }
+
+    /// The remote server's idea of `path` made absolute (for `.`: the login directory).
+    func realPath(_ path: String) async throws -> String {
+        String(decoding: try await symlinkCall(path, LIBSSH2_SFTP_REALPATH, operation: "resolving"), as: UTF8.self)
+    }
+
+    private func symlinkCall(_ path: String, _ type: Int32, operation: String) async throws -> [UInt8] {
+        try await call(operation, path) { sftp in
+            var target = [CChar](repeating: 0, count: 4097)
+            let rc = libssh2_sftp_symlink_ex(sftp, path, UInt32(path.utf8.count), &target, UInt32(target.count - 1), type)
+            if rc >= 0 { return .done(target[0..<Int(rc)].map { UInt8(bitPattern: $0) }) }
+            return rc == LIBSSH2_ERROR_EAGAIN ? .again : .failed(rc)
+        }
+    }
+
+    func read(_ path: String, offset: UInt64, length: UInt64?) async throws -> [UInt8] {
+        do {
+            return try await perform { done in SFTPReadFile(path: path, offset: offset, limit: length, sink: .collect(done)) }
+        } catch let error as RemoteFileError {
+            throw try await refineFileError(error, path: path)
+        }
+    }
+
+    /// Opening a directory for reading gives a bare failure over SFTP v3.
+    private func refineFileError(_ error: RemoteFileError, path: String) async throws -> RemoteFileError {
+        guard SFTPStatus.isGeneric(error), let attributes = try? await stat(path, followSymlinks: true) else { return error }
+        return attributes.kind == .directory ? .isADirectory(path: path) : error
+    }
+
+    func stream(_ path: String, offset: UInt64, length: UInt64?, bufferSize: Int) async throws -> RemoteFileReader {
+        if try await stat(path, followSymlinks: true).kind == .directory { throw RemoteFileError.isADirectory(path: path) }
+        let operation = Mutex<LoopBound<SFTPReadFile>?>(nil)
+        let cancel: @Sendable () -> Void = { [loop] in
+            guard let bound = operation.withLock({ $0 }) else { return }
+            loop.submit { loop in loop.files.sftp?.cancel(bound.value) }
+        }
+        let pipe = FileChunkPipe(capacity: max(1, bufferSize), resume: { [loop] in
+            loop.submit { loop in loop.files.sftp?.unpark() }
+        }, cancel: cancel)
+        let failure = loop.submit { loop in
+            let read = SFTPReadFile(path: path, offset: offset, limit: length, sink: .stream(pipe))
+            operation.withLock { $0 = LoopBound(read, loop: loop) }
+            SFTPChannel.submit(read, on: loop)
+        }
+        if let failure { throw failure }
+        return RemoteFileReader(.sftp(pipe), onAbandon: cancel)
+    }
+
+    func write(_ path: String, contents: [UInt8], permissions: UInt32) async throws {
+        let (parent, _) = RemotePath.split(path)
+        let temporary = RemotePath.join(parent, temporaryFileName())
+        if try await exists(path), try await stat(path, followSymlinks: true).kind == .directory {
+            throw RemoteFileError.isADirectory(path: path)
+        }
+        do {
+            try await perform { done in
+                SFTPWriteFile(path: temporary, data: contents, append: false, permissions: permissions, completion: done)
+            }
+            try await rename(temporary, over: path)
+        } catch {
+            try? await unlink(temporary)
+            if let fileError = error as? RemoteFileError, case .noSuchFile = fileError { throw RemoteFileError.noSuchFile(path: path) }
+            throw error
+        }
+    }
+
+    /// SFTP v3 renames only onto a free name (OpenSSH links, then unlinks); an existing target
+    /// is replaced with `mv -f` (one `rename(2)`), as libssh2 1.10 cannot send `posix-rename@openssh.com`.
+    private func rename(_ source: String, over target: String) async throws {
+        do {
+            try await call("renaming", source) { sftp in
+                sftpAttempt(libssh2_sftp_rename_ex(sftp, source, UInt32(source.utf8.count), target, UInt32(target.utf8.count), 0))
+            }
+        } catch let error as RemoteFileError where SFTPStatus.isGeneric(error) {
+            let command = try ShellQuoting.commandLine(["mv", "-f", "--", source, target])
+            let result = try await shell.connection.run(command)
+            guard result.status == .exited(0) else {
+                throw ShellFileErrors.error(stderr: result.stderr, status: result.status, operation: "replacing", path: target)
+            }
+        }
+    }
+
+    private func exists(_ path: String) async throws -> Bool {
+        do {
+            _ = try await stat(path, followSymlinks: false)
+            return true
+        } catch RemoteFileError.noSuchFile {
+            return false
+        }
+    }
+
+    func append(_ path: String, contents: [UInt8]) async throws {
+        do {
+            try await perform { done in SFTPWriteFile(path: path, data: contents, append: true, permissions: nil, completion: done) }
+        } catch let error as RemoteFileError {
+            throw try await refineFileError(error, path: path)
+        }
+    }
+
+    func makeDirectory(_ path: String, intermediates: Bool, permissions: UInt32) async throws {
+        do {
+            try await mkdir(path, permissions: permissions)
+        } catch let error as RemoteFileError {
+            if intermediates, case .noSuchFile = error, RemotePath.split(path).parent != path {
+                try await makeDirectory(RemotePath.split(path).parent, intermediates: true, permissions: 0o755)
+                return try await mkdir(path, permissions: permissions)
+            }
+            guard let attributes = try? await stat(path, followSymlinks: true) else { throw error }
+            if intermediates, attributes.kind == .directory { return }
+            throw RemoteFileError.alreadyExists(path: path)
+        }
+    }
+
+    /// `mkdir`, then the exact permission bits (the server's umask applies to `mkdir`).
+    private func mkdir(_ path: String, permissions: UInt32) async throws {
+        try await call("creating the directory", path) { sftp in
+            sftpAttempt(libssh2_sftp_mkdir_ex(sftp, path, UInt32(path.utf8.count), Int(permissions)))
+        }
+        try await call("setting permissions of", path) { sftp in
+            var attributes = LIBSSH2_SFTP_ATTRIBUTES()
+            attributes.flags = UInt(LIBSSH2_SFTP_ATTR_PERMISSIONS)
+            attributes.permissions = UInt(permissions)
+            return sftpAttempt(libssh2_sftp_stat_ex(sftp, path, UInt32(path.utf8.count), LIBSSH2_SFTP_SETSTAT, &attributes))
+        }
+    }
+
+    func remove(_ path: String) async throws {
+        let attributes = try await stat(path, followSymlinks: false)
+        guard attributes.kind == .directory else { return try await unlink(path) }
+        do {
+            try await call("removing the directory", path) { sftp in sftpAttempt(libssh2_sftp_rmdir_ex(sftp, path, UInt32(path.utf8.count))) }
+        } catch let error as RemoteFileError where SFTPStatus.isGeneric(error) {
+            throw try await list(path, symlinkTargets: false).isEmpty ? error : RemoteFileError.directoryNotEmpty(path: path)
+        }
+    }
+
+    private func unlink(_ path: String) async throws {
+        try await call("removing", path) { sftp in sftpAttempt(libssh2_sftp_unlink_ex(sftp, path, UInt32(path.utf8.count))) }
+    }
+
+    /// Depth first, from `lstat` attributes only: a symlink is removed, never followed.
+    func removeRecursively(_ path: String) async throws {
+        let attributes = try await stat(path, followSymlinks: false)
+        guard attributes.kind == .directory else { return try await unlink(path) }
+        for entry in try await list(path, symlinkTargets: false) {
+            let child = RemotePath.join(path, String(decoding: entry.name, as: UTF8.self))
+            if entry.attributes.kind == .directory {
+                try await removeRecursively(child)
+            } else {
+                try await unlink(child)
+            }
+        }
+        try await call("removing the directory", path) { sftp in sftpAttempt(libssh2_sftp_rmdir_ex(sftp, path, UInt32(path.utf8.count))) }
+    }
+}

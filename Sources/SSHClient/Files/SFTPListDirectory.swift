@@ -1,0 +1,75 @@
+import CLibSSH2
+
+/// Reads a whole directory through one SFTP handle: names and `lstat` attributes, without `.`
+/// and `..`.
+///
+/// `libssh2_sftp_readdir_ex` drops an entry whose name does not fit the buffer and says
+/// `LIBSSH2_ERROR_BUFFER_TOO_SMALL`; this operation then fails with ``nameTooLong`` and the
+/// caller lists again with a bigger buffer, so no entry is ever lost silently.
+final class SFTPListDirectory: SFTPHandleOperation {
+    /// The failure reason that asks for a retry with a bigger buffer.
+    static let nameTooLong = "a name did not fit the listing buffer"
+
+    private var names: [UInt8]
+    private var longEntry: [UInt8]
+    private var entries: [ListedEntry] = []
+    private var completion: ((Result<[ListedEntry], FileFailure>) -> Void)?
+
+    init(path: String, bufferSize: Int, completion: @escaping (Result<[ListedEntry], FileFailure>) -> Void) {
+        names = [UInt8](repeating: 0, count: bufferSize)
+        longEntry = [UInt8](repeating: 0, count: bufferSize)
+        self.completion = completion
+        super.init("listing", path: path, directory: true)
+    }
+
+    override func work(_ handle: OpaquePointer, on channel: SFTPChannel) -> Work {
+        for _ in 0..<1024 {
+            var attributes = LIBSSH2_SFTP_ATTRIBUTES()
+            let rc = names.withUnsafeMutableBufferPointer { name in
+                longEntry.withUnsafeMutableBufferPointer { long in
+                    name.withMemoryRebound(to: CChar.self) { nameChars in
+                        long.withMemoryRebound(to: CChar.self) { longChars in
+                            libssh2_sftp_readdir_ex(handle, nameChars.baseAddress, nameChars.count, longChars.baseAddress,
+                                                    longChars.count, &attributes)
+                        }
+                    }
+                }
+            }
+            if rc == LIBSSH2_ERROR_EAGAIN { return .blocked }
+            if rc == 0 { return .done }
+            if rc == LIBSSH2_ERROR_BUFFER_TOO_SMALL {
+                failure = .file(.failed(operation: operation, path: path, reason: Self.nameTooLong))
+                return .done
+            }
+            if rc < 0 {
+                failure = channel.failure(rc, operation: operation, path: path)
+                return .done
+            }
+            let name = Array(names[0..<Int(rc)])
+            if name == [46] || name == [46, 46] { continue }
+            entries.append(ListedEntry(name: name, attributes: SFTPAttributes.convert(attributes), target: nil))
+        }
+        return .yielded
+    }
+
+    override func deliver(_ failure: FileFailure?) {
+        let result: Result<[ListedEntry], FileFailure> = failure.map { .failure($0) } ?? .success(entries)
+        completion?(result)
+        completion = nil
+    }
+}
+
+/// libssh2's flag-gated attributes as ``RemoteFileAttributes`` (absent fields are zero).
+enum SFTPAttributes {
+    static func convert(_ raw: LIBSSH2_SFTP_ATTRIBUTES) -> RemoteFileAttributes {
+        let flags = raw.flags
+        func has(_ flag: Int32) -> Bool { flags & UInt(flag) != 0 }
+        let mode = has(LIBSSH2_SFTP_ATTR_PERMISSIONS) ? UInt32(truncatingIfNeeded: raw.permissions) : 0
+        return RemoteFileAttributes(
+            mode: mode,
+            size: has(LIBSSH2_SFTP_ATTR_SIZE) ? raw.filesize : 0,
+            userID: has(LIBSSH2_SFTP_ATTR_UIDGID) ? UInt32(truncatingIfNeeded: raw.uid) : 0,
+            groupID: has(LIBSSH2_SFTP_ATTR_UIDGID) ? UInt32(truncatingIfNeeded: raw.gid) : 0,
+            modificationSeconds: has(LIBSSH2_SFTP_ATTR_ACMODTIME) ? Int64(raw.mtime) : 0)
+    }
+}

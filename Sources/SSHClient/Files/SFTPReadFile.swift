@@ -1,0 +1,102 @@
+import CLibSSH2
+
+/// Reads a file, or a byte range of it, through one SFTP handle: into memory, or chunk by chunk
+/// into a bounded pipe whose consumer's pace parks the operation.
+///
+/// `libssh2_sftp_read` keeps four times the buffer it is given in flight as 30,000-byte
+/// requests, so reads use up to 2 MiB buffers; near the end of a range the buffer shrinks so that
+/// little is requested past it.
+final class SFTPReadFile: SFTPHandleOperation {
+    enum Sink {
+        case collect((Result<[UInt8], FileFailure>) -> Void)
+        case stream(FileChunkPipe)
+    }
+
+    static let chunkSize = 2 << 20
+    private let offset: UInt64
+    private let limit: UInt64?
+    private var sink: Sink?
+    private var buffer: [UInt8] = []
+    private var filled = 0
+    private var total: UInt64 = 0
+    private var expected: UInt64?
+    private var sought = false
+
+    /// - Parameters:
+    ///   - offset: The first byte to read.
+    ///   - limit: How many bytes at most; nil reads to the end.
+    init(path: String, offset: UInt64, limit: UInt64?, sink: Sink) {
+        self.offset = offset
+        self.limit = limit
+        self.sink = sink
+        super.init("reading", path: path, flags: UInt(LIBSSH2_FXF_READ))
+        if case .stream = sink { buffer = [UInt8](repeating: 0, count: Self.chunkSize) }
+    }
+
+    override func work(_ handle: OpaquePointer, on channel: SFTPChannel) -> Work {
+        if !sought {
+            if offset > 0 { libssh2_sftp_seek64(handle, offset) }
+            sought = true
+        }
+        if case .collect = sink, expected == nil {
+            var attributes = LIBSSH2_SFTP_ATTRIBUTES()
+            let rc = libssh2_sftp_fstat_ex(handle, &attributes, 0)
+            if rc == LIBSSH2_ERROR_EAGAIN { return .blocked }
+            if rc != 0 { return fail(rc, on: channel) }
+            let size = SFTPAttributes.convert(attributes).size
+            let available = size > offset ? size - offset : 0
+            expected = min(available, limit ?? .max)
+            buffer = [UInt8](repeating: 0, count: Int(expected!) + (limit == expected ? 0 : 1))
+        }
+        return readChunk(handle, on: channel)
+    }
+
+    private func readChunk(_ handle: OpaquePointer, on channel: SFTPChannel) -> Work {
+        let remaining = limit.map { $0 - total }
+        if remaining == 0 { return .done }
+        if case .stream(let pipe) = sink {
+            if !pipe.hasRoom() { return .parked }
+            filled = 0
+        } else if filled == buffer.count {
+            buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, 1 << 16)))
+        }
+        let outstanding = remaining ?? (expected.map { $0 > total ? $0 - total : 1 } ?? UInt64(Self.chunkSize))
+        let cap = Int(min(UInt64(Self.chunkSize), max(32 << 10, outstanding / 4), remaining ?? .max))
+        let want = min(buffer.count - filled, cap)
+        let rc = buffer.withUnsafeMutableBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { libssh2_sftp_read(handle, $0.baseAddress! + filled, want) }
+        }
+        if rc == Int(LIBSSH2_ERROR_EAGAIN) { return .blocked }
+        if rc < 0 { return fail(Int32(rc), on: channel) }
+        if rc == 0 { return .done }
+        total += UInt64(rc)
+        if case .stream(let pipe) = sink {
+            pipe.push(.stdout(Array(buffer[0..<rc])))
+        } else {
+            filled += rc
+        }
+        return .yielded
+    }
+
+    private func fail(_ code: Int32, on channel: SFTPChannel) -> Work {
+        failure = channel.failure(code, operation: operation, path: path)
+        return .done
+    }
+
+    override func deliver(_ failure: FileFailure?) {
+        switch sink {
+        case .collect(let completion)?:
+            if let failure {
+                completion(.failure(failure))
+            } else {
+                buffer.removeSubrange(filled...)
+                completion(.success(buffer))
+            }
+        case .stream(let pipe)?:
+            pipe.finish(failure)
+        case nil:
+            break
+        }
+        sink = nil
+    }
+}

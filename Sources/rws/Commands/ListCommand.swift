@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import SSHClient
+
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ls",
+        abstract: "List a directory on the box (every entry, hidden ones too, sorted by name).",
+        discussion: """
+        PATH is a remote path: absolute, or relative to the remote home (the default). Quote a
+        leading ~ ('~/src') so that your local shell leaves it for the box. Symlinks are shown as
+        links, never followed. A PATH that is not a directory is shown by itself.
+
+        Uses SFTP when the server offers it, else exec and POSIX tools (find, stat).
+
+        Output: one name per line; --long adds type and permissions, numeric owner and group,
+        size, modification time (UTC) and link targets; --json prints an array of objects
+        {name, path, kind, size, permissions (octal), userID, groupID, modified (ISO 8601),
+        modificationTime (seconds since 1970), symlinkTarget}. Errors go to stderr (with --json:
+        {"error", "exitCode"} on stdout), exit status 1 (255 when the connection failed).
+
+        Examples:
+          rws ls --host box
+          rws ls --host box --long '~/.claude/projects'
+          rws ls --host box /var/log --json
+        """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Flag(name: .long, help: "Show type, permissions, owner ids, size, time and link targets.")
+    var long = false
+
+    @Flag(name: .long, help: "Print the entries as a JSON array.")
+    var json = false
+
+    @Argument(help: "The remote directory (default: the remote home).")
+    var path = "~"
+
+    func run() async throws {
+        await runReportingErrors(json: json) {
+            let ssh = try await connection.connect()
+            let entries = try await Self.entries(at: path, on: ssh, targets: long || json)
+            await ssh.close()
+            if json {
+                Terminal.out(try EntryFormatting.json(entries))
+            } else {
+                Terminal.out(entries.map { (long ? EntryFormatting.longLine($0) : $0.name) + "\n" }.joined())
+            }
+            return 0
+        }
+    }
+
+    /// The directory's entries, or the path's own entry when it is not a directory.
+    static func entries(at path: String, on ssh: SSHConnection, targets: Bool) async throws -> [RemoteFileEntry] {
+        do {
+            return try await ssh.listDirectory(path, includeSymlinkTargets: targets)
+        } catch RemoteFileError.notADirectory {
+            return [try await ssh.stat(path)]
+        }
+    }
+}
+
+/// How `rws ls` shows entries.
+enum EntryFormatting {
+    /// `-rw-r--r--  1000  1000      1234  2026-11-22 03:04  name -> target`
+    static func longLine(_ entry: RemoteFileEntry) -> String {
+        let attributes = entry.attributes
+        let time = timestamp(attributes.modificationTime, format: "yyyy-MM-dd HH:mm")
+        let ids = pad(String(attributes.userID), 6) + " " + pad(String(attributes.groupID), 6)
+        let target = entry.symlinkTarget.map { " -> " + $0 } ?? ""
+        return "\(modeString(attributes))  \(ids)  \(pad(String(attributes.size), 12))  \(time)  \(entry.name)\(target)"
+    }
+
+    static func json(_ entries: [RemoteFileEntry]) throws -> String {
+        let objects: [[String: Any]] = entries.map { entry in
+            var object: [String: Any] = [
+                "name": entry.name, "path": entry.path, "kind": entry.kind.rawValue, "size": entry.size,
+                "permissions": String(format: "%04o", entry.attributes.permissions),
+                "userID": entry.attributes.userID, "groupID": entry.attributes.groupID,
+                "modificationTime": Int64(entry.attributes.modificationTime.timeIntervalSince1970),
+                "modified": timestamp(entry.attributes.modificationTime, format: "yyyy-MM-dd'T'HH:mm:ss'Z'"),
+            ]
+            if let target = entry.symlinkTarget { object["symlinkTarget"] = target }
+            return object
+        }
+        let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// `drwxr-xr-x`, with setuid, setgid and sticky bits as `ls` shows them.
+    static func modeString(_ attributes: RemoteFileAttributes) -> String {
+        let type: Character = switch attributes.kind {
+        case .directory: "d"
+        case .symlink: "l"
+        case .file: "-"
+        case .other: "?"
+        }
+        let bits = attributes.permissions
+        var characters: [Character] = [type]
+        for (shift, special, specialCharacter) in [(6, UInt32(0o4000), "s"), (3, 0o2000, "s"), (0, 0o1000, "t")] as [(UInt32, UInt32, Character)] {
+            let triple = (bits >> shift) & 7
+            characters.append(triple & 4 != 0 ? "r" : "-")
+            characters.append(triple & 2 != 0 ? "w" : "-")
+            let executable = triple & 1 != 0
+            if bits & special != 0 {
+                characters.append(executable ? specialCharacter : Character(specialCharacter.uppercased()))
+            } else {
+                characters.append(executable ? "x" : "-")
+            }
+        }
+        return String(characters)
+    }
+
+    private static func timestamp(_ date: Date, format: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = format
+        return formatter.string(from: date)
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import RWSTestSupport
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct FileCommandTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+
+    /// A fresh directory inside the server's sandbox home, with a file, a subdirectory and a link.
+    private func makeTree(_ server: TestSSHServer) throws -> String {
+        let name = "ls-\(UUID().uuidString.prefix(8))"
+        let path = server.remoteHome + "/" + name
+        try FileManager.default.createDirectory(atPath: path + "/sub dir", withIntermediateDirectories: true)
+        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: path + "/notes.txt"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o640, .modificationDate: Date(timeIntervalSince1970: 1_700_000_000)],
+                                              ofItemAtPath: path + "/notes.txt")
+        try FileManager.default.createSymbolicLink(atPath: path + "/link", withDestinationPath: "notes.txt")
+        return name
+    }
+
+    @Test func lsPrintsOneNamePerLineForAPathRelativeToTheRemoteHome() throws {
+        let server = try SharedTestServer.get()
+        let name = try makeTree(server)
+        let outcome = try RWSBinary.run(["ls"] + server.rwsFlags + [name], home: home)
+        #expect(outcome.stdout == "link\nnotes.txt\nsub dir\n")
+        #expect(outcome.status == 0)
+    }
+
+    @Test func lsLongShowsModeOwnerSizeTimeAndLinkTargets() throws {
+        let server = try SharedTestServer.get()
+        let name = try makeTree(server)
+        let outcome = try RWSBinary.run(["ls", "--long"] + server.rwsFlags + ["~/" + name], home: home)
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("lrwxrwxrwx") && lines[0].hasSuffix("link -> notes.txt"))
+        #expect(lines[1].hasPrefix("-rw-r-----") && lines[1].contains(" 6  2023-11-14 22:13  notes.txt"))
+        #expect(lines[2].hasPrefix("drwxr-xr-x") && lines[2].hasSuffix("sub dir"))
+    }
+
+    @Test func lsJSONGivesTypedEntries() throws {
+        let server = try SharedTestServer.get()
+        let name = try makeTree(server)
+        let outcome = try RWSBinary.run(["ls", "--json"] + server.rwsFlags + [name], home: home)
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
+        #expect(entries.map { $0["name"] as? String } == ["link", "notes.txt", "sub dir"])
+        #expect(entries[0]["kind"] as? String == "symlink" && entries[0]["symlinkTarget"] as? String == "notes.txt")
+        #expect(entries[1]["size"] as? Int == 6 && entries[1]["permissions"] as? String == "0640")
+        #expect(entries[1]["modified"] as? String == "2023-11-14T22:13:20Z" && entries[1]["path"] as? String == name + "/notes.txt")
+        #expect(entries[2]["kind"] as? String == "directory")
+    }
+
+    @Test func lsErrorsAreOneLineOrJSONWithExitStatusOne() throws {
+        let server = try SharedTestServer.get()
+        let plain = try RWSBinary.run(["ls"] + server.rwsFlags + ["/no/such/dir"], home: home)
+        #expect(plain.stderr == "rws: /no/such/dir: no such file or directory\n")
+        #expect(plain.status == 1)
+        let json = try RWSBinary.run(["ls", "--json"] + server.rwsFlags + ["/no/such/dir"], home: home)
+        #expect(json.stdout == #"{"error":"\/no\/such\/dir: no such file or directory","exitCode":1}"# + "\n")
+        #expect(json.status == 1)
+    }
+
+    @Test func catWritesTheFileFromAnOffsetOnAServerWithoutSFTPToo() throws {
+        for server in [try SharedTestServer.get(), try TestSSHServer(.init(sftp: false))] {
+            let name = try makeTree(server)
+            let whole = try RWSBinary.run(["cat"] + server.rwsFlags + [name + "/notes.txt"], home: home)
+            #expect(whole.stdout == "hello\n" && whole.status == 0)
+            let tail = try RWSBinary.run(["cat", "--offset", "2"] + server.rwsFlags + [name + "/notes.txt"], home: home)
+            #expect(tail.stdout == "llo\n")
+            let missing = try RWSBinary.run(["cat"] + server.rwsFlags + [name + "/missing"], home: home)
+            #expect(missing.stderr == "rws: \(name)/missing: no such file or directory\n" && missing.status == 1)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct FileConcurrencyTests {
+    @Test(arguments: FileRoute.allCases)
+    func aListingRunsWhileAShellAndALongCommandAreActiveOnTheSameConnection(route: FileRoute) async throws {
+        let (path, expected) = try FileFixtures.bigDirectory.get()
+        let release = try FileFixtures.scratchDirectory("release") + "/go"
+        try await route.withConnection { connection in
+            let shell = try connection.stream("exec sh")
+            var shellOutput = shell.output.makeAsyncIterator()
+            try await shell.write("echo ready\n")
+            #expect(try await shellOutput.next() == .stdout(Array("ready\n".utf8)))
+            // Runs until the test creates `release`: it is active for the whole listing.
+            let waitForRelease = "while [ ! -e \(try ShellQuoting.quote(release)) ]; do sleep 0.05; done; echo finished"
+            let long = Task { try await connection.run(waitForRelease, timeout: .seconds(30)) }
+
+            let entries = try await connection.listDirectory(path)
+            let bytes = try await connection.readFile(path + "/f1234")
+            try await shell.write("echo still interactive\n")
+            #expect(try await shellOutput.next() == .stdout(Array("still interactive\n".utf8)))
+
+            try FileFixtures.makeFile(release, Data())
+            #expect(try await long.value.stdoutText == "finished\n")
+            #expect(entries.count == expected.count)
+            #expect(bytes.count == 1234 % 97)
+            try await shell.closeInput()
+            #expect(try await shell.exitStatus() == .exited(0))
+        }
+    }
+
+    @Test func sftpOperationsFromManyTasksShareOneSessionAndAllComplete() async throws {
+        let (path, expected) = try FileFixtures.bigDirectory.get()
+        let (bigPath, bigBytes) = try FileFixtures.bigFile.get()
+        try await FileRoute.sftp.withConnection { connection in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        if index % 2 == 0 {
+                            let entries = try await connection.listDirectory(path)
+                            #expect(entries.count == expected.count)
+                        } else {
+                            let range = UInt64(index * 1_000_000)..<UInt64(index * 1_000_000 + 500_000)
+                            let bytes = try await connection.readFile(bigPath, range: range)
+                            #expect(bytes == Array(bigBytes[Int(range.lowerBound)..<Int(range.upperBound)]))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct FileListingTests {
+    @Test(arguments: FileRoute.allCases)
+    func listingTenThousandEntriesReturnsEveryOneWithItsKindAndSize(route: FileRoute) async throws {
+        let (path, expected) = try FileFixtures.bigDirectory.get()
+        let entries = try await route.withConnection { try await $0.listDirectory(path) }
+        #expect(entries.count == 10_000)
+        var mismatches: [String] = []
+        for entry in entries {
+            let want = expected[entry.name]
+            let sizeMatters = entry.kind != .directory
+            if want?.kind != entry.kind || (sizeMatters && want?.size != entry.size) {
+                mismatches.append("\(entry.name): \(entry.kind) \(entry.size)")
+            }
+        }
+        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5))")
+        #expect(Set(entries.map(\.name)) == Set(expected.keys))
+        #expect(entries.first?.path == path + "/" + entries[0].name)
+    }
+
+    @Test(arguments: FileRoute.allCases)
+    func entriesCarryPermissionsOwnerModificationTimeAndLinkTargets(route: FileRoute) async throws {
+        let directory = try FileFixtures.scratchDirectory("attrs")
+        try FileFixtures.makeFile(directory + "/script", Data("#!/bin/sh\n".utf8), permissions: 0o750)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)],
+                                              ofItemAtPath: directory + "/script")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: "../some where/else\nnewline")
+        let entries = try await route.withConnection { try await $0.listDirectory(directory, includeSymlinkTargets: true) }
+        let script = try #require(entries.first { $0.name == "script" })
+        #expect(script.attributes.permissions == 0o750)
+        #expect(script.attributes.userID == getuid())
+        #expect(script.attributes.groupID == getgid())
+        #expect(script.attributes.modificationTime == Date(timeIntervalSince1970: 1_600_000_000))
+        let link = try #require(entries.first { $0.name == "link" })
+        #expect(link.kind == .symlink)
+        #expect(link.symlinkTarget == "../some where/else\nnewline")
+        #expect(script.symlinkTarget == nil)
+    }
+
+    static let awkwardNames = [
+        "with space", "it's", "\"double\"", "new\nline", "\nleading newline", "trailing newline\n", "-leading-dash", "--",
+        "ünïcødé ☃", String(repeating: "a", count: 255), String(repeating: "é", count: 127) + "x", "tab\there", "back\\slash",
+        "*", "?", "$HOME", "$(touch canary)", ".hidden", "..dots", "...", "semi;colon", "carriage\rreturn", " ", "~",
+        "f 1\n81a4 0 0 0 0 f 2",
+    ]
+
+    @Test(arguments: FileRoute.allCases)
+    func awkwardNamesComeBackExactly(route: FileRoute) async throws {
+        let directory = try FileFixtures.scratchDirectory("names")
+        for name in Self.awkwardNames {
+            try FileFixtures.makeFile(directory + "/" + name, Data(name.utf8))
+        }
+        let entries = try await route.withConnection { try await $0.listDirectory(directory) }
+        #expect(entries.map(\.name).sorted() == Self.awkwardNames.sorted())
+        for entry in entries {
+            #expect(entry.size == UInt64(entry.name.utf8.count), "\(entry.name.debugDescription)")
+            #expect(entry.kind == .file)
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/canary"))
+    }
+
+    @Test(arguments: FileRoute.allCases)
+    func statDescribesOnePathAndFollowsLinksOnlyWhenAsked(route: FileRoute) async throws {
+        let directory = try FileFixtures.scratchDirectory("stat")
+        try FileFixtures.makeFile(directory + "/file", Data(count: 1234))
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: "file")
+        try await route.withConnection { connection in
+            let file = try await connection.stat(directory + "/file")
+            #expect(file.kind == .file && file.size == 1234 && file.name == "file")
+            let link = try await connection.stat(directory + "/link")
+            #expect(link.kind == .symlink && link.symlinkTarget == "file")
+            let followed = try await connection.stat(directory + "/link", followSymlinks: true)
+            #expect(followed.kind == .file && followed.size == 1234)
+            #expect(try await connection.stat(directory).kind == .directory)
+        }
+    }
+
+    @Test(arguments: FileRoute.allCases)
+    func tildeAndRelativePathsMeanTheRemoteHome(route: FileRoute) async throws {
+        let server = try route.server
+        let name = "home-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: server.remoteHome + "/" + name + "/inner", withIntermediateDirectories: true)
+        try await route.withConnection { connection in
+            #expect(try await connection.listDirectory("~/" + name).map(\.name) == ["inner"])
+            #expect(try await connection.listDirectory(name).map(\.name) == ["inner"])
+            let home = try await connection.listDirectory("~")
+            #expect(home.contains { $0.name == name })
+            #expect(try await connection.listDirectory(name).first?.path == name + "/inner")
+        }
+    }
+}
