@@ -3,7 +3,7 @@ import SSHClient
 /// Where projects and Claude Code history live on the box.
 ///
 /// Paths may start with `~/`, meaning the remote user's home; they are quoted with
-/// ``ShellQuoting/quotePath(_:)`` whenever they reach a command line.
+/// `ShellQuoting/quotePath(_:)` whenever they reach a command line.
 public struct WorkspaceLocations: Sendable, Equatable {
     /// The folder holding one directory per project. Default `~/workspace`.
     public var workspaceRoot: String

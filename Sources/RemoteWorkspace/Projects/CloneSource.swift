@@ -29,7 +29,9 @@ public struct CloneSource: Sendable, Equatable {
 
     /// Checks `url`.
     ///
-    /// - Parameter allowLocal: accept `file://` and paths on the box.
+    /// - Parameters:
+    ///   - url: The repository address as the user gave it.
+    ///   - allowLocal: accept `file://` and paths on the box.
     /// - Throws: ``ProjectError/invalidURL(_:reason:)`` naming the broken rule and what is allowed.
     public init(_ url: String, allowLocal: Bool = false) throws(ProjectError) {
         self.url = url

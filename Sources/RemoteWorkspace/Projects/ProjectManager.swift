@@ -5,7 +5,7 @@ import SSHClient
 ///
 /// A project is a directory in ``WorkspaceLocations/workspaceRoot`` plus its Claude Code history
 /// in a project folder under one of ``WorkspaceLocations/claudeDirectories``. Every name, path and
-/// address reaching the box is validated first and quoted with ``ShellQuoting``.
+/// address reaching the box is validated first and quoted with `ShellQuoting`.
 ///
 /// ```swift
 /// let projects = ProjectManager(connection: connection, locations: WorkspaceLocations())
@@ -63,7 +63,7 @@ public struct ProjectManager: Sendable {
     }
 
     /// Makes the Claude Code project folder for the directory at `path` (its real path on the box),
-    /// named by ``ProjectFolderName/encode(_:)``, in the first Claude data directory that exists
+    /// named by `ProjectFolderName/encode(_:)`, in the first Claude data directory that exists
     /// (else the first configured). Returns the folder's real path; an existing folder is kept.
     public func registerHistoryFolder(forPath path: String) async throws -> String {
         var roots: [String] = []

@@ -22,7 +22,7 @@ public struct RemoteFile: Sendable, Equatable, Codable {
 public struct RemoteSessionListing: Sendable, Equatable, Codable {
     /// The session file.
     public var file: RemoteFile
-    /// The project folder it is in (`-home-me-app`); the real path is ``SessionSummary/cwd``.
+    /// The project folder it is in (`-home-me-app`); the real path is `SessionSummary/cwd`.
     public var projectFolder: String
     /// Title, cwd, branch, times, model, sidechain flag.
     public var summary: SessionSummary
@@ -73,7 +73,7 @@ public struct SessionListingOptions: Sendable, Equatable {
     public var window: Int
     /// Up to how many bytes a window is widened when the first window did not show the first
     /// prompt, cwd, times, branch, version or model: 64 KiB, the window of Claude Code's own
-    /// picker and of ``SessionSummarizer/defaultWindow``.
+    /// picker and of `SessionSummarizer/defaultWindow`.
     public var widenedWindow: Int
 
     /// Creates options.

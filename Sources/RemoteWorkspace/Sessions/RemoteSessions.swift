@@ -78,8 +78,11 @@ public final class RemoteSessions: Sendable {
     /// pieces is decoded when its end arrives; a truncated or replaced file starts over
     /// (``SessionFollowEvent/restarted(reason:)``).
     ///
-    /// - Parameter offset: where to start reading: a line start, such as
-    ///   ``RemoteSession/followOffset``; nil starts at the end of the file as listed.
+    /// - Parameters:
+    ///   - id: The session id, or a unique prefix of it.
+    ///   - offset: where to start reading: a line start, such as
+    ///     ``RemoteSession/followOffset``; nil starts at the end of the file as listed.
+    ///   - pollInterval: How often the box checks the file for new bytes.
     public func followSession(_ id: String, from offset: Int? = nil, pollInterval: Duration = .milliseconds(250)) async throws -> AsyncThrowingStream<SessionFollowEvent, Error> {
         let listing = try await findSession(id)
         return try follow(listing, from: offset ?? listing.file.size, pollInterval: pollInterval)

@@ -68,10 +68,13 @@ public final class SSHConnection: Sendable {
     /// Starts `command` and returns at once with a handle that streams its output as it arrives.
     ///
     /// Read ``RemoteCommand/output`` to get stdout and stderr chunks; reading slowly pauses this
-    /// command only. Write to its stdin with ``RemoteCommand/write(_:)`` and close it with
-    /// ``RemoteCommand/closeInput()``.
+    /// command only. Write to its stdin with ``RemoteCommand/write(_:)-([UInt8])`` and close it
+    /// with ``RemoteCommand/closeInput()``.
     ///
-    /// - Parameter bufferSize: How many unread output bytes may wait before the channel pauses.
+    /// - Parameters:
+    ///   - command: A shell command line, run by the remote login shell.
+    ///   - timeout: How long the command may run; then its process group is killed.
+    ///   - bufferSize: How many unread output bytes may wait before the channel pauses.
     public func stream(_ command: String, timeout: Duration? = nil, bufferSize: Int = 1 << 20) throws -> RemoteCommand {
         let promise = Promise<CommandResult>()
         let handle = CommandHandle(loop: loop)

@@ -11,7 +11,9 @@ extension SSHConnection {
     /// Lists a directory: every entry except `.` and `..`, sorted by name bytes, with `lstat`
     /// attributes (a symlink is reported as a symlink, never followed).
     ///
-    /// - Parameter includeSymlinkTargets: Also read where each symlink points (one more request per link over SFTP).
+    /// - Parameters:
+    ///   - path: The directory on the box.
+    ///   - includeSymlinkTargets: Also read where each symlink points (one more request per link over SFTP).
     /// - Throws: ``RemoteFileError/noSuchFile(path:)``, ``RemoteFileError/notADirectory(path:)``,
     ///   ``RemoteFileError/permissionDenied(path:)``. A file removed while the listing runs is left out.
     public func listDirectory(_ path: String, includeSymlinkTargets: Bool = false) async throws -> [RemoteFileEntry] {
@@ -27,8 +29,10 @@ extension SSHConnection {
 
     /// The metadata of one path.
     ///
-    /// - Parameter followSymlinks: Describe what a symlink points to instead of the link itself;
-    ///   without it a symlink's entry carries its ``RemoteFileEntry/symlinkTarget``.
+    /// - Parameters:
+    ///   - path: The path on the box.
+    ///   - followSymlinks: Describe what a symlink points to instead of the link itself;
+    ///     without it a symlink's entry carries its ``RemoteFileEntry/symlinkTarget``.
     public func stat(_ path: String, followSymlinks: Bool = false) async throws -> RemoteFileEntry {
         try await withFileBackend(path) { backend, remotePath in
             let attributes = try await backend.stat(remotePath, followSymlinks: followSymlinks)
@@ -56,7 +60,11 @@ extension SSHConnection {
 
     /// Streams a file from `offset`, `length` bytes at most (to the end without it), in chunks as they arrive.
     ///
-    /// - Parameter bufferSize: How many unread bytes may wait before the transfer pauses.
+    /// - Parameters:
+    ///   - path: The file on the box.
+    ///   - offset: The first byte to read.
+    ///   - length: The most bytes to read; nil reads to the end.
+    ///   - bufferSize: How many unread bytes may wait before the transfer pauses.
     /// - Returns: A reader to iterate once; errors (a missing file, ...) are thrown by its iteration.
     public func streamFile(_ path: String, from offset: UInt64 = 0, length: UInt64? = nil,
                            bufferSize: Int = 8 << 20) async throws -> RemoteFileReader {
@@ -68,7 +76,10 @@ extension SSHConnection {
     /// Replaces (or creates) a file atomically: the bytes go to a temporary file in the same
     /// directory, which is then renamed over `path`, so a reader sees the old or the new content.
     ///
-    /// - Parameter permissions: The new file's permission bits, set exactly (no umask).
+    /// - Parameters:
+    ///   - path: The file on the box.
+    ///   - contents: The file's new bytes.
+    ///   - permissions: The new file's permission bits, set exactly (no umask).
     public func writeFile(_ path: String, contents: [UInt8], permissions: UInt32 = 0o644) async throws {
         try await withFileBackend(path) { backend, remotePath in
             try await backend.write(remotePath, contents: contents, permissions: permissions & 0o7777)
@@ -82,7 +93,10 @@ extension SSHConnection {
 
     /// Creates a directory with exactly `permissions`.
     ///
-    /// - Parameter withIntermediates: Also create missing parents, and accept an existing directory (as `mkdir -p`).
+    /// - Parameters:
+    ///   - path: The directory to create on the box.
+    ///   - withIntermediates: Also create missing parents, and accept an existing directory (as `mkdir -p`).
+    ///   - permissions: The new directory's permission bits.
     public func makeDirectory(_ path: String, withIntermediates: Bool = false, permissions: UInt32 = 0o755) async throws {
         try await withFileBackend(path) { backend, remotePath in
             try await backend.makeDirectory(remotePath, intermediates: withIntermediates, permissions: permissions & 0o7777)

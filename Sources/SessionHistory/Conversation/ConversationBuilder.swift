@@ -32,8 +32,11 @@ public enum ConversationBuilder {
 
     /// The conversation of one transcript on its own (no subagent linking).
     ///
-    /// - Parameter isSidechainTranscript: `true` for a subagent file, whose records are all
-    ///   sidechain records and must not be hidden.
+    /// - Parameters:
+    ///   - records: The transcript's records in file order.
+    ///   - isSidechainTranscript: `true` for a subagent file, whose records are all
+    ///     sidechain records and must not be hidden.
+    ///   - options: How to build the conversation.
     public static func transcript(
         records: [SessionRecord], isSidechainTranscript: Bool, options: ConversationOptions = ConversationOptions()
     ) -> Conversation {
