@@ -283,8 +283,7 @@ final class ConnectionLoop: @unchecked Sendable {
         var passes = 0
         while runPass() && passes < 64 { passes += 1 }
         guard session.context.lastReceive == before else { return }
-        let (closed, _) = socket.peek()
-        if closed {
+        if socket.isClosedByPeer {
             lose(.connectionLost(reason: "the server closed the connection"))
         } else {
             readInterestSuppressed = true
@@ -298,7 +297,6 @@ final class ConnectionLoop: @unchecked Sendable {
         let all = operations + queue
         operations = []
         queue = []
-        for operation in all { operation.failForConnection(error) }
         if lossError == nil {
             var attempts = 0
             while libssh2_session_disconnect_ex(session.raw, SSH_DISCONNECT_BY_APPLICATION, "closed by rws", "") == LIBSSH2_ERROR_EAGAIN,
@@ -307,6 +305,9 @@ final class ConnectionLoop: @unchecked Sendable {
         socket.shutdownBoth()
         session = nil
         socket.closeDescriptor()
+        // Callers learn of the end only now, with libssh2 and OpenSSL done: a caller that exits
+        // the process at once must not race the session's teardown (seen as a crash at exit).
+        for operation in all { operation.failForConnection(error) }
         stopped.complete(.success(()))
     }
 }

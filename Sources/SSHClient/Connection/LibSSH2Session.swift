@@ -58,7 +58,7 @@ final class LibSSH2Session {
         return .libssh2(operation: operation, code: code, message: message)
     }
 
-    /// Orders the preferred algorithms of one kind; an unknown name is an error.
+    /// Orders the preferred algorithms of one kind (the names come from ``HostKeyName``, all known to libssh2 1.10).
     func setPreference(_ method: Int32, _ names: [String]) {
         _ = libssh2_session_method_pref(raw, method, names.joined(separator: ","))
     }

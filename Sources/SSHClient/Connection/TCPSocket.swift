@@ -101,13 +101,12 @@ struct TCPSocket {
     func setUserTimeout(_ timeout: Duration) {}
     #endif
 
-    /// Whether the peer has closed the connection, and whether bytes wait unread, without consuming them.
-    func peek() -> (closed: Bool, hasData: Bool) {
+    /// Whether the peer has closed the connection (or the socket failed), without consuming bytes.
+    var isClosedByPeer: Bool {
         var byte: UInt8 = 0
         let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        if count == 0 { return (true, false) }
-        if count < 0 { return (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR, false) }
-        return (false, true)
+        if count == 0 { return true }
+        return count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
     }
 
     /// Stops traffic in both directions so that nothing can block on the socket any more.

@@ -9,7 +9,7 @@ struct LoggingOptions: ParsableArguments {
 
     var level: Logger.Level {
         switch verbose {
-        case 0: return .warning
+        case 0: return .critical  // without -v the CLI's own one-line error is all the user sees
         case 1: return .info
         case 2: return .debug
         default: return .trace
