@@ -33,13 +33,13 @@ struct CatCommand: AsyncParsableCommand {
 
     func run() async throws {
         await runReportingErrors {
-            let ssh = try await connection.connect()
-            // A reader that went away (`rws cat ... | head`) ends the transfer quietly.
-            for try await chunk in try await ssh.streamFile(path, from: offset) {
-                guard Terminal.write(chunk, to: STDOUT_FILENO) else { break }
+            try await connection.withConnection { ssh in
+                // A reader that went away (`rws cat ... | head`) ends the transfer quietly.
+                for try await chunk in try await ssh.streamFile(path, from: offset) {
+                    guard Terminal.write(chunk, to: STDOUT_FILENO) else { break }
+                }
+                return 0
             }
-            await ssh.close()
-            return 0
         }
     }
 }

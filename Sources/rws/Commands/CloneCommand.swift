@@ -46,21 +46,21 @@ struct CloneCommand: AsyncParsableCommand {
 
     func run() async throws {
         await runReportingErrors(json: json) {
-            let ssh = try await connection.connect()
-            let manager = ProjectManager(connection: ssh, locations: workspace.locations())
             let options = CloneOptions(allowLocal: allowLocal, stallTimeout: stallTimeout?.duration ?? .seconds(60))
-            let view = CloneProgressView()
             let (url, name, branch, depth) = (url, name, branch, depth)
-            let clone = Task {
-                try await manager.cloneProject(from: url, name: name, branch: branch, depth: depth, options: options) { view.show($0) }
+            let project = try await connection.withConnection { ssh in
+                let manager = ProjectManager(connection: ssh, locations: workspace.locations())
+                let view = CloneProgressView()
+                let clone = Task {
+                    try await manager.cloneProject(from: url, name: name, branch: branch, depth: depth, options: options) { view.show($0) }
+                }
+                let interrupt = InterruptHandler { clone.cancel() }
+                defer { interrupt.remove() }
+                return try await mappingProjectErrors {
+                    defer { view.finish() }
+                    return try await clone.value
+                }
             }
-            let interrupt = InterruptHandler { clone.cancel() }
-            defer { interrupt.remove() }
-            let project = try await mappingProjectErrors {
-                defer { view.finish() }
-                return try await clone.value
-            }
-            await ssh.close()
             Terminal.out(json ? try ProjectTable.json([project]) : "cloned into \(project.path)\n")
             return 0
         }

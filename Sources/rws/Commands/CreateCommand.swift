@@ -28,11 +28,11 @@ struct CreateCommand: AsyncParsableCommand {
 
     func run() async throws {
         await runReportingErrors(json: json) {
-            let ssh = try await connection.connect()
-            let project = try await mappingProjectErrors {
-                try await ProjectManager(connection: ssh, locations: workspace.locations()).createProject(name: name, gitInit: gitInit)
+            let project = try await connection.withConnection { ssh in
+                try await mappingProjectErrors {
+                    try await ProjectManager(connection: ssh, locations: workspace.locations()).createProject(name: name, gitInit: gitInit)
+                }
             }
-            await ssh.close()
             Terminal.out(json ? try ProjectTable.json([project]) : "created \(project.path)\n")
             return 0
         }

@@ -38,21 +38,17 @@ struct DeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         await runReportingErrors(json: json) {
-            let ssh = try await connection.connect()
-            let manager = ProjectManager(connection: ssh, locations: workspace.locations())
-            let plan = try await mappingProjectErrors {
-                try await manager.deleteProject(name: name, includingHistory: withHistory, dryRun: true)
+            let report = try await connection.withConnection { ssh in
+                let manager = ProjectManager(connection: ssh, locations: workspace.locations())
+                let plan = try await mappingProjectErrors {
+                    try await manager.deleteProject(name: name, includingHistory: withHistory, dryRun: true)
+                }
+                if dryRun { return plan }
+                if !yes { try Self.confirm(plan) }
+                return try await mappingProjectErrors {
+                    try await manager.deleteProject(name: name, includingHistory: withHistory)
+                }
             }
-            if dryRun {
-                await ssh.close()
-                Terminal.out(try Self.render(plan, json: json))
-                return 0
-            }
-            if !yes { try Self.confirm(plan) }
-            let report = try await mappingProjectErrors {
-                try await manager.deleteProject(name: name, includingHistory: withHistory)
-            }
-            await ssh.close()
             Terminal.out(try Self.render(report, json: json))
             return 0
         }

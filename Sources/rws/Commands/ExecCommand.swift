@@ -33,10 +33,9 @@ struct ExecCommand: AsyncParsableCommand {
     func run() async throws {
         let words = command
         await runReportingErrors {
-            let ssh = try await connection.connect()
-            let status = try await Self.execute(words.joined(separator: " "), on: ssh, timeout: timeout?.duration)
-            await ssh.close()
-            return status.shellCode
+            try await connection.withConnection { ssh in
+                try await Self.execute(words.joined(separator: " "), on: ssh, timeout: timeout?.duration).shellCode
+            }
         }
     }
 
@@ -58,7 +57,6 @@ struct ExecCommand: AsyncParsableCommand {
             return try await remote.exitStatus()
         } catch {
             forwarder?.cancel()
-            await ssh.close()
             throw error
         }
     }

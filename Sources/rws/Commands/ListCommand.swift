@@ -39,9 +39,9 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         await runReportingErrors(json: json) {
-            let ssh = try await connection.connect()
-            let entries = try await Self.entries(at: path, on: ssh, targets: long || json)
-            await ssh.close()
+            let entries = try await connection.withConnection { ssh in
+                try await Self.entries(at: path, on: ssh, targets: long || json)
+            }
             if json {
                 Terminal.out(try EntryFormatting.json(entries))
             } else {

@@ -26,11 +26,11 @@ struct ProjectsCommand: AsyncParsableCommand {
 
     func run() async throws {
         await runReportingErrors(json: json) {
-            let ssh = try await connection.connect()
-            let projects = try await mappingProjectErrors {
-                try await ProjectManager(connection: ssh, locations: workspace.locations()).listProjects()
+            let projects = try await connection.withConnection { ssh in
+                try await mappingProjectErrors {
+                    try await ProjectManager(connection: ssh, locations: workspace.locations()).listProjects()
+                }
             }
-            await ssh.close()
             Terminal.out(json ? try ProjectTable.json(projects) : ProjectTable.text(projects))
             return 0
         }

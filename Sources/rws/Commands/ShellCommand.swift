@@ -30,20 +30,12 @@ struct ShellCommand: AsyncParsableCommand {
 
     func run() async throws {
         await runReportingErrors {
-            let ssh = try await connection.connect()
-            guard Terminal.isTTY(STDIN_FILENO) else {
-                Terminal.err("rws: stdin is not a terminal: running without a remote terminal (no PTY)\n")
-                let status = try await ExecCommand.execute(command ?? ShellConfiguration.loginShellCommand, on: ssh, timeout: nil)
-                await ssh.close()
-                return status.shellCode
-            }
-            do {
-                let code = try await interact(on: ssh)
-                await ssh.close()
-                return code
-            } catch {
-                await ssh.close()
-                throw error
+            try await connection.withConnection { ssh in
+                guard Terminal.isTTY(STDIN_FILENO) else {
+                    Terminal.err("rws: stdin is not a terminal: running without a remote terminal (no PTY)\n")
+                    return try await ExecCommand.execute(command ?? ShellConfiguration.loginShellCommand, on: ssh, timeout: nil).shellCode
+                }
+                return try await interact(on: ssh)
             }
         }
     }

@@ -44,9 +44,21 @@ extension ConnectionOptions {
             logger: logging.logger("rws.ssh"))
     }
 
-    /// Connects with the resolved settings.
-    func connect() async throws -> SSHConnection {
-        try await SSHConnection.connect(try configuration())
+    /// Connects with the resolved settings, runs `body`, and closes the connection on every path
+    /// before returning or throwing: the one way every command connects.
+    ///
+    /// The close is awaited, so the I/O thread is done with libssh2 before the caller can `exit()`
+    /// (an exit racing the thread's teardown crashed in OpenSSL's exit handlers).
+    func withConnection<T>(_ body: (SSHConnection) async throws -> T) async throws -> T {
+        let ssh = try await SSHConnection.connect(try configuration())
+        do {
+            let value = try await body(ssh)
+            await ssh.close()
+            return value
+        } catch {
+            await ssh.close()
+            throw error
+        }
     }
 }
 

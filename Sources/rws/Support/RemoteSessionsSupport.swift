@@ -8,16 +8,9 @@ enum RemoteSessionsSupport {
     /// Connects, runs `body` with the box's sessions, and closes the connection on every path.
     static func with<T>(_ connection: ConnectionOptions, _ workspace: WorkspaceOptions,
                         _ body: (RemoteSessions) async throws -> T) async throws -> T {
-        let configuration = try connection.configuration()
-        let ssh = try await SSHConnection.connect(configuration)
-        let sessions = RemoteSessions(connection: ssh, locations: workspace.locations(), cache: SessionListingCache(for: configuration))
-        do {
-            let value = try await body(sessions)
-            await ssh.close()
-            return value
-        } catch {
-            await ssh.close()
-            throw error
+        try await connection.withConnection { ssh in
+            try await body(RemoteSessions(connection: ssh, locations: workspace.locations(),
+                                          cache: SessionListingCache(for: ssh.configuration)))
         }
     }
 
