@@ -82,7 +82,7 @@ import Testing
 
     @Test func cancellingMidTransferStopsGitAndRemovesThePartialDirectory() async throws {
         let sandbox = try ProjectSandbox()
-        let proxy = try ThrottlingProxy(targetPort: sandbox.server.port, bytesPerSecond: 150_000)
+        let proxy = try FaultProxy(targetPort: sandbox.server.port, link: .init(bytesPerSecond: 150_000))
         defer { proxy.stop() }
         let url = "ssh://\(sandbox.server.user)@127.0.0.1:\(proxy.port)\(try TestRepository.path())"
         let options = CloneOptions(sshOptions: Self.trustedSSH(sandbox.server))

@@ -1,0 +1,367 @@
+import Foundation
+import Synchronization
+import SSHClient
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP proxy on 127.0.0.1 in front of a server, that can fail the way networks fail: cut every
+/// connection, black-hole traffic (no reset, nothing gets through), limit the rate and add latency.
+///
+/// One thread moves the bytes of every connection with `poll`. Faults apply to connections
+/// already open and to new ones alike, in both directions.
+///
+/// ```swift
+/// let proxy = try FaultProxy(targetPort: server.port)
+/// proxy.setLink(.init(bytesPerSecond: 1_250_000, latency: .milliseconds(25)))  // 10 Mbit/s, 50 ms RTT
+/// proxy.setBlackHole(true)     // a tunnel, a sleeping laptop: nothing moves, nothing is reset
+/// proxy.cutAll()               // a NAT box forgot us: every connection is reset
+/// ```
+public final class FaultProxy: @unchecked Sendable {
+    /// The shape of the link: rate and one-way latency, the same in both directions.
+    public struct Link: Sendable, Equatable {
+        /// Bytes per second in each direction; nil is unlimited.
+        public var bytesPerSecond: Int?
+        /// Added to every byte's trip in each direction (the round trip gains twice this).
+        public var latency: Duration
+
+        /// A link with the given rate (nil: unlimited) and one-way latency.
+        public init(bytesPerSecond: Int? = nil, latency: Duration = .zero) {
+            self.bytesPerSecond = bytesPerSecond
+            self.latency = latency
+        }
+    }
+
+    /// The port clients connect to.
+    public let port: Int
+    /// The server's port on 127.0.0.1.
+    public let targetPort: Int
+
+    private struct Controls {
+        var link = Link()
+        var blackHole = false
+        var cutRequested = false
+        var stopped = false
+        var accepted = 0
+        var forwardedBytes = 0
+    }
+
+    private let controls = Mutex(Controls())
+    private let listener: Int32
+    private let wake: (read: Int32, write: Int32)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Listens on a free port of 127.0.0.1 and starts forwarding to `targetPort`.
+    public init(targetPort: Int, link: Link = Link()) throws {
+        self.targetPort = targetPort
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        listener = fd
+        var address = FaultProxy.loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound, listen(fd, 64) == 0 else {
+            close(fd)
+            throw TestServerError.startFailed("fault proxy: cannot listen on 127.0.0.1")
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw TestServerError.startFailed("fault proxy: pipe() failed") }
+        wake = (fds[0], fds[1])
+        for fd in [listener, fds[0], fds[1]] { FaultProxy.setNonblocking(fd) }
+        controls.withLock { $0.link = link }
+        let thread = Thread { [self] in run() }
+        thread.name = "rws-fault-proxy"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Changes the rate and latency of every connection from now on.
+    public func setLink(_ link: Link) {
+        controls.withLock { $0.link = link }
+        signalWake()
+    }
+
+    /// Stops (true) or resumes (false) all traffic without closing anything: bytes wait where they
+    /// are, TCP flow control stalls the senders, no reset is sent. New connections are accepted
+    /// but get no bytes through either.
+    public func setBlackHole(_ on: Bool) {
+        controls.withLock { $0.blackHole = on }
+        signalWake()
+    }
+
+    /// Resets every open connection (both sides see ECONNRESET); new connections still work.
+    public func cutAll() {
+        controls.withLock { $0.cutRequested = true }
+        signalWake()
+    }
+
+    /// How many connections the proxy accepted so far.
+    public var acceptedConnections: Int { controls.withLock { $0.accepted } }
+
+    /// How many bytes it forwarded so far, both directions.
+    public var forwardedBytes: Int { controls.withLock { $0.forwardedBytes } }
+
+    /// Closes every connection and the listener, and waits for the proxy's thread to end.
+    public func stop() {
+        let first = controls.withLock { controls -> Bool in
+            defer { controls.stopped = true }
+            return !controls.stopped
+        }
+        guard first else { return }
+        signalWake()
+        finished.wait()
+    }
+
+    private func signalWake() {
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    // MARK: The proxy thread
+
+    private func run() {
+        var pairs: [ProxiedConnection] = []
+        while true {
+            let state = controls.withLock { controls -> Controls in
+                let copy = controls
+                controls.cutRequested = false
+                return copy
+            }
+            if state.stopped { break }
+            if state.cutRequested {
+                pairs.forEach { $0.reset() }
+                pairs = []
+            }
+            let now = ContinuousClock.now
+            var moved = 0
+            for pair in pairs { moved += pair.step(link: state.link, blackHole: state.blackHole, now: now) }
+            if moved > 0 { controls.withLock { $0.forwardedBytes += moved } }
+            pairs.removeAll { $0.isFinished }
+            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            for pair in pairs { fds += pair.pollDescriptors(blackHole: state.blackHole) }
+            let timeout = pairs.compactMap { $0.nextTimer(link: state.link, blackHole: state.blackHole, now: now) }.min()
+            _ = poll(&fds, nfds_t(fds.count), timeout.map { FaultProxy.pollMilliseconds($0) } ?? -1)
+            if fds[1].revents != 0 { drainWake() }
+            if fds[0].revents != 0, let pair = acceptOne() {
+                pairs.append(pair)
+                controls.withLock { $0.accepted += 1 }
+            }
+        }
+        pairs.forEach { $0.reset() }
+        close(listener)
+        close(wake.read)
+        close(wake.write)
+        finished.signal()
+    }
+
+    private func acceptOne() -> ProxiedConnection? {
+        let client = accept(listener, nil, nil)
+        guard client >= 0 else { return nil }
+        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var target = FaultProxy.loopback(port: targetPort)
+        let connected = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else {
+            close(client)
+            close(server)
+            return nil
+        }
+        for fd in [client, server] {
+            FaultProxy.setNonblocking(fd)
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+        return ProxiedConnection(client: client, server: server)
+    }
+
+    private func drainWake() {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(wake.read, &buffer, buffer.count) > 0 {}
+    }
+
+    /// A poll timeout that never rounds a pending delivery down to a busy loop.
+    static func pollMilliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: max(1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+    }
+
+    static func setNonblocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+
+    static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+}
+
+/// One client connection and its connection to the server: two directions of queued bytes.
+private final class ProxiedConnection {
+    private let client: Int32
+    private let server: Int32
+    private let up: Direction
+    private let down: Direction
+    private(set) var isFinished = false
+
+    init(client: Int32, server: Int32) {
+        self.client = client
+        self.server = server
+        up = Direction(source: client, sink: server)
+        down = Direction(source: server, sink: client)
+    }
+
+    /// Moves what the link allows now; returns the bytes delivered.
+    func step(link: FaultProxy.Link, blackHole: Bool, now: ContinuousClock.Instant) -> Int {
+        guard !isFinished else { return 0 }
+        var moved = 0
+        for direction in [up, down] {
+            if !blackHole { direction.receive(latency: link.latency, now: now) }
+            if !blackHole { moved += direction.deliver(rate: link.bytesPerSecond, now: now) }
+            direction.propagateEndIfDone()
+        }
+        if up.isBroken || down.isBroken {
+            reset()
+        } else if up.isDone && down.isDone {
+            close(client)
+            close(server)
+            isFinished = true
+        }
+        return moved
+    }
+
+    func pollDescriptors(blackHole: Bool) -> [pollfd] {
+        guard !isFinished, !blackHole else { return [] }
+        var events: [Int32: Int16] = [client: 0, server: 0]
+        for direction in [up, down] {
+            if direction.wantsToReceive { events[direction.source]! |= Int16(POLLIN) }
+            if direction.sinkBlocked { events[direction.sink]! |= Int16(POLLOUT) }
+        }
+        return events.filter { $0.value != 0 }.map { pollfd(fd: $0.key, events: $0.value, revents: 0) }
+    }
+
+    /// When the link lets the next queued bytes go, if they wait for time rather than the socket.
+    func nextTimer(link: FaultProxy.Link, blackHole: Bool, now: ContinuousClock.Instant) -> Duration? {
+        guard !isFinished, !blackHole else { return nil }
+        return [up, down].compactMap { $0.nextTimer(rate: link.bytesPerSecond, now: now) }.min()
+    }
+
+    /// Closes both sockets with a reset (SO_LINGER 0), as a middlebox that dropped the connection.
+    func reset() {
+        guard !isFinished else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        for fd in [client, server] {
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            close(fd)
+        }
+        isFinished = true
+    }
+}
+
+/// Bytes read from `source`, held until their delivery time, written to `sink` at the link's rate.
+private final class Direction {
+    let source: Int32
+    let sink: Int32
+    private var queue: [(deliverAt: ContinuousClock.Instant, bytes: [UInt8])] = []
+    private var queuedBytes = 0
+    private var sourceEnded = false
+    private var endPropagated = false
+    private(set) var sinkBlocked = false
+    private(set) var isBroken = false
+    private var tokens = 0.0
+    private var lastRefill = ContinuousClock.now
+    private static let queueLimit = 512 * 1024
+    private var buffer = [UInt8](repeating: 0, count: 32 * 1024)
+
+    init(source: Int32, sink: Int32) {
+        self.source = source
+        self.sink = sink
+    }
+
+    var wantsToReceive: Bool { !sourceEnded && !isBroken && queuedBytes < Self.queueLimit }
+    var isDone: Bool { endPropagated || isBroken }
+
+    func receive(latency: Duration, now: ContinuousClock.Instant) {
+        while wantsToReceive {
+            let count = read(source, &buffer, buffer.count)
+            if count > 0 {
+                queue.append((now + latency, Array(buffer[0..<count])))
+                queuedBytes += count
+            } else if count == 0 {
+                sourceEnded = true
+            } else {
+                if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { isBroken = true }
+                return
+            }
+        }
+    }
+
+    func deliver(rate: Int?, now: ContinuousClock.Instant) -> Int {
+        refill(rate: rate, now: now)
+        var delivered = 0
+        sinkBlocked = false
+        while let head = queue.first, head.deliverAt <= now {
+            var allowed = head.bytes.count
+            if rate != nil { allowed = min(allowed, Int(tokens)) }
+            guard allowed > 0 else { break }
+            let sent = head.bytes.withUnsafeBytes { send(sink, $0.baseAddress, allowed, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK { sinkBlocked = true } else if errno != EINTR { isBroken = true }
+                break
+            }
+            delivered += sent
+            queuedBytes -= sent
+            if rate != nil { tokens -= Double(sent) }
+            if sent == head.bytes.count {
+                queue.removeFirst()
+            } else {
+                queue[0].bytes.removeFirst(sent)
+            }
+        }
+        return delivered
+    }
+
+    func propagateEndIfDone() {
+        guard sourceEnded, queue.isEmpty, !endPropagated else { return }
+        shutdown(sink, Int32(SHUT_WR))
+        endPropagated = true
+    }
+
+    func nextTimer(rate: Int?, now: ContinuousClock.Instant) -> Duration? {
+        guard let head = queue.first, !sinkBlocked else { return nil }
+        if head.deliverAt > now { return head.deliverAt - now }
+        if let rate, tokens < 1 { return .microseconds(Int64(max(1000, 1_000_000 / max(1, rate)))) }
+        return .zero
+    }
+
+    private func refill(rate: Int?, now: ContinuousClock.Instant) {
+        guard let rate else { return }
+        let elapsed = now - lastRefill
+        lastRefill = now
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        // A burst of 20 ms of traffic: smooth enough for RTT-sized measurements.
+        tokens = min(tokens + Double(rate) * seconds, max(4096, Double(rate) / 50))
+    }
+}
+
+extension TestSSHServer {
+    /// A configuration that reaches this server through `proxy`: the server's host key is trusted
+    /// under the proxy's address too.
+    public func configuration(through proxy: FaultProxy, deadPeerTimeout: Duration = .seconds(20)) throws -> SSHConnectionConfiguration {
+        let known = try String(contentsOfFile: knownHostsPath, encoding: .utf8)
+        let path = directory.appendingPathComponent("known_hosts_proxy_\(proxy.port)").path
+        try known.replacingOccurrences(of: "[127.0.0.1]:\(port) ", with: "[127.0.0.1]:\(proxy.port) ")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        var configuration = configuration(deadPeerTimeout: deadPeerTimeout)
+        configuration.port = proxy.port
+        configuration.knownHostsFile = path
+        return configuration
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// The fault-injection proxy behaves like the network faults it stands for, and the connection
+/// core reacts to each as documented. Bounds here are lower bounds of physics (a 50 ms round
+/// trip cannot answer in less) or detection bounds the library states, never speed targets.
+@Suite(.timeLimit(.minutes(2))) struct FaultProxyTests {
+    @Test func commandsPassThroughAnUntouchedLink() async throws {
+        let server = try SharedTestServer.get()
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+        let result = try await connection.run("echo through")
+        await connection.close()
+        #expect(result.stdoutText == "through\n")
+        #expect(proxy.acceptedConnections == 1 && proxy.forwardedBytes > 0)
+    }
+
+    @Test func latencyDelaysEveryRoundTrip() async throws {
+        let server = try SharedTestServer.get()
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+        proxy.setLink(.init(latency: .milliseconds(25)))
+        let start = ContinuousClock.now
+        _ = try await connection.run("true")
+        let elapsed = ContinuousClock.now - start
+        await connection.close()
+        // Channel open, exec request and the command's end: at least two 50 ms round trips.
+        #expect(elapsed >= .milliseconds(100), "\(elapsed)")
+    }
+
+    @Test func aRateLimitBoundsThroughput() async throws {
+        let server = try SharedTestServer.get()
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+        proxy.setLink(.init(bytesPerSecond: 500_000))
+        let start = ContinuousClock.now
+        let result = try await connection.run("head -c 1000000 /dev/zero")
+        let elapsed = ContinuousClock.now - start
+        await connection.close()
+        #expect(result.stdout.count == 1_000_000)
+        #expect(elapsed >= .milliseconds(1800), "1 MB at 0.5 MB/s took \(elapsed)")
+    }
+
+    @Test func cuttingTheLinkFailsRunningCommandsWithConnectionLostAtOnce() async throws {
+        let server = try SharedTestServer.get()
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+        let running = Task { try await connection.run("sleep 30") }
+        try await Task.sleep(for: .milliseconds(300))
+        let start = ContinuousClock.now
+        proxy.cutAll()
+        await #expect { try await running.value } throws: { error in
+            guard case SSHError.connectionLost = error else { return false }
+            return true
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(connection.isClosed)
+    }
+
+    @Test func aBlackHoledLinkIsDetectedWithinTheDeadPeerTimeout() async throws {
+        let server = try SharedTestServer.get()
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        var configuration = try server.configuration(through: proxy, deadPeerTimeout: .seconds(3))
+        configuration.keepaliveInterval = .seconds(1)
+        let connection = try await SSHConnection.connect(configuration)
+        let running = Task { try await connection.run("sleep 30") }
+        try await Task.sleep(for: .milliseconds(300))
+        let start = ContinuousClock.now
+        proxy.setBlackHole(true)
+        await #expect { try await running.value } throws: { error in
+            guard case SSHError.connectionLost = error else { return false }
+            return true
+        }
+        let detected = ContinuousClock.now - start
+        // The stated bound: deadPeerTimeout after the last byte, plus one keepalive interval.
+        #expect(detected >= .seconds(2) && detected < .seconds(5), "\(detected)")
+        proxy.setBlackHole(false)
+        let again = try await SSHConnection.connect(configuration)
+        #expect(try await again.run("echo back").stdoutText == "back\n")
+        await again.close()
+    }
+}
