@@ -93,23 +93,115 @@ import Testing
         }
     }
 
-    @Test func stoppingTheIterationStopsTheRemoteLoop() async throws {
+    // MARK: Ending the follow ends its loop on the box
+
+    /// A sandbox with one session, and a watch on the loop that follows it (its file path is unique).
+    func followedSession() throws -> (SessionSandbox, path: String, RemoteProcessWatch) {
         let sandbox = try SessionSandbox()
+        let path = try sandbox.writeSession(Self.id, lines: [Records.user("first", uuid: "u1", parent: nil, session: Self.id)])
+        return (sandbox, path, RemoteProcessWatch(markers: path, "while :; do"))
+    }
+
+    /// The loop is gone (the process table was checked) and the connection still runs commands.
+    func expectLoopGone(_ watch: RemoteProcessWatch, connection: SSHConnection, within seconds: Double = 5) async throws {
+        let left = try await watch.leftovers(after: seconds)
+        #expect(left.isEmpty, "the remote loop is still running: \(left)")
+        if !left.isEmpty { try watch.killAll() }
+        #expect(try await connection.run("echo still here").stdoutText == "still here\n")
+    }
+
+    @Test func breakingOutOfTheLoopStopsTheRemoteLoopAndTheConnectionGoesOn() async throws {
+        let (sandbox, path, watch) = try followedSession()
         defer { sandbox.remove() }
-        try sandbox.writeSession(Self.id, lines: [Records.user("first", uuid: "u1", parent: nil, session: Self.id)])
         try await sandbox.withSessions { sessions in
-            let task = Task { for try await _ in try await sessions.followSession(Self.id) {} }
-            // "[s]essions-…" matches the remote loop's command line but not the shell running pgrep.
-            let name = String(sandbox.root.split(separator: "/").last!)
-            let marker = "[" + name.prefix(1) + "]" + name.dropFirst()
-            let pgrep = "pgrep -f \(try ShellQuoting.quote(marker)) || true"
-            let running: () async throws -> Bool = { try await shell(pgrep).isEmpty == false }
-            let started = try await Self.eventually(within: 15, running)
-            #expect(started)
+            let follow = try await sessions.followSession(Self.id)
+            #expect(try await watch.waitUntilRunning(within: 15))
+            try await append(Records.user("next", uuid: "n1", parent: "u1", session: Self.id) + "\n", to: path)
+            var seen = 0
+            for try await _ in follow {
+                seen += 1
+                break
+            }
+            #expect(seen == 1)
+            try await expectLoopGone(watch, connection: sessions.connection)
+        }
+    }
+
+    @Test func cancellingTheIteratingTaskStopsTheRemoteLoopAndEndsTheIteration() async throws {
+        let (sandbox, _, watch) = try followedSession()
+        defer { sandbox.remove() }
+        try await sandbox.withSessions { sessions in
+            let follow = try await sessions.followSession(Self.id)
+            let task = Task { for try await _ in follow {} }
+            #expect(try await watch.waitUntilRunning(within: 15))
             task.cancel()
-            _ = try? await task.value
-            let stopped = try await Self.eventually(within: 5) { try await !running() }
-            #expect(stopped)
+            try await task.value  // ends, without an error
+            try await expectLoopGone(watch, connection: sessions.connection)
+        }
+    }
+
+    @Test func droppingTheIteratorAndTheFollowStopsTheRemoteLoop() async throws {
+        let (sandbox, path, watch) = try followedSession()
+        defer { sandbox.remove() }
+        try await sandbox.withSessions { sessions in
+            try await readOneEvent(of: try await sessions.followSession(Self.id), appendingTo: path, watch: watch)
+            try await expectLoopGone(watch, connection: sessions.connection)
+        }
+    }
+
+    /// Takes one event with an iterator of its own, then lets go of both.
+    private func readOneEvent(of follow: SessionFollow, appendingTo path: String, watch: RemoteProcessWatch) async throws {
+        var iterator = follow.makeAsyncIterator()
+        #expect(try await watch.waitUntilRunning(within: 15))
+        try await append(Records.user("next", uuid: "n1", parent: "u1", session: Self.id) + "\n", to: path)
+        #expect(text(of: try await iterator.next()) == "next")
+    }
+
+    @Test func droppingAFollowNeverIteratedStopsTheRemoteLoop() async throws {
+        let (sandbox, _, watch) = try followedSession()
+        defer { sandbox.remove() }
+        try await sandbox.withSessions { sessions in
+            var follow: SessionFollow? = try await sessions.followSession(Self.id)
+            #expect(try await watch.waitUntilRunning(within: 15))
+            #expect(follow != nil)
+            follow = nil
+            try await expectLoopGone(watch, connection: sessions.connection)
+        }
+    }
+
+    @Test func stopReturnsOnlyOnceTheRemoteLoopIsGoneEvenAFrozenOneAndEndsTheIteration() async throws {
+        let (sandbox, _, watch) = try followedSession()
+        defer { sandbox.remove() }
+        try await sandbox.withSessions { sessions in
+            let follow = try await sessions.followSession(Self.id)
+            let task = Task { for try await _ in follow {} }
+            #expect(try await watch.waitUntilRunning(within: 15))
+            // Frozen, the loop cannot act on SIGTERM: only the SIGKILL after the grace period ends it.
+            for group in Set(try watch.running().map(\.group)) { kill(pid_t(-group), SIGSTOP) }
+            try await follow.stop()
+            let left = try watch.running()  // checked once: stop() waited for the kill
+            #expect(left.isEmpty, "the remote loop outlived stop(): \(left)")
+            try await task.value
+            try await follow.stop()  // again: nothing left to do
+            try await expectLoopGone(watch, connection: sessions.connection, within: 0)
+        }
+    }
+
+    @Test func aRemoteLoopKilledOnTheBoxEndsTheIterationWithAnError() async throws {
+        let (sandbox, _, watch) = try followedSession()
+        defer { sandbox.remove() }
+        try await sandbox.withSessions { sessions in
+            let follow = try await sessions.followSession(Self.id)
+            let task = Task { for try await _ in follow {} }
+            #expect(try await watch.waitUntilRunning(within: 15))
+            try watch.killAll()  // on the box, behind the client's back
+            await #expect {
+                try await task.value
+            } throws: { error in
+                guard case RemoteSessionError.remoteCommandFailed(let step, _, _) = error else { return false }
+                return step == "following the session"
+            }
+            try await expectLoopGone(watch, connection: sessions.connection)
         }
     }
 }
@@ -123,7 +215,7 @@ private final class EventCollector: Sendable {
     private let store = Store()
     private let task: Task<Void, Error>
 
-    init(_ stream: AsyncThrowingStream<SessionFollowEvent, Error>) {
+    init(_ stream: SessionFollow) {
         let store = store
         task = Task { for try await event in stream { store.events.withLock { $0.append((event, ContinuousClock.now)) } } }
     }
