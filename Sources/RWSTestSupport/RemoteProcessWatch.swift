@@ -3,14 +3,19 @@ import Foundation
 /// Finds a remote command's processes in the local process table (the test servers run on this
 /// machine), so a test can prove they are gone rather than assume it.
 ///
-/// A process belongs to the command when its command line holds every one of `markers`, or when it
-/// is in the process group of one that did (a `sleep` the command runs does not show the marker).
-/// Zombies do not count: PID 1 here does not reap, so killed children can stay zombies forever.
+/// A process belongs to the command when its command line holds every one of `markers`, when it
+/// descends from one that did (seen by an earlier look, so it counts even once orphaned), or when
+/// it is in the process group such a process leads (OpenSSH: a `sleep` started between two looks).
+/// A group the server's own process leads (dropbear runs commands in its per-connection group)
+/// is not the command's. Zombies do not count: PID 1 here does not reap, so killed children can
+/// stay zombies forever.
 public final class RemoteProcessWatch: @unchecked Sendable {
     /// One row of `ps`.
     public struct Process: Sendable, CustomStringConvertible {
         /// Process id.
         public var pid: Int
+        /// Parent process id.
+        public var parent: Int
         /// Process group id.
         public var group: Int
         /// `ps` state letters; `Z` first for a zombie.
@@ -26,35 +31,36 @@ public final class RemoteProcessWatch: @unchecked Sendable {
     public let markers: [String]
     private let lock = NSLock()
     private var groups: Set<Int> = []
+    private var seen: Set<Int> = []
 
     /// Watches the processes whose command line holds all of `markers`.
     public init(markers: String...) {
         self.markers = markers
     }
 
-    private func isMarked(_ process: Process) -> Bool {
-        markers.allSatisfy { process.arguments.contains($0) }
-    }
-
     /// Every live (non-zombie) process on the machine.
     public static func liveProcesses() throws -> [Process] {
-        try Shell.run("/bin/ps", ["-eo", "pid=,pgid=,stat=,args="]).split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
-            guard fields.count >= 3, let pid = Int(fields[0]), let group = Int(fields[1]) else { return nil }
-            let state = String(fields[2])
+        try Shell.run("/bin/ps", ["-eo", "pid=,ppid=,pgid=,stat=,args="]).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: true)
+            guard fields.count >= 4, let pid = Int(fields[0]), let parent = Int(fields[1]), let group = Int(fields[2]) else { return nil }
+            let state = String(fields[3])
             guard !state.hasPrefix("Z") else { return nil }
-            return Process(pid: pid, group: group, state: state, arguments: fields.count > 3 ? String(fields[3]) : "")
+            return Process(pid: pid, parent: parent, group: group, state: state, arguments: fields.count > 4 ? String(fields[4]) : "")
         }
     }
 
-    /// The command's live processes now; remembers their process groups for later calls.
+    /// The command's live processes now; remembers them (and the groups they lead) for later looks.
     public func running() throws -> [Process] {
         let table = try Self.liveProcesses()
-        let found = lock.withLock { () -> [Process] in
-            for process in table where isMarked(process) { groups.insert(process.group) }
-            return table.filter { isMarked($0) || groups.contains($0.group) }
+        return lock.withLock {
+            var frontier = table.filter { markers.allSatisfy($0.arguments.contains) }.map(\.pid)
+            for process in table where frontier.contains(process.pid) && process.pid == process.group { groups.insert(process.group) }
+            while let next = frontier.popLast() {
+                seen.insert(next)
+                frontier += table.filter { $0.parent == next && !seen.contains($0.pid) }.map(\.pid)
+            }
+            return table.filter { seen.contains($0.pid) || groups.contains($0.group) }
         }
-        return found
     }
 
     /// Waits until the command runs; false when it does not within `seconds`.
@@ -77,9 +83,8 @@ public final class RemoteProcessWatch: @unchecked Sendable {
         }
     }
 
-    /// Kills what is left of the command (SIGKILL to its process groups), so that a failed test
-    /// leaves nothing running behind it.
-    public func killAll() throws {
-        for group in Set(try running().map(\.group)) { kill(pid_t(-group), SIGKILL) }
+    /// Sends `signal` to each of the command's processes, as someone on the box would.
+    public func signal(_ signal: Int32) throws {
+        for process in try running() { kill(pid_t(process.pid), signal) }
     }
 }

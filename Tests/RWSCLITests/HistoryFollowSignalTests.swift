@@ -6,9 +6,12 @@ import Testing
 @Suite(.serialized) struct HistoryFollowSignalTests {
     static let tries = 50
 
-    @Test(arguments: [(SIGINT, 130), (SIGTERM, 143)] as [(Int32, Int32)])
-    func aSignalStopsTheRemoteLoopBeforeRwsExitsEveryTime(signal: Int32, expectedStatus: Int32) async throws {
-        let session = try SessionCommandsTests()
+    /// Ctrl+C (130) and SIGTERM (143), against each server.
+    static let cases: [(ServerKind, Int32, Int32)] = ServerKind.allCases.flatMap { kind -> [(ServerKind, Int32, Int32)] in [(kind, SIGINT, 130), (kind, SIGTERM, 143)] }
+
+    @Test(arguments: cases)
+    func aSignalStopsTheRemoteLoopBeforeRwsExitsEveryTime(kind: ServerKind, signal: Int32, expectedStatus: Int32) async throws {
+        let session = try SessionCommandsTests(kind)
         var exitTimes: [Duration] = []
         for attempt in 1...Self.tries {
             let run = try FollowingRws(session)
@@ -30,20 +33,23 @@ import Testing
             #expect(exitTime < .seconds(1), "try \(attempt): signal to exit (loop gone) took \(exitTime)")
             #expect(run.errors.collected.isEmpty, "try \(attempt): printed \(run.errors.collected)")
             exitTimes.append(exitTime)
-            if !leftAtExit.isEmpty { try watch.killAll() }  // not left to confuse the next try
+            if !leftAtExit.isEmpty { try watch.signal(SIGKILL) }  // not left to confuse the next try
         }
         let sorted = exitTimes.sorted()
-        print("signal \(signal): \(sorted.count) tries, signal to exit median \(sorted[sorted.count / 2]), max \(sorted.last!)")
+        print("\(kind), signal \(signal): \(sorted.count) tries, signal to exit median \(sorted[sorted.count / 2]), max \(sorted.last!)")
     }
 
-    @Test func aHangupStopsTheRemoteLoopToo() async throws {
-        let session = try SessionCommandsTests()
+    @Test(arguments: ServerKind.allCases)
+    func aHangupStopsTheRemoteLoopToo(kind: ServerKind) async throws {
+        let session = try SessionCommandsTests(kind)
         let run = try FollowingRws(session)
         let watch = FollowingRws.loopWatch(session)
         #expect(try await watch.waitUntilRunning(within: 30))
         kill(run.process.processIdentifier, SIGHUP)
         #expect(await run.waitForExit(within: 10))
-        #expect(try watch.running().isEmpty)
+        let left = try watch.running()
+        #expect(left.isEmpty, "the remote loop outlived rws: \(left)")
+        if !left.isEmpty { try watch.signal(SIGKILL) }
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 129)
     }
 }

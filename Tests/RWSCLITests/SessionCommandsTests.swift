@@ -11,7 +11,12 @@ import Testing
     let file: String
 
     init() throws {
-        server = try SharedTestServer.get()
+        try self.init(.default)
+    }
+
+    /// The session laid out on the shared server of `kind`.
+    init(_ kind: ServerKind) throws {
+        server = try SharedTestServer.get(kind)
         claude = server.remoteHome + "/cli-\(UUID().uuidString.prefix(8))/claude"
         let project = claude + "/projects/-home-dev-proj"
         try FileManager.default.createDirectory(atPath: project + "/\(Self.id)/subagents", withIntermediateDirectories: true)
@@ -89,8 +94,9 @@ import Testing
 }
 
 @Suite struct HistoryFollowCommandTests {
-    @Test func historyFollowPrintsNewMessagesUntilCtrlCThenStopsTheRemoteLoopAndExits130() async throws {
-        let session = try SessionCommandsTests()
+    @Test(arguments: ServerKind.allCases)
+    func historyFollowPrintsNewMessagesUntilCtrlCThenStopsTheRemoteLoopAndExits130(kind: ServerKind) async throws {
+        let session = try SessionCommandsTests(kind)
         let run = try FollowingRws(session)
         let watch = FollowingRws.loopWatch(session)
         #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
@@ -105,6 +111,7 @@ import Testing
         #expect(await run.waitForExit(within: 10), "Ctrl+C ends rws history --follow")
         let left = try watch.running()
         #expect(left.isEmpty, "the remote loop is gone when rws exits: \(left)")
+        if !left.isEmpty { try watch.signal(SIGKILL) }
         if run.process.isRunning { run.kill() }
         #expect(run.process.terminationReason == .exit)
         #expect(run.process.terminationStatus == 130)
