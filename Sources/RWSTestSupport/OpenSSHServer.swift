@@ -45,6 +45,7 @@ enum OpenSSHServer {
         ]
         if let maxSessions = options.maxSessions { lines.append("MaxSessions \(maxSessions)") }
         if options.sftp { lines.append("Subsystem sftp internal-sftp") }
+        if let forced = options.forceCommand { lines.append("ForceCommand \(forced)") }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -19,12 +19,16 @@ public final class TestSSHServer: @unchecked Sendable {
         public var sftp: Bool
         /// Extra `sshd_config` lines (OpenSSH only: dropbear refuses to start with any).
         public var extraConfig: [String]
+        /// A program run instead of every requested command, which finds that command in
+        /// `SSH_ORIGINAL_COMMAND` (sshd `ForceCommand`, dropbear `-c`).
+        public var forceCommand: String?
 
         /// Options for a default-configured server with SFTP.
-        public init(maxSessions: Int? = nil, sftp: Bool = true, extraConfig: [String] = []) {
+        public init(maxSessions: Int? = nil, sftp: Bool = true, extraConfig: [String] = [], forceCommand: String? = nil) {
             self.maxSessions = maxSessions
             self.sftp = sftp
             self.extraConfig = extraConfig
+            self.forceCommand = forceCommand
         }
     }
 

@@ -19,7 +19,7 @@ extension SSHConnection {
         // The pipe exists before the session it should close when its reader is cancelled.
         let closeOnCancel = Mutex<ShellSession?>(nil)
         let pipe = OutputPipe(capacity: configuration.bufferSize, resumeProducer: { [loop] in loop.wake() },
-                              cancelCommand: { if let session = closeOnCancel.withLock({ $0 }) { Task { await session.close() } } })
+                              cancelCommand: { if let session = closeOnCancel.withLock({ $0 }) { Task { try? await session.close() } } })
         let channel = ShellChannel(loop: loop, configuration: configuration, pipe: pipe)
         let started = channel.started
         let session = ShellSession(loop: loop, channel: channel)
@@ -30,7 +30,7 @@ extension SSHConnection {
             try await withTaskCancellationHandler {
                 try await started.value()
             } onCancel: {
-                Task { await session.close() }
+                Task { try? await session.close() }
             }
         } catch {
             if Task.isCancelled { throw SSHError.cancelled(command: configuration.command ?? "shell") }
