@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RemoteWorkspace
 import SessionHistory
+import SSHClient
 
 /// Output formats of a session.
 enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
@@ -101,7 +102,8 @@ struct HistoryCommand: AsyncParsableCommand {
             printing.cancel()
             do {
                 try await follow.stop()
-            } catch {
+            } catch let error as SSHError {
+                if case .stopFailed = error { throw error }  // says which processes survived
                 throw CLIError.failed("the connection ended before the follow loop on the box was stopped; it may still run there (\(error))",
                                       code: RWSExitCode.connectionFailed)
             }
