@@ -1,5 +1,6 @@
 import Foundation
 import RWSTestSupport
+import SSHClient
 import Testing
 
 /// `rws history --follow` ends on a signal only after its polling loop on the box is gone.
@@ -37,6 +38,23 @@ import Testing
         }
         let sorted = exitTimes.sorted()
         print("\(kind), signal \(signal): \(sorted.count) tries, signal to exit median \(sorted[sorted.count / 2]), max \(sorted.last!)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func ctrlCAtATerminalStopsTheRemoteLoopAndTheShellSees130(kind: ServerKind) async throws {
+        let session = try SessionCommandsTests(kind)
+        let watch = FollowingRws.loopWatch(session)
+        let tmux = try Tmux.start(home: session.home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        let words = [RWSBinary.path, "history"] + session.server.rwsFlags + ["--claude-dir", session.claude, "7777", "--follow"]
+        try tmux.type(try words.map(ShellQuoting.quote).joined(separator: " ") + "; echo \"rws-exit=$?\"")
+        #expect(try await watch.waitUntilRunning(within: 30))
+        try tmux.press("C-c")
+        try await tmux.wait(for: "rws-exit=130", within: .seconds(10))
+        let left = try watch.running()
+        #expect(left.isEmpty, "the remote loop outlived rws: \(left)")
+        if !left.isEmpty { try watch.signal(SIGKILL) }
     }
 
     @Test(arguments: ServerKind.allCases)
