@@ -98,6 +98,7 @@ enum FollowLatency {
             }
             latencies.append(Row.seconds(since: started))
         }
+        try await stream.stop()  // before the caller closes the connection: a close does not wait for it
         return latencies
     }
 }

@@ -11,7 +11,12 @@ import Testing
     let file: String
 
     init() throws {
-        server = try SharedTestServer.get()
+        try self.init(.default)
+    }
+
+    /// The session laid out on the shared server of `kind`.
+    init(_ kind: ServerKind) throws {
+        server = try SharedTestServer.get(kind)
         claude = server.remoteHome + "/cli-\(UUID().uuidString.prefix(8))/claude"
         let project = claude + "/projects/-home-dev-proj"
         try FileManager.default.createDirectory(atPath: project + "/\(Self.id)/subagents", withIntermediateDirectories: true)
@@ -89,39 +94,38 @@ import Testing
 }
 
 @Suite struct HistoryFollowCommandTests {
-    @Test func historyFollowPrintsNewMessagesUntilCtrlC() async throws {
-        let session = try SessionCommandsTests()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RWSBinary.path)
-        process.arguments = ["history"] + session.server.rwsFlags + ["--claude-dir", session.claude, "7777", "--follow"]
-        process.environment = ["HOME": session.home, "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        let collected = OutputCollector(output.fileHandleForReading)
-        try process.run()
-        #expect(await collected.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
-        try await Task.sleep(for: .milliseconds(500))
+    @Test(arguments: ServerKind.allCases)
+    func historyFollowPrintsNewMessagesUntilCtrlCThenStopsTheRemoteLoopAndExits130(kind: ServerKind) async throws {
+        let session = try SessionCommandsTests(kind)
+        let run = try FollowingRws(session)
+        let watch = FollowingRws.loopWatch(session)
+        #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
+        #expect(try await watch.waitUntilRunning(within: 30))
         let line = #"{"parentUuid":"u2","isSidechain":false,"type":"assistant","uuid":"a2","sessionId":"\#(SessionCommandsTests.id)","timestamp":"2026-01-02T10:00:09.000Z","message":{"id":"m2","role":"assistant","model":"claude-test","content":[{"type":"text","text":"Two files."}]}}"#
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: session.file))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data((line + "\n").utf8))
         try handle.close()
-        #expect(await collected.waitFor("  Two files.", seconds: 10))
-        process.interrupt()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning, "Ctrl+C ends rws history --follow")
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(await run.output.waitFor("  Two files.", seconds: 10))
+        run.process.interrupt()
+        #expect(await run.waitForExit(within: 10), "Ctrl+C ends rws history --follow")
+        let left = try watch.running()
+        #expect(left.isEmpty, "the remote loop is gone when rws exits: \(left)")
+        if !left.isEmpty { try watch.signal(SIGKILL) }
+        if run.process.isRunning { run.kill() }
+        #expect(run.process.terminationReason == .exit)
+        #expect(run.process.terminationStatus == 130)
+        #expect(run.errors.collected == "")
     }
 }
 
 /// Gathers a child's output in the background so a test can wait for a line.
-private final class OutputCollector: @unchecked Sendable {
+final class OutputCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var text = ""
+
+    /// Everything gathered so far.
+    var collected: String { lock.withLock { text } }
 
     init(_ handle: FileHandle) {
         handle.readabilityHandler = { [weak self] handle in

@@ -38,8 +38,9 @@ import Testing
         }
     }
 
-    @Test func eachAppendedMessageArrivesWithinASecondEvenALineWrittenInTwoHalves() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func eachAppendedMessageArrivesWithinASecondEvenALineWrittenInTwoHalves(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         let path = try sandbox.writeSession(Self.id, lines: [Records.user("first", uuid: "u1", parent: nil, session: Self.id)])
         try await sandbox.withSessions { sessions in
@@ -67,8 +68,9 @@ import Testing
         }
     }
 
-    @Test func followingSurvivesTruncationAndReplacementOfTheFile() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func followingSurvivesTruncationAndReplacementOfTheFile(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         let path = try sandbox.writeSession(Self.id, lines: [
             Records.user("first", uuid: "u1", parent: nil, session: Self.id), Records.assistant("one", uuid: "a1", parent: "u1", session: Self.id),
@@ -93,23 +95,119 @@ import Testing
         }
     }
 
-    @Test func stoppingTheIterationStopsTheRemoteLoop() async throws {
-        let sandbox = try SessionSandbox()
+    // MARK: Ending the follow ends its loop on the box
+
+    /// Follows a one-line session on the shared server of `kind` and runs `body` once the loop
+    /// runs on the box; `watch` finds the loop by its script and the session's unique path.
+    func whileFollowing(on kind: ServerKind,
+                        _ body: (_ follow: SessionFollow, _ watch: RemoteProcessWatch, _ path: String, _ connection: SSHConnection) async throws -> Void) async throws {
+        let (sandbox, path, watch) = try followedSession(on: kind)
         defer { sandbox.remove() }
-        try sandbox.writeSession(Self.id, lines: [Records.user("first", uuid: "u1", parent: nil, session: Self.id)])
         try await sandbox.withSessions { sessions in
-            let task = Task { for try await _ in try await sessions.followSession(Self.id) {} }
-            // "[s]essions-…" matches the remote loop's command line but not the shell running pgrep.
-            let name = String(sandbox.root.split(separator: "/").last!)
-            let marker = "[" + name.prefix(1) + "]" + name.dropFirst()
-            let pgrep = "pgrep -f \(try ShellQuoting.quote(marker)) || true"
-            let running: () async throws -> Bool = { try await shell(pgrep).isEmpty == false }
-            let started = try await Self.eventually(within: 15, running)
-            #expect(started)
+            let follow = try await sessions.followSession(Self.id)
+            let running = try await watch.waitUntilRunning(within: 15)
+            #expect(running, "the follow loop never showed up on the box")
+            guard running else { return }
+            try await body(follow, watch, path, sessions.connection)
+            try watch.signal(SIGKILL)  // nothing left behind for later tests, whatever failed
+        }
+    }
+
+    /// The loop is gone (the process table was checked) and the connection still runs commands.
+    func expectLoopGone(_ watch: RemoteProcessWatch, connection: SSHConnection, within seconds: Double = 5) async throws {
+        let left = try await watch.leftovers(after: seconds)
+        #expect(left.isEmpty, "the remote loop is still running: \(left)")
+        if !left.isEmpty { try watch.signal(SIGKILL) }
+        #expect(try await connection.run("echo still here").stdoutText == "still here\n")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func breakingOutOfTheLoopStopsTheRemoteLoopAndTheConnectionGoesOn(kind: ServerKind) async throws {
+        try await whileFollowing(on: kind) { follow, watch, path, connection in
+            try await append(Records.user("next", uuid: "n1", parent: "u1", session: Self.id) + "\n", to: path)
+            var seen = 0
+            for try await _ in follow {
+                seen += 1
+                break
+            }
+            #expect(seen == 1)
+            try await expectLoopGone(watch, connection: connection)
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func cancellingTheIteratingTaskStopsTheRemoteLoopAndEndsTheIteration(kind: ServerKind) async throws {
+        try await whileFollowing(on: kind) { follow, watch, _, connection in
+            let task = Task { for try await _ in follow {} }
             task.cancel()
-            _ = try? await task.value
-            let stopped = try await Self.eventually(within: 5) { try await !running() }
-            #expect(stopped)
+            try await task.value  // ends, without an error
+            try await expectLoopGone(watch, connection: connection)
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func droppingTheIteratorAndTheFollowStopsTheRemoteLoop(kind: ServerKind) async throws {
+        let (sandbox, path, watch) = try followedSession(on: kind)
+        defer { sandbox.remove() }
+        try await sandbox.withSessions { sessions in
+            try await readOneEvent(of: try await sessions.followSession(Self.id), appendingTo: path, watch: watch)
+            try await expectLoopGone(watch, connection: sessions.connection)
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func droppingAFollowNeverIteratedStopsTheRemoteLoop(kind: ServerKind) async throws {
+        let (sandbox, _, watch) = try followedSession(on: kind)
+        defer { sandbox.remove() }
+        try await sandbox.withSessions { sessions in
+            var follow: SessionFollow? = try await sessions.followSession(Self.id)
+            #expect(try await watch.waitUntilRunning(within: 15))
+            #expect(follow != nil)
+            follow = nil
+            try await expectLoopGone(watch, connection: sessions.connection)
+        }
+    }
+
+    /// A sandbox with one session, and a watch on the loop that will follow it.
+    private func followedSession(on kind: ServerKind) throws -> (SessionSandbox, path: String, RemoteProcessWatch) {
+        let sandbox = try SessionSandbox(kind)
+        let path = try sandbox.writeSession(Self.id, lines: [Records.user("first", uuid: "u1", parent: nil, session: Self.id)])
+        return (sandbox, path, RemoteProcessWatch(markers: path, "while :; do"))
+    }
+
+    /// Takes one event with an iterator of its own, then lets go of both.
+    private func readOneEvent(of follow: SessionFollow, appendingTo path: String, watch: RemoteProcessWatch) async throws {
+        var iterator = follow.makeAsyncIterator()
+        #expect(try await watch.waitUntilRunning(within: 15))
+        try await append(Records.user("next", uuid: "n1", parent: "u1", session: Self.id) + "\n", to: path)
+        #expect(text(of: try await iterator.next()) == "next")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func stopReturnsOnlyOnceTheRemoteLoopIsGoneAndEndsTheIteration(kind: ServerKind) async throws {
+        try await whileFollowing(on: kind) { follow, watch, _, connection in
+            let task = Task { for try await _ in follow {} }
+            try await follow.stop()
+            let left = try watch.running()  // checked once: stop() waited for the kill
+            #expect(left.isEmpty, "the remote loop outlived stop(): \(left)")
+            try await task.value
+            try await follow.stop()  // again: nothing left to do
+            try await expectLoopGone(watch, connection: connection, within: 0)
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aRemoteLoopKilledOnTheBoxEndsTheIterationWithAnError(kind: ServerKind) async throws {
+        try await whileFollowing(on: kind) { follow, watch, _, connection in
+            let task = Task { for try await _ in follow {} }
+            try watch.signal(SIGKILL)  // on the box, behind the client's back
+            await #expect {
+                try await task.value
+            } throws: { error in
+                guard case RemoteSessionError.remoteCommandFailed(let step, _, _) = error else { return false }
+                return step == "following the session"
+            }
+            try await expectLoopGone(watch, connection: connection)
         }
     }
 }
@@ -123,7 +221,7 @@ private final class EventCollector: Sendable {
     private let store = Store()
     private let task: Task<Void, Error>
 
-    init(_ stream: AsyncThrowingStream<SessionFollowEvent, Error>) {
+    init(_ stream: SessionFollow) {
         let store = store
         task = Task { for try await event in stream { store.events.withLock { $0.append((event, ContinuousClock.now)) } } }
     }

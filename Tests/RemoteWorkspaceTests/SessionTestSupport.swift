@@ -50,8 +50,9 @@ struct SessionSandbox {
     var projects: String { claudeDirectory + "/projects" }
     let cacheFile: URL
 
-    init() throws {
-        server = try SharedTestServer.get()
+    /// A sandbox on the shared server of `kind`.
+    init(_ kind: ServerKind = .default) throws {
+        server = try SharedTestServer.get(kind)
         root = server.remoteHome + "/sessions-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: root + "/claude/projects", withIntermediateDirectories: true)
         cacheFile = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cache-\(UUID().uuidString.prefix(8))/sessions.cache")

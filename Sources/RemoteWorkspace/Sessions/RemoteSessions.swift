@@ -72,7 +72,8 @@ public final class RemoteSessions: Sendable {
         try await SessionLoader.load(listing, connection: connection, options: options)
     }
 
-    /// New conversation events as the session file grows, until the caller stops iterating.
+    /// New conversation events as the session file grows, until the caller stops iterating or
+    /// calls ``SessionFollow/stop()`` (which waits until the remote loop is gone).
     ///
     /// Appended bytes are read from the last offset every `pollInterval`; a line written in
     /// pieces is decoded when its end arrives; a truncated or replaced file starts over
@@ -83,14 +84,14 @@ public final class RemoteSessions: Sendable {
     ///   - offset: where to start reading: a line start, such as
     ///     ``RemoteSession/followOffset``; nil starts at the end of the file as listed.
     ///   - pollInterval: How often the box checks the file for new bytes.
-    public func followSession(_ id: String, from offset: Int? = nil, pollInterval: Duration = .milliseconds(250)) async throws -> AsyncThrowingStream<SessionFollowEvent, Error> {
+    public func followSession(_ id: String, from offset: Int? = nil, pollInterval: Duration = .milliseconds(250)) async throws -> SessionFollow {
         let listing = try await findSession(id)
         return try follow(listing, from: offset ?? listing.file.size, pollInterval: pollInterval)
     }
 
     /// Follows a listed session from `offset` (see ``followSession(_:from:pollInterval:)``).
-    public func follow(_ listing: RemoteSessionListing, from offset: Int, pollInterval: Duration = .milliseconds(250)) throws -> AsyncThrowingStream<SessionFollowEvent, Error> {
-        try SessionFollowing.follow(listing, from: offset, interval: pollInterval, connection: connection)
+    public func follow(_ listing: RemoteSessionListing, from offset: Int, pollInterval: Duration = .milliseconds(250)) throws -> SessionFollow {
+        try SessionFollowing.start(listing, from: offset, interval: pollInterval, connection: connection)
     }
 
     /// Names the session as Claude Code's `/rename` does: appends one `custom-title` record in a

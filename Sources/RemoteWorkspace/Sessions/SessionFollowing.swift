@@ -2,21 +2,9 @@ import Foundation
 import SessionHistory
 import SSHClient
 
-/// What a followed session brought.
-public enum SessionFollowEvent: Sendable {
-    /// A change to the conversation: a new entry, another chunk of a response, a title record.
-    case conversation(ConversationEvent)
-    /// The file was truncated or replaced: the conversation starts again from its first byte,
-    /// with entry indexes from 0.
-    case restarted(reason: String)
-    /// The file is gone; following goes on and starts again if it comes back.
-    case fileMissing
-}
-
-/// Follows a session file with one long-running remote loop: every `interval` it looks at the
-/// file's identity and size (`stat`) and prints the bytes appended since the last offset. Each
-/// report ends with a `done` marker, so the client acts on it at once rather than on the next. The
-/// loop dies with the stream: ending the iteration or cancelling its task kills the remote process.
+/// The remote side of a ``SessionFollow``: one long-running loop that every `interval` looks at
+/// the file's identity and size (`stat`) and prints the bytes appended since the last offset.
+/// Each report ends with a `done` marker, so the client acts on it at once rather than on the next.
 enum SessionFollowing {
     static let script = RemoteScript(step: "following the session", body: #"""
         b=$1 f=$2 o=$3 k=$4 iv=$5
@@ -42,38 +30,19 @@ enum SessionFollowing {
         done
         """#)
 
-    static func follow(_ listing: RemoteSessionListing, from offset: Int, interval: Duration, connection: SSHConnection) throws -> AsyncThrowingStream<SessionFollowEvent, Error> {
+    /// Starts the remote loop for `listing` from `offset`.
+    static func start(_ listing: RemoteSessionListing, from offset: Int, interval: Duration, connection: SSHConnection) throws -> SessionFollow {
         let boundary = SectionReader.makeBoundary()
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         let command = try script.commandLine([
             .word(boundary), .path(listing.file.path), .word(String(offset)), .word(listing.fileIdentity),
             .word(String(format: "%.3f", max(0.05, seconds))),
         ])
-        let remote = try connection.stream(command)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                var reader = SectionReader(boundary: boundary)
-                var follower = SessionFollower(byteOffset: offset)
-                do {
-                    for try await event in remote.output {
-                        guard case .stdout(let bytes) = event else { continue }
-                        for section in reader.feed(bytes) {
-                            for item in handle(section, follower: &follower) { continuation.yield(item) }
-                        }
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: Task.isCancelled ? nil : error)
-                }
-            }
-            continuation.onTermination = { _ in
-                task.cancel()
-                remote.cancel()
-            }
-        }
+        return SessionFollow(remote: try connection.stream(command), boundary: boundary, offset: offset)
     }
 
-    private static func handle(_ section: OutputSection, follower: inout SessionFollower) -> [SessionFollowEvent] {
+    /// The events of one section of the loop's output.
+    static func events(of section: OutputSection, follower: inout SessionFollower) -> [SessionFollowEvent] {
         let words = section.fields(2)
         switch words.first {
         case "data":

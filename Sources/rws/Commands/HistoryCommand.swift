@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RemoteWorkspace
 import SessionHistory
+import SSHClient
 
 /// Output formats of a session.
 enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
@@ -23,7 +24,7 @@ struct HistoryCommand: AsyncParsableCommand {
         discussion: """
         SESSION is a session id on the box (a unique prefix is enough; see `rws sessions`), or a session file (.jsonl) on this machine when no host is given. Subagent transcripts are included. Text output shows the role and time of each message, tool calls one line each, long tool output folded.
 
-        --follow prints the session, then each new message as Claude Code writes it, until Ctrl+C. It needs nothing on the box but sh: the file is polled four times a second.
+        --follow prints the session, then each new message as Claude Code writes it, until Ctrl+C. It needs nothing on the box but sh: the file is polled four times a second. Ctrl+C (or SIGTERM, SIGHUP) stops that polling loop on the box, and rws exits once it is gone: 130 after Ctrl+C, 143 after SIGTERM, 129 after SIGHUP.
 
         Examples:
           rws history --host box 0b1c
@@ -45,7 +46,7 @@ struct HistoryCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Include the model's thinking.")
     var thinking = false
 
-    @Flag(name: .long, help: "Keep printing new messages as the session grows (text or markdown), until Ctrl+C.")
+    @Flag(name: .long, help: "Keep printing new messages as the session grows (text or markdown), until Ctrl+C (exit status 130).")
     var follow = false
 
     func validate() throws {
@@ -62,28 +63,56 @@ struct HistoryCommand: AsyncParsableCommand {
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 return 0
             }
-            try await RemoteSessionsSupport.with(connection, workspace) { sessions in
+            return try await RemoteSessionsSupport.with(connection, workspace) { sessions -> Int32 in
                 let loaded = try await sessions.loadSession(session)
                 Terminal.out(loaded.render(format.exportFormat, options: options))
-                if follow { try await Self.follow(loaded, sessions: sessions, format: format.exportFormat, options: options) }
+                guard follow else { return 0 }
+                return try await Self.follow(loaded, sessions: sessions, format: format.exportFormat, options: options)
             }
-            return 0
         }
     }
 
-    /// Prints new events until Ctrl+C, which ends the remote loop with the stream.
-    static func follow(_ loaded: RemoteSession, sessions: RemoteSessions, format: ExportFormat, options: RenderOptions) async throws {
-        let stream = try sessions.follow(loaded.listing, from: loaded.followOffset)
-        let task = Task {
+    /// Signals that end `--follow`: each stops the remote loop first; rws then exits with 128+N.
+    static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    private enum FollowEnd: Sendable {
+        case signal(Int32)
+        case failed(any Error)
+    }
+
+    /// Prints new events until one of ``endingSignals`` arrives, stops the remote loop, and
+    /// returns 128 + the signal's number once the loop is gone.
+    static func follow(_ loaded: RemoteSession, sessions: RemoteSessions, format: ExportFormat, options: RenderOptions) async throws -> Int32 {
+        let (ends, report) = AsyncStream.makeStream(of: FollowEnd.self)
+        // In place before the remote loop starts: from then on no signal kills rws and orphans the loop.
+        let signals = InterruptHandler(signals: endingSignals) { report.yield(.signal($0)) }
+        defer { signals.remove() }
+        let follow = try sessions.follow(loaded.listing, from: loaded.followOffset)
+        let printing = Task {
             var printer = FollowPrinter(format: format, options: options)
-            for try await event in stream { printer.print(event) }
+            do {
+                for try await event in follow { printer.print(event) }
+            } catch {
+                report.yield(.failed(error))
+            }
         }
-        let interrupt = InterruptHandler { task.cancel() }
-        defer { interrupt.remove() }
-        do {
-            try await task.value
-        } catch is CancellationError {
-            return
+        var iterator = ends.makeAsyncIterator()
+        switch await iterator.next() {
+        case .signal(let number):
+            printing.cancel()
+            do {
+                try await follow.stop()
+            } catch let error as SSHError {
+                if case .stopFailed = error { throw error }  // says which processes survived
+                throw CLIError.failed("the connection ended before the follow loop on the box was stopped; it may still run there (\(error))",
+                                      code: RWSExitCode.connectionFailed)
+            }
+            await printing.value
+            return 128 + number
+        case .failed(let error):
+            throw error
+        case nil:
+            return RWSExitCode.failure  // unreachable: the stream is never finished
         }
     }
 }

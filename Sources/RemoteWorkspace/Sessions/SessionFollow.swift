@@ -1,0 +1,134 @@
+import SessionHistory
+import SSHClient
+import Synchronization
+
+/// A session followed live: the ``SessionFollowEvent``s of one polling loop on the box, as an
+/// async sequence. Iterate it once.
+///
+/// The remote loop runs until the follow is stopped. Nothing else ends it: OpenSSH keeps a silent
+/// command running even after its connection is gone. Any of these stops it, by killing its
+/// process group on the box:
+/// - the consumer stops iterating: it breaks out of `for try await`, its task is cancelled, or it
+///   drops the iterator (or never iterates and drops the follow);
+/// - ``stop()``, which also waits until the loop is gone.
+///
+/// The first ones start the stop and return at once, so call ``stop()`` before closing the
+/// connection: closing does not wait for stops under way.
+///
+/// Iteration ends (`nil`) after a stop or a cancellation. It throws `SSHError` when the
+/// connection fails, and ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)`` when the
+/// remote loop ends by itself (someone killed it).
+public struct SessionFollow: AsyncSequence, Sendable {
+    public typealias Element = SessionFollowEvent
+
+    private let control: Control
+    private let boundary: String
+    private let offset: Int
+
+    init(remote: RemoteCommand, boundary: String, offset: Int) {
+        control = Control(remote: remote)
+        self.boundary = boundary
+        self.offset = offset
+    }
+
+    /// Starts iterating; dropping the iterator stops the remote loop.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(lifetime: IterationLifetime(control), boundary: boundary, offset: offset)
+    }
+
+    /// Stops the remote loop if it still runs, and returns once its process group is gone.
+    ///
+    /// Iteration then ends. Safe to call more than once, and while another task iterates.
+    ///
+    /// - Throws: `SSHError.stopFailed` when processes of the loop still run after the kill, or
+    ///   their end could not be checked; another `SSHError` when the connection closed or failed
+    ///   before the loop was stopped: it may then still run on the box.
+    public func stop() async throws {
+        control.stop()
+        do {
+            _ = try await control.remote.exitStatus()  // it ended before the stop: gone as well
+        } catch let error as SSHError {
+            guard case .cancelled = error else { throw error }
+        }
+    }
+
+    /// The events in arrival order.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let lifetime: IterationLifetime
+        private var output: CommandOutput.AsyncIterator
+        private var reader: SectionReader
+        private var follower: SessionFollower
+        private var pending: [SessionFollowEvent] = []
+        private var stderr: [UInt8] = []
+
+        init(lifetime: IterationLifetime, boundary: String, offset: Int) {
+            self.lifetime = lifetime
+            output = lifetime.control.remote.output.makeAsyncIterator()
+            reader = SectionReader(boundary: boundary)
+            follower = SessionFollower(byteOffset: offset)
+        }
+
+        /// The next event; nil once the follow was stopped or the task cancelled.
+        public mutating func next() async throws -> SessionFollowEvent? {
+            let control = lifetime.control
+            while true {
+                if Task.isCancelled || control.isStopping {
+                    control.stop()
+                    return nil
+                }
+                if !pending.isEmpty { return pending.removeFirst() }
+                let chunk: CommandOutputEvent?
+                do {
+                    chunk = try await output.next()
+                } catch {
+                    if Task.isCancelled || control.isStopping { continue }
+                    throw error
+                }
+                switch chunk {
+                case .stdout(let bytes):
+                    for section in reader.feed(bytes) { pending += SessionFollowing.events(of: section, follower: &follower) }
+                case .stderr(let bytes):
+                    stderr += bytes.prefix(Swift.max(0, 4096 - stderr.count))
+                case nil:
+                    if control.isStopping { return nil }
+                    let status = try await control.remote.exitStatus()
+                    throw RemoteSessionError.remoteCommandFailed(
+                        step: SessionFollowing.script.step, status: status.description, stderr: String(decoding: stderr, as: UTF8.self))
+                }
+            }
+        }
+    }
+}
+
+extension SessionFollow {
+    /// Owns the remote loop: stops it on request, and when the follow is dropped.
+    final class Control: Sendable {
+        let remote: RemoteCommand
+        private let stopping = Atomic<Bool>(false)
+
+        init(remote: RemoteCommand) {
+            self.remote = remote
+        }
+
+        var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+        /// Starts killing the remote loop's process group (once).
+        func stop() {
+            if stopping.exchange(true, ordering: .acquiringAndReleasing) { return }
+            remote.cancel()
+        }
+
+        deinit { stop() }
+    }
+
+    /// Held by an iterator and its copies: the last one dropped stops the remote loop.
+    final class IterationLifetime: Sendable {
+        let control: Control
+
+        init(_ control: Control) {
+            self.control = control
+        }
+
+        deinit { control.stop() }
+    }
+}

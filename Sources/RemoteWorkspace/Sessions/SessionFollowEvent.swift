@@ -1,0 +1,12 @@
+import SessionHistory
+
+/// What a followed session brought.
+public enum SessionFollowEvent: Sendable {
+    /// A change to the conversation: a new entry, another chunk of a response, a title record.
+    case conversation(ConversationEvent)
+    /// The file was truncated or replaced: the conversation starts again from its first byte,
+    /// with entry indexes from 0.
+    case restarted(reason: String)
+    /// The file is gone; following goes on and starts again if it comes back.
+    case fileMissing
+}

@@ -1,0 +1,115 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// `rws history --follow` ends on a signal only after its polling loop on the box is gone.
+@Suite(.serialized) struct HistoryFollowSignalTests {
+    static let tries = 50
+
+    /// Ctrl+C (130) and SIGTERM (143), against each server.
+    static let cases: [(ServerKind, Int32, Int32)] = ServerKind.allCases.flatMap { kind -> [(ServerKind, Int32, Int32)] in [(kind, SIGINT, 130), (kind, SIGTERM, 143)] }
+
+    @Test(arguments: cases)
+    func aSignalStopsTheRemoteLoopBeforeRwsExitsEveryTime(kind: ServerKind, signal: Int32, expectedStatus: Int32) async throws {
+        let session = try SessionCommandsTests(kind)
+        var exitTimes: [Duration] = []
+        for attempt in 1...Self.tries {
+            let run = try FollowingRws(session)
+            let watch = FollowingRws.loopWatch(session)
+            let started = try await watch.waitUntilRunning(within: 30)
+            #expect(started, "try \(attempt): the follow loop never showed up; stderr: \(run.errors.collected)")
+            guard started else { run.kill(); return }
+            let sent = ContinuousClock.now
+            kill(run.process.processIdentifier, signal)
+            let exited = await run.waitForExit(within: 10)
+            let exitTime = ContinuousClock.now - sent
+            // Checked once, at exit: rws must not exit before the stop was carried out.
+            let leftAtExit = try watch.running()
+            #expect(exited, "try \(attempt): rws still runs 10 s after signal \(signal)")
+            guard exited else { run.kill(); return }
+            #expect(run.process.terminationReason == .exit && run.process.terminationStatus == expectedStatus,
+                    "try \(attempt): ended with \(run.process.terminationReason == .exit ? "exit" : "signal") \(run.process.terminationStatus)")
+            #expect(leftAtExit.isEmpty, "try \(attempt): the remote loop outlived rws: \(leftAtExit)")
+            #expect(exitTime < .seconds(1), "try \(attempt): signal to exit (loop gone) took \(exitTime)")
+            #expect(run.errors.collected.isEmpty, "try \(attempt): printed \(run.errors.collected)")
+            exitTimes.append(exitTime)
+            if !leftAtExit.isEmpty { try watch.signal(SIGKILL) }  // not left to confuse the next try
+        }
+        let sorted = exitTimes.sorted()
+        print("\(kind), signal \(signal): \(sorted.count) tries, signal to exit median \(sorted[sorted.count / 2]), max \(sorted.last!)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func ctrlCAtATerminalStopsTheRemoteLoopAndTheShellSees130(kind: ServerKind) async throws {
+        let session = try SessionCommandsTests(kind)
+        let watch = FollowingRws.loopWatch(session)
+        let tmux = try Tmux.start(home: session.home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        let words = [RWSBinary.path, "history"] + session.server.rwsFlags + ["--claude-dir", session.claude, "7777", "--follow"]
+        try tmux.type(try words.map(ShellQuoting.quote).joined(separator: " ") + "; echo \"rws-exit=$?\"")
+        #expect(try await watch.waitUntilRunning(within: 30))
+        try tmux.press("C-c")
+        try await tmux.wait(for: "rws-exit=130", within: .seconds(10))
+        let left = try watch.running()
+        #expect(left.isEmpty, "the remote loop outlived rws: \(left)")
+        if !left.isEmpty { try watch.signal(SIGKILL) }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aHangupStopsTheRemoteLoopToo(kind: ServerKind) async throws {
+        let session = try SessionCommandsTests(kind)
+        let run = try FollowingRws(session)
+        let watch = FollowingRws.loopWatch(session)
+        #expect(try await watch.waitUntilRunning(within: 30))
+        kill(run.process.processIdentifier, SIGHUP)
+        #expect(await run.waitForExit(within: 10))
+        let left = try watch.running()
+        #expect(left.isEmpty, "the remote loop outlived rws: \(left)")
+        if !left.isEmpty { try watch.signal(SIGKILL) }
+        #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 129)
+    }
+}
+
+/// `rws history 7777 --follow` running against the session of a ``SessionCommandsTests``.
+final class FollowingRws {
+    let process: Process
+    let output: OutputCollector
+    let errors: OutputCollector
+
+    init(_ session: SessionCommandsTests) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RWSBinary.path)
+        process.arguments = ["history"] + session.server.rwsFlags + ["--claude-dir", session.claude, "7777", "--follow"]
+        process.environment = ["HOME": session.home, "PATH": "/usr/bin:/bin"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        self.output = OutputCollector(output.fileHandleForReading)
+        self.errors = OutputCollector(errors.fileHandleForReading)
+        self.process = process
+        try process.run()
+    }
+
+    /// A watch on the polling loop of the follow, told apart from the commands that load the
+    /// session (they name the file too) by its script.
+    static func loopWatch(_ session: SessionCommandsTests) -> RemoteProcessWatch {
+        RemoteProcessWatch(markers: session.file, "while :; do")
+    }
+
+    /// Whether rws ended within `seconds`.
+    func waitForExit(within seconds: Double) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if process.isRunning { return false }
+        process.waitUntilExit()
+        return true
+    }
+
+    func kill() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
