@@ -55,6 +55,24 @@ import Testing
         }
         #expect(text == "1\n2\n3\n")
     }
+
+    @Test(arguments: ServerKind.allCases)
+    func closingStopsRunningCommandsAndShellsOnTheBox(kind: ServerKind) async throws {
+        let background = RemoteProcesses.uniqueSeconds(), foreground = RemoteProcesses.uniqueSeconds()
+        let inShell = RemoteProcesses.uniqueSeconds()
+        let connection = try await SharedTestServer.get(kind).connect()
+        let running = Task { try await connection.run("sleep \(background) & sleep \(foreground)") }
+        let shell = try await connection.openShell()
+        try await shell.send("sleep \(inShell)\n")
+        try await RemoteProcesses.waitUntil {
+            try !RemoteProcesses.matching("sleep \(foreground)").isEmpty && !RemoteProcesses.matching("sleep \(inShell)").isEmpty
+        }
+        await connection.close()
+        await #expect(throws: SSHError.connectionClosed) { try await running.value }
+        for seconds in [background, foreground, inShell] {
+            #expect(try RemoteProcesses.matching("sleep \(seconds)") == [], "sleep \(seconds) survived close()")
+        }
+    }
 }
 
 /// This process's I/O threads (named "rws-ssh-io") and open file descriptors, read from /proc.

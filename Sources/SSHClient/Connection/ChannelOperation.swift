@@ -48,6 +48,8 @@ class ChannelOperation {
     func connectionFailed(_ error: SSHError) {}
     /// The deadline passed.
     func deadlineExpired() {}
+    /// The connection is closing: stop what runs on the box (the loop waits for control channels).
+    func connectionClosing() {}
     /// Whether the operation waits on the server now (not paused by its consumer).
     var isWaitingOnPeer: Bool { phase != .queued && phase != .done }
 

@@ -41,6 +41,8 @@ final class ConnectionLoop: @unchecked Sendable {
     private var admissionHeld = false
     private var lossError: SSHError?
     private var closeRequested = false
+    /// Set when a close began: until then, the stops it started may finish (see ``beginClosing()``).
+    private var closeDeadline: ContinuousClock.Instant?
     private var closeWaiters: [@Sendable () -> Void] = []
     private var wasWaitingOnPeer = false
     /// Socket bytes that no operation could take (every channel paused, or none exists) would make
@@ -191,11 +193,11 @@ final class ConnectionLoop: @unchecked Sendable {
         ready.complete(.success(()))
         while true {
             runInbox()
-            if closeRequested || lossError != nil { break }
+            if lossError != nil || closeRequested && closingIsDone() { break }
             var passes = 0
             while runPass() && passes < 64 { passes += 1 }
             let fired = checkDeadlines()
-            if closeRequested || lossError != nil { break }
+            if lossError != nil || closeRequested && closingIsDone() { break }
             // A fired deadline queued work (a kill): run it now, not after the next poll.
             waitForEvents(busy: passes == 64 || fired)
         }
@@ -223,9 +225,24 @@ final class ConnectionLoop: @unchecked Sendable {
         return progressed
     }
 
+    /// A close first stops what runs (each operation's ``ChannelOperation/connectionClosing()``:
+    /// commands and shells kill their remote processes over control channels), then lets those
+    /// stops finish, bounded by the grace period, before tearing down: a disconnect alone leaves
+    /// a silent command running on OpenSSH.
+    private func closingIsDone() -> Bool {
+        if closeDeadline == nil {
+            closeDeadline = .now + configuration.terminationGracePeriod + .seconds(3)
+            for operation in operations + queue { operation.connectionClosing() }
+        }
+        let stopsInFlight = (operations + queue).contains { $0.isControl }
+        return !stopsInFlight || ContinuousClock.now >= closeDeadline!
+    }
+
     private func admit() -> Bool {
         var admitted = false
         while openHolder == nil, !admissionHeld, let next = queue.first {
+            // Closing: only the channels that stop what was running.
+            if closeDeadline != nil, !next.isControl { break }
             let limit = next.isControl ? configuration.maxChannels : max(1, configuration.maxChannels - 1)
             guard channelsInUse < limit else { break }
             queue.removeFirst()

@@ -102,7 +102,9 @@ public final class SSHConnection: Sendable {
         return RemoteCommand(command: command, output: CommandOutput(pipe: pipe, handle: handle), handle: handle, completion: promise)
     }
 
-    /// Closes the connection. Running commands fail with ``SSHError/connectionClosed``.
+    /// Closes the connection. Running commands are stopped on the box first (their processes are
+    /// killed as on a timeout, shells are ended) and fail with ``SSHError/connectionClosed``;
+    /// returns once that is done and the connection is torn down.
     public func close() async {
         await loop.close()
     }

@@ -83,6 +83,10 @@ final class ExecChannel: ChannelOperation {
         stop(.timedOut(command: command, after: timeout ?? .zero))
     }
 
+    override func connectionClosing() {
+        if !isControl { stop(.connectionClosed) }
+    }
+
     // MARK: Running
 
     override func pump(_ channel: OpaquePointer) -> Bool {

@@ -88,6 +88,10 @@ final class ShellChannel: ChannelOperation {
         finish(.failure(Self.closedError))
     }
 
+    override func connectionClosing() {
+        close()
+    }
+
     private func endedError(_ operation: String) -> SSHError {
         closeStarted ? Self.closedError : .channelFailed(operation: operation, reason: "the shell has ended")
     }
