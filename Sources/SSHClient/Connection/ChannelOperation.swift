@@ -243,8 +243,13 @@ class ChannelOperation {
         return true
     }
 
+    /// Whether the connection died before this channel sent its first request: whatever it was
+    /// to run never started on the box.
+    private(set) var lostBeforeStart = false
+
     /// The connection died under this operation.
     final func failForConnection(_ error: SSHError) {
+        lostBeforeStart = phase == .queued || phase == .opening
         phase = .done
         channel = nil  // freed with the session
         connectionFailed(error)

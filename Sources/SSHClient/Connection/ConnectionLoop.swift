@@ -115,6 +115,15 @@ final class ConnectionLoop: @unchecked Sendable {
     /// Whether the connection has ended (closed or lost).
     var isClosed: Bool { inbox.withLock { $0.terminalError != nil } }
 
+    /// Why the connection ended, once it has.
+    var terminalError: SSHError? { inbox.withLock { $0.terminalError } }
+
+    /// Waits until the loop has torn down; returns why it ended.
+    func terminated() async -> SSHError {
+        try? await stopped.value()
+        return terminalError ?? .connectionClosed
+    }
+
     // MARK: Services for operations (I/O thread)
 
     /// Queues a channel operation; control operations go first.

@@ -15,7 +15,7 @@ extension SSHConnection {
     ///   ``SSHError/cancelled(command:)`` when the task is cancelled while it opens.
     public func openShell(_ configuration: ShellConfiguration = ShellConfiguration()) async throws -> ShellSession {
         try configuration.validate()
-        let loop = loop
+        let loop = try await link.usableLoop()
         // The pipe exists before the session it should close when its reader is cancelled. Weak:
         // the session holds the pipe, and the loop holds it while the shell runs.
         let closeOnCancel = Mutex(WeakShellSession())
@@ -23,7 +23,7 @@ extension SSHConnection {
                               cancelCommand: { if let session = closeOnCancel.withLock({ $0.session }) { Task { try? await session.close() } } })
         let channel = ShellChannel(loop: loop, configuration: configuration, pipe: pipe)
         let started = channel.started
-        let session = ShellSession(connection: self, channel: channel)
+        let session = ShellSession(connection: self, loop: loop, channel: channel)
         closeOnCancel.withLock { $0.session = session }
         let bound = LoopBound(channel, loop: loop)
         if let error = loop.submit({ loop in loop.enqueue(bound.value) }) { throw error }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One SSH connection to a remote box, running any number of commands at once.
 ///
@@ -15,19 +16,22 @@ import Foundation
 /// print(result.stdoutText)
 /// ```
 public final class SSHConnection: Sendable {
-    let loop: ConnectionLoop
+    let link: ConnectionLink
+
+    /// The loop serving the connection now (while reconnecting, the one that was lost).
+    var loop: ConnectionLoop { link.current }
 
     /// The settings the connection was made with.
-    public var configuration: SSHConnectionConfiguration { loop.configuration }
+    public var configuration: SSHConnectionConfiguration { link.configuration }
 
-    private init(loop: ConnectionLoop) {
-        self.loop = loop
+    private init(link: ConnectionLink) {
+        self.link = link
     }
 
     /// A connection nobody holds any more closes itself: its thread ends and its socket is closed.
     /// Running commands, shells and readers hold their connection, so it outlives them.
     deinit {
-        loop.requestClose()
+        link.requestClose()
     }
 
     /// Connects, checks the host key, and authenticates.
@@ -35,22 +39,33 @@ public final class SSHConnection: Sendable {
     /// - Throws: ``SSHError`` naming what failed: the address, the host key, or the credentials.
     public static func connect(_ configuration: SSHConnectionConfiguration) async throws -> SSHConnection {
         guard configuration.maxChannels >= 1 else { throw SSHError.invalidArgument("maxChannels must be at least 1") }
-        return SSHConnection(loop: try await ConnectionLoop.start(configuration))
+        return SSHConnection(link: ConnectionLink(configuration: configuration, loop: try await ConnectionLoop.start(configuration)))
     }
+
+    /// Where the connection stands now.
+    public var state: ConnectionState { link.connectionState }
+
+    /// The connection's state now, then every change (lost, reconnecting with attempt and delay,
+    /// connected again, closed with its reason). The sequence ends after ``ConnectionState/closed(reason:)``.
+    ///
+    /// ```swift
+    /// for await state in connection.states() { statusLine.text = state.description }
+    /// ```
+    public func states() -> AsyncStream<ConnectionState> { link.states() }
 
     /// How many channels the server has opened on this connection so far: one per command, plus
     /// one for each remote process group stopped. A statistic for tests and diagnostics.
-    public var channelsOpened: Int { loop.channelsOpened.load(ordering: .relaxed) }
+    public var channelsOpened: Int { statistics.channelsOpened }
 
-    /// Counters of the connection's I/O loop (polls, stalls, channels); cheap to read at any time.
-    public var statistics: ConnectionStatistics {
-        ConnectionStatistics(polls: loop.counters.polls.load(ordering: .relaxed),
-                             stalledPolls: loop.counters.stalledPolls.load(ordering: .relaxed),
-                             channelsOpened: channelsOpened)
+    /// Counters of the connection's I/O loops (polls, stalls, channels) over its whole life,
+    /// reconnects included; cheap to read at any time.
+    public var statistics: ConnectionStatistics { link.statistics }
+
+    /// Whether the connection has ended for good: closed, or lost with no reconnect to come.
+    public var isClosed: Bool {
+        if case .closed = link.connectionState { return true }
+        return loop.isClosed && !link.reconnects
     }
-
-    /// Whether the connection has been closed or lost.
-    public var isClosed: Bool { loop.isClosed }
 
     /// Runs `command` through the remote login shell and collects all of its output.
     ///
@@ -58,23 +73,61 @@ public final class SSHConnection: Sendable {
     ///   - command: A shell command line. Build it with ``ShellQuoting`` when it holds untrusted words.
     ///   - input: Bytes written to the command's stdin, which is then closed. Without it, stdin is closed at once.
     ///   - timeout: How long the command may run; then its process group is killed.
+    ///   - idempotent: Whether running the command twice does no harm. With a
+    ///     ``SSHConnectionConfiguration/reconnect`` policy, such a command that lost its connection
+    ///     runs again once the connection is back; any other fails with ``SSHError/connectionLost(reason:)``.
     /// - Returns: stdout, stderr, and the exit status or signal.
     /// - Throws: ``SSHError/timedOut(command:after:)``, ``SSHError/cancelled(command:)`` when the task is
     ///   cancelled, ``SSHError/connectionLost(reason:)``, or a channel error.
-    public func run(_ command: String, input: [UInt8] = [], timeout: Duration? = nil) async throws -> CommandResult {
+    public func run(_ command: String, input: [UInt8] = [], timeout: Duration? = nil, idempotent: Bool = false) async throws -> CommandResult {
+        try await retryingAfterReconnect(idempotent: idempotent) {
+            try await self.runOnce(command, input: input, timeout: timeout)
+        }
+    }
+
+    private func runOnce(_ command: String, input: [UInt8], timeout: Duration?) async throws -> CommandResult {
         let promise = Promise<CommandResult>()
-        let handle = CommandHandle(connection: self)
-        try submitOrThrow { loop in
+        let handle = CommandHandle(connection: self) { promise.complete(.failure($0)) }
+        let neverSent = Atomic<Bool>(false)
+        let loop = try await link.usableLoop()
+        try handle.start(on: loop) { loop in
             let exec = ExecChannel(loop: loop, command: command, sink: .collect, timeout: timeout) { promise.complete($0) }
+            exec.onLostBeforeStart = { neverSent.store(true, ordering: .relaxed) }
             if !input.isEmpty { exec.write(input) { _ in } }
             exec.closeInput { _ in }
-            handle.attach(exec, loop: loop)
-            loop.enqueue(exec)
+            return exec
         }
-        return try await withTaskCancellationHandler {
-            try await promise.value()
-        } onCancel: {
-            handle.stop(.cancelled(command: command))
+        do {
+            return try await withTaskCancellationHandler {
+                try await promise.value()
+            } onCancel: {
+                handle.stop(.cancelled(command: command))
+            }
+        } catch SSHError.connectionLost(let reason) where neverSent.load(ordering: .relaxed) {
+            throw LostBeforeStart(reason: reason)
+        }
+    }
+
+    /// A command whose connection was lost before it was sent: running it on the next session
+    /// is its first run, not a second one.
+    private struct LostBeforeStart: Error {
+        let reason: String
+    }
+
+    /// Runs `body`; when it failed with `connectionLost`, the work was idempotent and the
+    /// connection reconnects, runs it again on the next session (a few times at most).
+    func retryingAfterReconnect<T>(idempotent: Bool, _ body: () async throws -> T) async throws -> T {
+        var attempts = 0
+        while true {
+            do {
+                return try await body()
+            } catch SSHError.connectionLost(let reason) where idempotent && link.reconnects && attempts < 3 {
+                attempts += 1
+                configuration.logger.info("retrying after reconnect", metadata: ["reason": "\(reason)"])
+            } catch let lost as LostBeforeStart {
+                guard link.reconnects, attempts < 3 else { throw SSHError.connectionLost(reason: lost.reason) }
+                attempts += 1
+            }
         }
     }
 
@@ -88,16 +141,32 @@ public final class SSHConnection: Sendable {
     ///   - command: A shell command line, run by the remote login shell.
     ///   - timeout: How long the command may run; then its process group is killed.
     ///   - bufferSize: How many unread output bytes may wait before the channel pauses.
+    ///
+    /// While the connection is reconnecting the command starts once it is back (it fails with
+    /// ``SSHError/connectionLost(reason:)`` if that takes longer than the policy's wait).
     public func stream(_ command: String, timeout: Duration? = nil, bufferSize: Int = 1 << 20) throws -> RemoteCommand {
         let promise = Promise<CommandResult>()
-        let handle = CommandHandle(connection: self)
+        let pipeBox = Mutex<OutputPipe?>(nil)
+        let handle = CommandHandle(connection: self) { error in
+            promise.complete(.failure(error))
+            pipeBox.withLock { $0 }?.finish(.failure(error))
+        }
         // Weak: the loop holds the pipe while the command runs, and must not keep the connection alive.
-        let pipe = OutputPipe(capacity: max(1, bufferSize), resumeProducer: { [loop] in loop.wake() },
+        let pipe = OutputPipe(capacity: max(1, bufferSize), resumeProducer: { [weak handle] in handle?.wakeLoop() },
                               cancelCommand: { [weak handle] in handle?.stop(.cancelled(command: command)) })
-        try submitOrThrow { loop in
-            let exec = ExecChannel(loop: loop, command: command, sink: .stream(pipe), timeout: timeout) { promise.complete($0) }
-            handle.attach(exec, loop: loop)
-            loop.enqueue(exec)
+        pipeBox.withLock { $0 = pipe }
+        let makeExec: @Sendable (ConnectionLoop) -> ExecChannel = { loop in
+            ExecChannel(loop: loop, command: command, sink: .stream(pipe), timeout: timeout) { promise.complete($0) }
+        }
+        do {
+            try handle.start(on: loop, makeExec)
+        } catch {
+            // Lost (now or just before): start on the next session, or fail when it does not come.
+            guard link.reconnects else { throw error }
+            configuration.logger.debug("command waits for a reconnect", metadata: ["error": "\(error)"])
+            Task { [link] in
+                do { try handle.start(on: try await link.usableLoop(), makeExec) } catch { handle.failToStart(error as? SSHError ?? .connectionClosed) }
+            }
         }
         return RemoteCommand(command: command, output: CommandOutput(pipe: pipe, handle: handle), handle: handle, completion: promise)
     }
@@ -106,11 +175,7 @@ public final class SSHConnection: Sendable {
     /// killed as on a timeout, shells are ended) and fail with ``SSHError/connectionClosed``;
     /// returns once that is done and the connection is torn down.
     public func close() async {
-        await loop.close()
-    }
-
-    private func submitOrThrow(_ work: @escaping @Sendable (ConnectionLoop) -> Void) throws(SSHError) {
-        if let error = loop.submit(work) { throw error }
+        await link.close()
     }
 }
 

@@ -25,6 +25,9 @@ public struct SSHConnectionConfiguration: Sendable {
     public var maxChannels: Int
     /// How long a stopped command's process group gets between SIGTERM and SIGKILL.
     public var terminationGracePeriod: Duration
+    /// Whether and how a lost connection re-establishes itself; nil (the default) ends it for good.
+    /// See ``ReconnectPolicy`` and ``SSHConnection/states()``.
+    public var reconnect: ReconnectPolicy? = nil
     /// Where the connection reports what it does. Secrets (passwords, passphrases) and command
     /// lines are never logged. Discards everything by default.
     public var logger: Logger

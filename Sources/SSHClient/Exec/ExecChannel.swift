@@ -163,7 +163,11 @@ final class ExecChannel: ChannelOperation {
         finish(.failure(stopReason ?? error))
     }
 
+    /// Told when the connection died before the command was sent, so a caller may start it elsewhere.
+    var onLostBeforeStart: (() -> Void)?
+
     override func connectionFailed(_ error: SSHError) {
+        if lostBeforeStart { onLostBeforeStart?() }
         input.failPending(error)
         finish(.failure(error))
     }

@@ -48,32 +48,78 @@ public final class RemoteCommand: Sendable {
     }
 }
 
-/// The caller's side of an ``ExecChannel``: forwards requests to the I/O thread.
+/// The caller's side of an ``ExecChannel``: starts it on a loop and forwards requests to that loop.
+///
+/// A command may start later than its handle exists (on the next session of a reconnecting
+/// connection); requests wait for the start, and a stop before it fails the caller at once.
 final class CommandHandle: Sendable {
     /// Held so that the connection stays open while its command's handle is in use.
     private let connection: SSHConnection
-    private var loop: ConnectionLoop { connection.loop }
-    private let exec = Mutex<LoopBound<ExecChannel>?>(nil)
+    private let failBeforeStart: @Sendable (SSHError) -> Void
+    private struct State {
+        var exec: LoopBound<ExecChannel>?
+        var pendingStop: SSHError?
+    }
+    private let state = Mutex(State())
+    /// The loop the command was handed to.
+    private let started = Promise<ConnectionLoop>()
 
-    init(connection: SSHConnection) {
+    /// - Parameter failBeforeStart: Reports a stop or failure that came before the command started.
+    init(connection: SSHConnection, failBeforeStart: @escaping @Sendable (SSHError) -> Void) {
         self.connection = connection
+        self.failBeforeStart = failBeforeStart
     }
 
-    /// Called on the I/O thread when the channel operation exists.
-    func attach(_ channel: ExecChannel, loop: ConnectionLoop) {
-        exec.withLock { $0 = LoopBound(channel, loop: loop) }
+    /// Hands the command to `loop`, where `make` creates its channel; throws when the loop has ended.
+    func start(on loop: ConnectionLoop, _ make: @escaping @Sendable (ConnectionLoop) -> ExecChannel) throws(SSHError) {
+        let failure = loop.submit { [self] loop in
+            let exec = make(loop)
+            let stop = state.withLock { state -> SSHError? in
+                state.exec = LoopBound(exec, loop: loop)
+                return state.pendingStop
+            }
+            loop.enqueue(exec)
+            if let stop { exec.stop(stop) }
+        }
+        if let failure { throw failure }
+        started.complete(.success(loop))
     }
 
-    /// Work is queued in order, so by the time it runs on the I/O thread the channel is attached.
+    /// The command could not be started at all.
+    func failToStart(_ error: SSHError) {
+        started.complete(.failure(error))
+        failBeforeStart(error)
+    }
+
+    /// Wakes the loop the command runs on (its reader made room).
+    func wakeLoop() {
+        if let loop = startedLoop { loop.wake() }
+    }
+
+    private var startedLoop: ConnectionLoop? {
+        guard started.isCompleted else { return nil }
+        return try? started.peek()
+    }
+
+    /// Stops the command on its loop, or — not started yet — fails the caller now and keeps it from running.
     func stop(_ reason: SSHError) {
-        loop.submit { _ in self.exec.withLock { $0 }?.value.stop(reason) }
+        let exec = state.withLock { state -> LoopBound<ExecChannel>? in
+            if state.exec == nil, state.pendingStop == nil { state.pendingStop = reason }
+            return state.exec
+        }
+        if let exec, let loop = startedLoop {
+            loop.submit { _ in exec.value.stop(reason) }
+        } else {
+            failBeforeStart(reason)
+        }
     }
 
     func perform(_ body: @escaping @Sendable (ExecChannel, @escaping (Result<Void, SSHError>) -> Void) -> Void) async throws {
+        let loop = try await started.value()
         let promise = Promise<Void>()
         // Read the channel on the I/O thread: the closure that attaches it was submitted first.
         let failure = loop.submit { [self] _ in
-            guard let channel = exec.withLock({ $0 })?.value else {
+            guard let channel = state.withLock({ $0.exec })?.value else {
                 return promise.complete(.failure(.channelFailed(operation: "using the command", reason: "it has not started")))
             }
             body(channel) { promise.complete($0) }

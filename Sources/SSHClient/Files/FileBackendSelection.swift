@@ -8,6 +8,7 @@ extension SSHConnection {
     /// The backend for this connection: decided once, by configuration or by whether the server
     /// runs the SFTP subsystem.
     func fileBackend() async throws -> SelectedBackend {
+        let loop = try await link.usableLoop()
         let shell = ShellFileBackend(connection: self)
         let sftp = SFTPFileBackend(loop: loop, shell: shell)
         switch loop.files.decision {
@@ -34,7 +35,15 @@ extension SSHConnection {
     }
 
     /// Runs `body` with the backend and `path` as that backend takes it; errors name `path` as given.
-    func withFileBackend<T>(_ path: String, _ body: (any FileBackend, String) async throws -> T) async throws -> T {
+    /// `idempotent` reads are retried on the next session when the connection was lost and reconnects.
+    func withFileBackend<T>(_ path: String, idempotent: Bool = false,
+                            _ body: (any FileBackend, String) async throws -> T) async throws -> T {
+        try await retryingAfterReconnect(idempotent: idempotent) {
+            try await withFileBackendOnce(path, body)
+        }
+    }
+
+    private func withFileBackendOnce<T>(_ path: String, _ body: (any FileBackend, String) async throws -> T) async throws -> T {
         let normalized = try RemotePath.normalized(path)
         let backend: any FileBackend
         var remotePath = normalized
@@ -55,11 +64,11 @@ extension SSHConnection {
     /// The remote home: `$HOME` of a remote shell, as the shell fallback and ``ShellQuoting/quotePath(_:)``
     /// see it; SFTP's login directory when commands cannot run.
     private func home(_ sftp: SFTPFileBackend) async throws -> String {
-        if let home = loop.files.home { return home }
+        if let home = sftp.loop.files.home { return home }
         var home = ""
         if let result = try? await run(ShellFileScripts.home), result.status == .exited(0) { home = result.stdoutText }
         if !home.hasPrefix("/") { home = try await sftp.realPath(".") }
-        loop.files.home = home
+        sftp.loop.files.home = home
         return home
     }
 }

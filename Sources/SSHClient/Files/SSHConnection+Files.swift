@@ -17,7 +17,7 @@ extension SSHConnection {
     /// - Throws: ``RemoteFileError/noSuchFile(path:)``, ``RemoteFileError/notADirectory(path:)``,
     ///   ``RemoteFileError/permissionDenied(path:)``. A file removed while the listing runs is left out.
     public func listDirectory(_ path: String, includeSymlinkTargets: Bool = false) async throws -> [RemoteFileEntry] {
-        let listed = try await withFileBackend(path) { backend, remotePath in
+        let listed = try await withFileBackend(path, idempotent: true) { backend, remotePath in
             try await backend.list(remotePath, symlinkTargets: includeSymlinkTargets)
         }
         return listed.sorted { $0.name.lexicographicallyPrecedes($1.name) }.map { entry in
@@ -34,7 +34,7 @@ extension SSHConnection {
     ///   - followSymlinks: Describe what a symlink points to instead of the link itself;
     ///     without it a symlink's entry carries its ``RemoteFileEntry/symlinkTarget``.
     public func stat(_ path: String, followSymlinks: Bool = false) async throws -> RemoteFileEntry {
-        try await withFileBackend(path) { backend, remotePath in
+        try await withFileBackend(path, idempotent: true) { backend, remotePath in
             let attributes = try await backend.stat(remotePath, followSymlinks: followSymlinks)
             let target = attributes.kind == .symlink ? try await backend.readLink(remotePath) : nil
             return RemoteFileEntry(name: RemotePath.split(path).name, path: path, attributes: attributes,
@@ -47,7 +47,7 @@ extension SSHConnection {
     /// To read only what a growing file gained since last time, pass `offset..<UInt64.max` or use
     /// ``readFile(_:from:)``: nothing before `offset` is transferred.
     public func readFile(_ path: String, range: Range<UInt64>? = nil) async throws -> [UInt8] {
-        try await withFileBackend(path) { backend, remotePath in
+        try await withFileBackend(path, idempotent: true) { backend, remotePath in
             let length = range.flatMap { $0.upperBound == .max ? nil : $0.upperBound - $0.lowerBound }
             return try await backend.read(remotePath, offset: range?.lowerBound ?? 0, length: length)
         }
@@ -68,7 +68,7 @@ extension SSHConnection {
     /// - Returns: A reader to iterate once; errors (a missing file, ...) are thrown by its iteration.
     public func streamFile(_ path: String, from offset: UInt64 = 0, length: UInt64? = nil,
                            bufferSize: Int = 8 << 20) async throws -> RemoteFileReader {
-        try await withFileBackend(path) { backend, remotePath in
+        try await withFileBackend(path, idempotent: true) { backend, remotePath in
             try await backend.stream(remotePath, offset: offset, length: length, bufferSize: bufferSize).naming(remotePath, as: path).holding(self)
         }
     }

@@ -20,15 +20,17 @@ public final class ShellSession: Sendable {
     public let output: ShellOutput
     /// Held so that the connection stays open while the shell is in use.
     private let connection: SSHConnection
-    private var loop: ConnectionLoop { connection.loop }
+    /// The loop the shell runs on (a reconnecting connection serves new work from a new one).
+    private let loop: ConnectionLoop
     private let channel: LoopBound<ShellChannel>
     private let ended: Promise<ExitStatus>
     private let closed: Promise<Void>
     private let observedMode: SharedCursorKeyMode
 
-    init(connection: SSHConnection, channel: ShellChannel) {
+    init(connection: SSHConnection, loop: ConnectionLoop, channel: ShellChannel) {
         self.connection = connection
-        self.channel = LoopBound(channel, loop: connection.loop)
+        self.loop = loop
+        self.channel = LoopBound(channel, loop: loop)
         output = ShellOutput(pipe: channel.pipe, connection: connection)
         ended = channel.ended
         closed = channel.closed

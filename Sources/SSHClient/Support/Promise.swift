@@ -22,6 +22,12 @@ final class Promise<Value: Sendable>: Sendable {
 
     var isCompleted: Bool { state.withLock { $0.result != nil } }
 
+    /// The outcome if it has arrived: the value, or the failure thrown; nil while pending.
+    func peek() throws(SSHError) -> Value? {
+        guard let result = state.withLock({ $0.result }) else { return nil }
+        return try result.get()
+    }
+
     /// Waits for the outcome.
     func value() async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
