@@ -209,4 +209,14 @@ extension TestSSHServer {
     ) async throws -> T {
         try await Self.closing(try await connect(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout), body)
     }
+
+    /// Connects with ``configuration(maxChannels:deadPeerTimeout:)`` changed by `adjust`, runs
+    /// `body`, and closes the connection whether `body` returned or threw.
+    public func withConnection<T>(
+        adjusting adjust: (inout SSHConnectionConfiguration) -> Void, _ body: (SSHConnection) async throws -> T
+    ) async throws -> T {
+        var settings = configuration()
+        adjust(&settings)
+        return try await Self.closing(try await SSHConnection.connect(settings), body)
+    }
 }
