@@ -156,3 +156,41 @@ import Testing
         }
     }
 }
+
+/// Without `ps` on the box, the kill script reads the process table from `/proc`.
+@Suite struct StoppingWithoutPsTests {
+    private typealias Remote = RemoteProcesses
+
+    /// A server of `kind` whose sessions find on PATH only the tools the tests use, and no `ps`.
+    private static func serverWithoutPs(_ kind: ServerKind) throws -> TestSSHServer {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-nops-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+        for tool in ["awk", "sleep", "setsid", "cat"] {
+            try FileManager.default.createSymbolicLink(atPath: folder + "/bin/" + tool, withDestinationPath: "/usr/bin/" + tool)
+        }
+        let script = folder + "/force.sh"
+        try """
+            #!/bin/sh
+            PATH=\(folder)/bin exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"
+
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        try Shell.run("/bin/chmod", ["755", script])
+        return try TestSSHServer(kind, .init(forceCommand: script))
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aTimeoutStopsEverythingOnABoxWithoutPs(kind: ServerKind) async throws {
+        let server = try Self.serverWithoutPs(kind)
+        defer { server.stop() }
+        let orphan = Remote.uniqueSeconds(), parent = Remote.uniqueSeconds()
+        try await server.withConnection { (connection) async throws in
+            #expect(try await connection.run("command -v ps || echo none").stdoutText == "none\n")
+            let command = "(sleep \(orphan) &); sleep \(parent)"
+            await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
+                try await connection.run(command, timeout: .seconds(1))
+            }
+            #expect(try Remote.matching("sleep \(orphan)") == [])
+            #expect(try Remote.matching("sleep \(parent)") == [])
+        }
+    }
+}
