@@ -14,5 +14,6 @@ public enum ServerKind: String, CaseIterable, Sendable, CustomStringConvertible 
         ProcessInfo.processInfo.environment["RWS_TEST_SERVER"].flatMap(ServerKind.init(rawValue:)) ?? .openssh
     }
 
+    /// The name `RWS_TEST_SERVER` takes ("openssh", "dropbear"), also shown in test case names.
     public var description: String { rawValue }
 }

@@ -68,39 +68,60 @@ public final class TestSSHServer: @unchecked Sendable {
         knownHostsPath = path + "/known_hosts"
         remoteHome = path + "/home"
         logPath = path + "/\(kind).log"
-        try FileManager.default.createDirectory(atPath: remoteHome, withIntermediateDirectories: true)
+        do {
+            let prepared = try Self.prepareFiles(kind, options, directory: path, home: remoteHome, user: user, clientKeyPath: clientKeyPath)
+            authorizedKeysPath = prepared.authorizedKeys
+            let listening = try Self.startListening(kind, options, directory: path, home: remoteHome, logPath: logPath,
+                                                    hostKey: prepared.hostKey, knownHostsPath: knownHostsPath)
+            process = listening.process
+            port = listening.port
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    /// Writes keys and the server's files; returns where authorized keys live and the host key line.
+    private static func prepareFiles(_ kind: ServerKind, _ options: Options, directory path: String, home: String, user: String,
+                                     clientKeyPath: String) throws -> (authorizedKeys: String, hostKey: String) {
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let authorizedKeys: String
         switch kind {
         case .openssh:
             try OpenSSHServer.prepare(directory: path)
-            authorizedKeysPath = path + "/authorized_keys"
+            authorizedKeys = path + "/authorized_keys"
         case .dropbear:
-            try DropbearServer.prepare(options, directory: path, home: remoteHome, user: user)
-            authorizedKeysPath = remoteHome + "/.ssh/authorized_keys"
+            try DropbearServer.prepare(options, directory: path, home: home, user: user)
+            authorizedKeys = home + "/.ssh/authorized_keys"
         }
         try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "rws-test", "-f", clientKeyPath])
-        try FileManager.default.copyItem(atPath: clientKeyPath + ".pub", toPath: authorizedKeysPath)
+        try FileManager.default.copyItem(atPath: clientKeyPath + ".pub", toPath: authorizedKeys)
         try "".write(toFile: path + "/empty_ssh_config", atomically: true, encoding: .utf8)
         let hostKey = try String(contentsOfFile: path + "/host_ed25519.pub", encoding: .utf8)
             .split(separator: " ").prefix(2).joined(separator: " ")
+        return (authorizedKeys, hostKey)
+    }
+
+    /// Starts the server on a free port (trying five, as another process may take one first) and
+    /// writes known_hosts for it.
+    private static func startListening(_ kind: ServerKind, _ options: Options, directory: String, home: String, logPath: String,
+                                       hostKey: String, knownHostsPath: String) throws -> (process: SpawnedProcess, port: Int) {
         var lastError: Error?
-        var started: Int?
-        for _ in 0..<5 where started == nil {
+        for _ in 0..<5 {
             let candidate = try LocalPort.free()
+            var launched: SpawnedProcess?
             do {
-                let launched = try Self.start(kind, options, port: candidate, directory: path, home: remoteHome, logPath: logPath)
-                process = launched
-                try LocalPort.waitUntilListening(port: candidate, process: launched, name: "\(kind)", logPath: logPath)
-                started = candidate
+                launched = try start(kind, options, port: candidate, directory: directory, home: home, logPath: logPath)
+                try LocalPort.waitUntilListening(port: candidate, process: launched!, name: "\(kind)", logPath: logPath)
                 try "[127.0.0.1]:\(candidate) \(hostKey)\n".write(toFile: knownHostsPath, atomically: true, encoding: .utf8)
+                return (launched!, candidate)
             } catch {
                 lastError = error
-                if let pid = process?.pid { Self.signalTree(pid, SIGKILL) }
-                process?.stop()
-                process = nil
+                if let pid = launched?.pid { signalTree(pid, SIGKILL) }
+                launched?.stop()
             }
         }
-        guard let started else { throw lastError ?? TestServerError.startFailed("\(kind) did not start") }
-        port = started
+        throw lastError ?? TestServerError.startFailed("\(kind) did not start")
     }
 
     private static func start(_ kind: ServerKind, _ options: Options, port: Int, directory: String, home: String,
@@ -208,5 +229,15 @@ extension TestSSHServer {
         _ body: (SSHConnection) async throws -> T
     ) async throws -> T {
         try await Self.closing(try await connect(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout), body)
+    }
+
+    /// Connects with ``configuration(maxChannels:deadPeerTimeout:)`` changed by `adjust`, runs
+    /// `body`, and closes the connection whether `body` returned or threw.
+    public func withConnection<T>(
+        adjusting adjust: (inout SSHConnectionConfiguration) -> Void, _ body: (SSHConnection) async throws -> T
+    ) async throws -> T {
+        var settings = configuration()
+        adjust(&settings)
+        return try await Self.closing(try await SSHConnection.connect(settings), body)
     }
 }

@@ -51,17 +51,15 @@ import Testing
     @Test(arguments: ServerKind.allCases)
     func aChildThatIgnoresTERMIsKilledAfterTheGracePeriod(kind: ServerKind) async throws {
         let stubborn = Remote.uniqueSeconds(), parent = Remote.uniqueSeconds()
-        let server = try SharedTestServer.get(kind)
-        var settings = server.configuration()
-        settings.terminationGracePeriod = .milliseconds(500)
-        let connection = try await SSHConnection.connect(settings)
         let command = "sh -c 'trap \"\" TERM HUP; exec sleep \(stubborn)' & sleep \(parent)"
-        await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
-            try await connection.run(command, timeout: .seconds(1))
+        try await SharedTestServer.get(kind).withConnection(adjusting: { $0.terminationGracePeriod = .milliseconds(500) }) {
+            (connection) async throws in
+            await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
+                try await connection.run(command, timeout: .seconds(1))
+            }
+            #expect(try Remote.matching("sleep \(stubborn)") == [])
+            #expect(try Remote.matching("sleep \(parent)") == [])
         }
-        #expect(try Remote.matching("sleep \(stubborn)") == [])
-        #expect(try Remote.matching("sleep \(parent)") == [])
-        await connection.close()
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -86,6 +84,38 @@ import Testing
                 try await connection.run(command, timeout: .seconds(1))
             }
             #expect(try Remote.matching("sleep \(seconds)") == [])
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aGrandchildOrphanedBeforeTheStopIsStillStopped(kind: ServerKind) async throws {
+        // The subshell exits at once, so the sleep is adopted by PID 1 before anything looks
+        // for it: only the session it stays in ties it to the command.
+        let orphan = Remote.uniqueSeconds(), parent = Remote.uniqueSeconds()
+        try await SharedTestServer.get(kind).withConnection { (connection) async throws in
+            let command = "(sleep \(orphan) &); sleep \(parent)"
+            await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
+                try await connection.run(command, timeout: .seconds(1))
+            }
+            #expect(try Remote.matching("sleep \(orphan)") == [])
+            #expect(try Remote.matching("sleep \(parent)") == [])
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aDaemonThatForksIntoItsOwnSessionEscapesAsDocumented(kind: ServerKind) async throws {
+        // `setsid -f` forks, and the forked child starts a session of its own while its parent
+        // exits: neither the session nor the process tree leads to it any more. This is the
+        // escape docs/architecture.md names; the test pins it down so the docs stay true.
+        let daemon = Remote.uniqueSeconds()
+        try await SharedTestServer.get(kind).withConnection { (connection) async throws in
+            let command = "setsid -f sleep \(daemon); sleep 600"
+            await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
+                try await connection.run(command, timeout: .seconds(1))
+            }
+            let escaped = try Remote.pids(running: "sleep \(daemon)")
+            #expect(escaped.count == 1)
+            Remote.killLocally(escaped)
         }
     }
 
@@ -123,6 +153,44 @@ import Testing
                 try await group.waitForAll()
             }
             #expect(try Remote.matching("sleep \(seconds)") == [])
+        }
+    }
+}
+
+/// Without `ps` on the box, the kill script reads the process table from `/proc`.
+@Suite struct StoppingWithoutPsTests {
+    private typealias Remote = RemoteProcesses
+
+    /// A server of `kind` whose sessions find on PATH only the tools the tests use, and no `ps`.
+    private static func serverWithoutPs(_ kind: ServerKind) throws -> TestSSHServer {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-nops-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+        for tool in ["awk", "sleep", "setsid", "cat"] {
+            try FileManager.default.createSymbolicLink(atPath: folder + "/bin/" + tool, withDestinationPath: "/usr/bin/" + tool)
+        }
+        let script = folder + "/force.sh"
+        try """
+            #!/bin/sh
+            PATH=\(folder)/bin exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"
+
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        try Shell.run("/bin/chmod", ["755", script])
+        return try TestSSHServer(kind, .init(forceCommand: script))
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aTimeoutStopsEverythingOnABoxWithoutPs(kind: ServerKind) async throws {
+        let server = try Self.serverWithoutPs(kind)
+        defer { server.stop() }
+        let orphan = Remote.uniqueSeconds(), parent = Remote.uniqueSeconds()
+        try await server.withConnection { (connection) async throws in
+            #expect(try await connection.run("command -v ps || echo none").stdoutText == "none\n")
+            let command = "(sleep \(orphan) &); sleep \(parent)"
+            await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
+                try await connection.run(command, timeout: .seconds(1))
+            }
+            #expect(try Remote.matching("sleep \(orphan)") == [])
+            #expect(try Remote.matching("sleep \(parent)") == [])
         }
     }
 }

@@ -3,7 +3,7 @@ import Synchronization
 /// A command started with ``SSHConnection/stream(_:timeout:bufferSize:)``.
 ///
 /// Iterate ``output`` for its output; ``exitStatus()`` waits for its end. Cancelling the task
-/// that reads ``output``, or calling ``cancel()``, stops the remote process group.
+/// that reads ``output``, or calling ``cancel()``, stops all of its remote processes.
 public final class RemoteCommand: Sendable {
     /// The command line as given.
     public let command: String
@@ -42,7 +42,8 @@ public final class RemoteCommand: Sendable {
         try await completion.value().status
     }
 
-    /// Stops the command: kills its remote process group; ``output`` then throws ``SSHError/cancelled(command:)``.
+    /// Stops the command: kills all of its remote processes; ``output`` then throws
+    /// ``SSHError/cancelled(command:)``, or ``SSHError/stopFailed(command:survivors:)`` when some survived.
     public func cancel() {
         handle.stop(.cancelled(command: command))
     }

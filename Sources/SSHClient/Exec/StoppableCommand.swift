@@ -26,7 +26,7 @@ enum StoppableCommand {
             [ -r /proc/$$/stat ] && read -r rws_g </proc/$$/stat
             rws_g=${rws_g##*') '}; rws_g=${rws_g#* }; rws_g=${rws_g#* }; rws_g=${rws_g%% *}
             if [ -n "$rws_g" ] && [ "$rws_g" != "$$" ] && command -v setsid >/dev/null 2>&1; then
-            exec setsid "${SHELL:-/bin/sh}" -c 'echo rws-pid:$$; eval "$1"' rws "$rws_c"
+            exec setsid "${SHELL:-/bin/sh}" -c 'echo rws-pid:$$; eval "$1"' "$0" "$rws_c"
             fi
             unset rws_g
             echo rws-pid:$$

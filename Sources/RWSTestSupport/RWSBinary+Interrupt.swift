@@ -1,0 +1,39 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension RWSBinary {
+    /// Runs `rws` with `arguments`, presses Ctrl+C (SIGINT) once its stdout shows `marker`, and
+    /// returns what it printed and how it exited.
+    ///
+    /// Started with ``Spawn``'s empty signal mask and default handlers, as from a shell: a child
+    /// of a test thread would otherwise inherit signals that thread blocks.
+    public static func interrupted(_ arguments: [String], home: String, after marker: String,
+                                   within limit: Duration = .seconds(10)) throws -> Outcome {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("rws-int-\(UUID().uuidString.prefix(8))").path
+        let outPath = base + ".out", errPath = base + ".err"
+        defer { for path in [outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }
+        let environment = ["HOME=\(home)", "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"]
+        let child = try Spawn.start(path, arguments, environment: environment, stdoutPath: outPath, stderrPath: errPath)
+        let deadline = ContinuousClock.now + limit
+        var status: Int32 = 0
+        var exited = false
+        while !exited {
+            let shown = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+            if shown.contains(marker) { break }
+            if ContinuousClock.now > deadline { break }
+            exited = waitpid(child, &status, WNOHANG) == child
+            usleep(20_000)
+        }
+        if !exited {
+            kill(child, SIGINT)
+            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        }
+        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        // WIFEXITED ? WEXITSTATUS : 128 + WTERMSIG, spelled out because the C macros are not imported.
+        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
+        return Outcome(stdout: stdout, stderr: stderr, status: code)
+    }
+}

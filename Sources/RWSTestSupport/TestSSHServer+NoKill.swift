@@ -1,0 +1,25 @@
+import Foundation
+
+extension TestSSHServer {
+    /// A server of `kind` whose sessions run as root without CAP_KILL (a forced command drops it
+    /// with util-linux `setpriv`), so nothing run there can signal another user's process: the
+    /// situation of a command that started something with `sudo -u`.
+    public static func withoutKillCapability(_ kind: ServerKind) throws -> TestSSHServer {
+        try Prerequisites.require("/usr/bin/setpriv", package: "util-linux")
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("rws-nokill-\(UUID().uuidString.prefix(8)).sh").path
+        try """
+            #!/bin/sh
+            exec setpriv --inh-caps=-kill --bounding-set=-kill -- /bin/sh -c "$SSH_ORIGINAL_COMMAND"
+
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        try Shell.run("/bin/chmod", ["755", script])
+        return try TestSSHServer(kind, .init(forceCommand: script))
+    }
+
+    /// A command line that starts `sleep seconds` as user nobody in the background, immune to
+    /// the hang-up a terminal's end sends (`nohup`), and waits: on a ``withoutKillCapability(_:)``
+    /// server, no stop can end that sleep.
+    public static func commandLeavingAnUnkillableChild(_ seconds: Int) -> String {
+        "setpriv --reuid=65534 --regid=65534 --clear-groups nohup sleep \(seconds) >/dev/null 2>&1 & wait"
+    }
+}

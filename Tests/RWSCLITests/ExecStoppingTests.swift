@@ -1,0 +1,55 @@
+import Foundation
+import RWSTestSupport
+import Testing
+
+/// `rws exec` stops everything of the remote command on --timeout and Ctrl+C, on both servers,
+/// and exits 125 with the survivors' PIDs when it cannot.
+@Suite struct ExecStoppingTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+
+    private func unique() -> Int { Int.random(in: 100_000...999_999) }
+
+    /// Live processes whose command line holds `marker` (the servers run on this machine).
+    private func running(_ marker: String) throws -> [String] {
+        try Shell.run("/bin/ps", ["-eo", "stat=,args="]).split(separator: "\n")
+            .filter { $0.contains(marker) && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("Z") }.map(String.init)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aTimeoutExits124AndLeavesNoProcess(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let first = unique(), second = unique()
+        let outcome = try RWSBinary.run(["exec"] + server.rwsFlags + ["--timeout", "2s", "--", "sleep \(first) & sleep \(second)"], home: home)
+        #expect(outcome.status == 124)
+        #expect(outcome.stderr.contains("timed out after 2s and was stopped"))
+        #expect(try running("sleep \(first)") == [])
+        #expect(try running("sleep \(second)") == [])
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func ctrlCExits130AndLeavesNoProcess(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let first = unique(), second = unique()
+        let outcome = try RWSBinary.interrupted(["exec"] + server.rwsFlags + ["--", "echo started; sleep \(first) & sleep \(second)"],
+                                                home: home, after: "started\n")
+        #expect(outcome.status == 130)
+        #expect(outcome.stderr.contains("cancelled and stopped"))
+        #expect(try running("sleep \(first)") == [])
+        #expect(try running("sleep \(second)") == [])
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aStopThatLeavesAProcessExits125AndNamesIt(kind: ServerKind) throws {
+        let server = try TestSSHServer.withoutKillCapability(kind)
+        defer { server.stop() }
+        let seconds = unique()
+        let outcome = try RWSBinary.run(["exec"] + server.rwsFlags
+                                        + ["--timeout", "1s", "--", TestSSHServer.commandLeavingAnUnkillableChild(seconds)], home: home)
+        let left = try Shell.run("/bin/ps", ["-eo", "pid=,args="]).split(separator: "\n")
+            .filter { $0.hasSuffix(" sleep \(seconds)") }.compactMap { Int32($0.split(separator: " ").first ?? "") }
+        #expect(left.count == 1)
+        #expect(outcome.status == 125)
+        #expect(outcome.stderr.contains("could not stop: PIDs \(left.map(String.init).joined(separator: " ")) still running"))
+        for pid in left { kill(pid, SIGKILL) }
+    }
+}
