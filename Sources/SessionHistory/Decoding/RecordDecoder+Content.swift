@@ -1,6 +1,12 @@
 /// Decoding `message`, content blocks and the small nested objects records carry.
 extension RecordDecoder {
     mutating func decodeMessage(into message: inout MessageFields) throws(JSONError) {
+        if scanner.peek() == 0x22 {
+            // Some writers store the message as its bare text.
+            message.contentIsString = true
+            message.content = try decodeContent()
+            return
+        }
         guard scanner.atObject() else { return try scanner.skipValue() }
         try scanner.enter(0x7B)
         var cursor = ContainerCursor()
