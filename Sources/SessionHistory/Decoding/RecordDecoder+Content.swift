@@ -109,10 +109,10 @@ extension RecordDecoder {
         try scanner.enter(0x7B)
         var cursor = ContainerCursor()
         while let key = try scanner.nextKey(&cursor) {
-            if scanner.matches(key, "input_tokens") { usage.inputTokens = try scanner.readInt() ?? 0 }
-            else if scanner.matches(key, "output_tokens") { usage.outputTokens = try scanner.readInt() ?? 0 }
-            else if scanner.matches(key, "cache_creation_input_tokens") { usage.cacheCreationInputTokens = try scanner.readInt() ?? 0 }
-            else if scanner.matches(key, "cache_read_input_tokens") { usage.cacheReadInputTokens = try scanner.readInt() ?? 0 }
+            if scanner.matches(key, "input_tokens") { usage.inputTokens = try scanner.readClampedInt() ?? 0 }
+            else if scanner.matches(key, "output_tokens") { usage.outputTokens = try scanner.readClampedInt() ?? 0 }
+            else if scanner.matches(key, "cache_creation_input_tokens") { usage.cacheCreationInputTokens = try scanner.readClampedInt() ?? 0 }
+            else if scanner.matches(key, "cache_read_input_tokens") { usage.cacheReadInputTokens = try scanner.readClampedInt() ?? 0 }
             else { try scanner.skipValue() }
         }
         return usage

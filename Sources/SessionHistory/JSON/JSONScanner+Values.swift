@@ -136,6 +136,22 @@ extension JSONScanner {
         return value.isFinite && abs(value) < 9e18 ? Int(value) : nil
     }
 
+    /// An integer value clamped to `Int`'s bounds (`1e30` reads as `Int.max`, a fraction is
+    /// truncated); anything else, and NaN, gives `nil`.
+    mutating func readClampedInt() throws(JSONError) -> Int? {
+        guard let byte = peek(), byte == 0x2D || isDigit(byte) else {
+            try skipValue()
+            return nil
+        }
+        let (range, isInteger) = try scanNumber()
+        if isInteger, let value = integer(range) { return value }
+        let value = number(range, isInteger: false)
+        if value.isNaN { return nil }
+        if value >= 9.2e18 { return .max }
+        if value <= -9.2e18 { return .min }
+        return Int(value)
+    }
+
     /// Whether the next value is an object (not consumed).
     mutating func atObject() -> Bool { peek() == 0x7B }
 
