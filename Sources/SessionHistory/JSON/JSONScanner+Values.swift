@@ -124,21 +124,19 @@ extension JSONScanner {
         }
     }
 
-    /// An integer value (a fractional number is truncated); anything else gives `nil`.
+    /// An integer value (a fractional number is truncated); anything else, or a number outside
+    /// `Int`, gives `nil`.
     mutating func readInt() throws(JSONError) -> Int? {
-        guard let byte = peek(), byte == 0x2D || isDigit(byte) else {
-            try skipValue()
-            return nil
-        }
-        let (range, isInteger) = try scanNumber()
-        if isInteger, let value = integer(range) { return value }
-        let value = number(range, isInteger: false)
-        return value.isFinite && abs(value) < 9e18 ? Int(value) : nil
+        try readInteger(clamping: false)
     }
 
     /// An integer value clamped to `Int`'s bounds (`1e30` reads as `Int.max`, a fraction is
-    /// truncated); anything else, and NaN, gives `nil`.
+    /// truncated); anything else gives `nil`.
     mutating func readClampedInt() throws(JSONError) -> Int? {
+        try readInteger(clamping: true)
+    }
+
+    private mutating func readInteger(clamping: Bool) throws(JSONError) -> Int? {
         guard let byte = peek(), byte == 0x2D || isDigit(byte) else {
             try skipValue()
             return nil
@@ -147,9 +145,9 @@ extension JSONScanner {
         if isInteger, let value = integer(range) { return value }
         let value = number(range, isInteger: false)
         if value.isNaN { return nil }
-        if value >= 9.2e18 { return .max }
-        if value <= -9.2e18 { return .min }
-        return Int(value)
+        if abs(value) < 9e18 { return Int(value) }
+        guard clamping else { return nil }
+        return value > 0 ? .max : .min
     }
 
     /// Whether the next value is an object (not consumed).
