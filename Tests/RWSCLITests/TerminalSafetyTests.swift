@@ -89,6 +89,18 @@ import Testing
         _ = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))
     }
 
+    @Test func errorMessagesQuotingANameShowItVisibly() async throws {
+        let unreadable = home + "/ev\u{1B}]0;x\u{07}.jsonl"
+        try FileManager.default.createDirectory(atPath: unreadable, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+
+        let outcome = try await run(["history", unreadable])
+
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains(#"ev\e]0;x\x07.jsonl"#), "\(outcome.stderr)")
+        #expect(Self.controlBytes(outcome.stderr).isEmpty)
+    }
+
     @Test func remoteSessionsAndFileNamesAreShownVisibly() async throws {
         let server = try SharedTestServer.get()
         let root = server.remoteHome + "/safe-\(UUID().uuidString.prefix(8))"
