@@ -30,14 +30,14 @@ def parents(entries):
     """Parent index of every transcript entry. A missing, self-naming or unknown parentUuid
     continues from the previous entry of the same side (plain file order); a record repeating an
     earlier record's uuid and parent is a copy and continues from the previous entry too; a
-    forward link is kept only when it makes no cycle; compaction boundaries follow
+    forward link (to the last record with that uuid) is kept only when it makes no cycle; compaction boundaries follow
     logicalParentUuid."""
     trans = [i for i, e in enumerate(entries) if e.get("type") in TRANSCRIPT]
-    later = {}
-    for i in reversed(trans):
+    last = {}
+    for i in trans:
         u = entries[i].get("uuid")
         if isinstance(u, str):
-            later.setdefault(u, []).insert(0, i)
+            last[u] = i
     parent, latest, previous, forward = {}, {}, {}, []
     for i in trans:
         e = entries[i]
@@ -46,7 +46,7 @@ def parents(entries):
         if isinstance(p, str) and p != u:
             link = latest.get(p)
             if link is None:
-                link = next((j for j in later.get(p, []) if j > i), None)
+                link = last.get(p) if last.get(p, -1) > i else None
                 if link is not None:
                     forward.append((i, previous.get(side)))
             if link is not None and isinstance(u, str) and u in latest and parent.get(latest[u]) == link:

@@ -1,8 +1,8 @@
 /// Who each record of a transcript continues from, for files Claude Code wrote and for files
 /// other tools and test suites write (no `parentUuid` links, repeated uuids, parents in other files).
 ///
-/// A record's parent is the latest earlier record carrying its `parentUuid` (a later one only when
-/// that makes no cycle). A record whose link is missing, names itself or names nothing in the file
+/// A record's parent is the latest earlier record carrying its `parentUuid` (else the last one in
+/// the file, when that makes no cycle). A record whose link is missing, names itself or names nothing in the file
 /// continues from the previous record of the same side (main or sidechain): reading such a file
 /// top to bottom is the conversation. A record repeating an earlier record's uuid and parent is a
 /// copy, not an edit, so it continues from the previous record too. Only two different records
@@ -20,7 +20,10 @@ struct ParentLinks {
         parent = Array(repeating: nil, count: records.count)
         hasChild = Array(repeating: false, count: records.count)
         isNode = records.map(Self.isTreeRecord)
-        let occurrences = Self.occurrences(in: records, isNode: isNode)
+        var last: [String: Int] = [:]
+        for index in records.indices where isNode[index] {
+            if let uuid = records[index].envelope.uuid { last[uuid] = index }
+        }
         var latest: [String: Int] = [:]
         var previous: [Bool: Int] = [:]
         var forward: [(record: Int, fallback: Int?)] = []
@@ -30,7 +33,7 @@ struct ParentLinks {
             var link: Int?
             if let named = envelope.parentUuid, named != envelope.uuid {
                 link = latest[named]
-                if link == nil, let later = Self.first(of: named, after: index, in: occurrences) {
+                if link == nil, let later = last[named], later > index {
                     link = later
                     forward.append((index, previous[side]))
                 }
@@ -77,25 +80,5 @@ struct ParentLinks {
         case .user, .assistant, .system, .progress, .attachment: return true
         default: return false
         }
-    }
-
-    /// The ascending indices of the records carrying each uuid.
-    private static func occurrences(in records: [SessionRecord], isNode: [Bool]) -> [String: [Int]] {
-        var result: [String: [Int]] = [:]
-        for index in records.indices where isNode[index] {
-            if let uuid = records[index].envelope.uuid { result[uuid, default: []].append(index) }
-        }
-        return result
-    }
-
-    /// The first record after `index` carrying `uuid` (binary search over its occurrences).
-    private static func first(of uuid: String, after index: Int, in occurrences: [String: [Int]]) -> Int? {
-        guard let list = occurrences[uuid] else { return nil }
-        var low = 0, high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if list[middle] > index { high = middle } else { low = middle + 1 }
-        }
-        return low < list.count ? list[low] : nil
     }
 }
