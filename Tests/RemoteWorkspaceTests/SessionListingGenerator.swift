@@ -44,19 +44,19 @@ struct RandomSessionGenerator {
     }
 
     /// The envelope members, each present or not.
-    private mutating func envelope(session: String, uuid: String, parent: String?) -> [String] {
+    private mutating func envelope(session: String, uuid: String, parent: String?, sidechain: Bool) -> [String] {
         var members = [#""uuid":"\#(uuid)""#, #""parentUuid":\#(parent.map { "\"\($0)\"" } ?? "null")"#, #""sessionId":"\#(session)""#]
         if chance(75) { members.append(#""cwd":"/home/dev/p\#(Int.random(in: 0...2, using: &random))""#) }
         if chance(70) { members.append(#""gitBranch":"b\#(Int.random(in: 0...9, using: &random))""#) }
         if chance(70) { members.append(#""version":"2.1.\#(Int.random(in: 0...120, using: &random))""#) }
-        if chance(8) { members.append(#""isSidechain":true"#) }
+        if sidechain || chance(8) { members.append(#""isSidechain":true"#) }
         if chance(8) { members.append(#""isMeta":true"#) }
         return members
     }
 
-    private mutating func record(session: String, index: Int, parent: String?) -> String {
+    private mutating func record(session: String, index: Int, parent: String?, sidechain: Bool) -> String {
         let uuid = "u\(index)-\(Int.random(in: 0..<1_000_000, using: &random))"
-        var members = envelope(session: session, uuid: uuid, parent: parent)
+        var members = envelope(session: session, uuid: uuid, parent: parent, sidechain: sidechain)
         let time = chance(85) ? #""timestamp":"\#(timestamp())""# : nil
         let body: [String]
         switch Int.random(in: 0..<100, using: &random) {
@@ -98,10 +98,20 @@ struct RandomSessionGenerator {
     mutating func session() -> (name: String, bytes: [UInt8]) {
         let id = String(format: "%08x-0000-4000-8000-%012llx", UInt32.random(in: 0...UInt32.max, using: &random),
                         UInt64.random(in: 0..<(1 << 48), using: &random))
+        return (id + ".jsonl", transcript(session: id, sidechain: false))
+    }
+
+    /// A 2.0.x subagent file beside its session (`agent-<8 hex>.jsonl`, records naming the session).
+    mutating func agent(of session: String) -> (name: String, bytes: [UInt8]) {
+        let name = String(format: "agent-%08x.jsonl", UInt32.random(in: 0...UInt32.max, using: &random))
+        return (name, transcript(session: session, sidechain: true))
+    }
+
+    private mutating func transcript(session id: String, sidechain: Bool) -> [UInt8] {
         var lines: [String] = []
         var parent: String?
         for index in 0..<Int.random(in: 1...10, using: &random) {
-            let line = record(session: id, index: index, parent: parent)
+            let line = record(session: id, index: index, parent: parent, sidechain: sidechain)
             if let range = line.range(of: #""uuid":""#) {
                 parent = String(line[range.upperBound...].prefix { $0 != "\"" })
             }
@@ -109,6 +119,6 @@ struct RandomSessionGenerator {
         }
         var text = lines.joined(separator: "\n")
         if chance(85) { text += "\n" }
-        return (id + ".jsonl", Array(text.utf8))
+        return Array(text.utf8)
     }
 }

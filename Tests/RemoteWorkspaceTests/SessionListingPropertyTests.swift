@@ -17,6 +17,10 @@ import Testing
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let (name, bytes) = generator.session()
             try Data(bytes).write(to: folder.appendingPathComponent(name))
+            if number % 4 == 1 {
+                let (agentName, agentBytes) = generator.agent(of: String(name.dropLast(6)))
+                try Data(agentBytes).write(to: folder.appendingPathComponent(agentName))
+            }
         }
 
         let remote = try await sandbox.withSessions(cache: false) { try await $0.listing(includeUnlisted: true) }.sessions
@@ -26,12 +30,16 @@ import Testing
         }
 
         #expect(Set(remote.map(\.id)) == Set(local.map(\.summary.id)), "seed \(seed)")
+        #expect(local.contains { !$0.subagentFiles.isEmpty }, "seed \(seed): no agent file attached, the generator lost them")
         for listing in local {
             let match = remote.first { $0.id == listing.summary.id }
             #expect(match != nil, "seed \(seed): \(listing.summary.id) not listed remotely")
             guard let match else { continue }
             #expect(Self.differences(match.summary, listing.summary).isEmpty,
                     "seed \(seed), \(listing.summary.id): \(Self.differences(match.summary, listing.summary))")
+            #expect(match.subagentFiles.map { String($0.path.split(separator: "/").last ?? "") }.sorted()
+                    == listing.subagentFiles.map(\.lastPathComponent).sorted(), "seed \(seed), subagents of \(listing.summary.id)")
+            #expect(match.file.size == listing.summary.fileSize)
         }
         #expect(remote.map(\.summary.lastTimestamp) == local.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }.map(\.summary.lastTimestamp))
         // The cached listing that follows must say the same.
