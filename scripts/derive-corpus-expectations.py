@@ -26,18 +26,62 @@ def content_blocks(content):
     return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
+def parents(entries):
+    """Parent index of every transcript entry. A missing, self-naming or unknown parentUuid
+    continues from the previous entry of the same side (plain file order); a record repeating an
+    earlier record's uuid and parent is a copy and continues from the previous entry too; a
+    forward link (to the last record with that uuid) is kept only when it makes no cycle; compaction boundaries follow
+    logicalParentUuid."""
+    trans = [i for i, e in enumerate(entries) if e.get("type") in TRANSCRIPT]
+    last = {}
+    for i in trans:
+        u = entries[i].get("uuid")
+        if isinstance(u, str):
+            last[u] = i
+    parent, latest, previous, forward = {}, {}, {}, []
+    for i in trans:
+        e = entries[i]
+        side = bool(e.get("isSidechain"))
+        p, u = e.get("parentUuid"), e.get("uuid")
+        if isinstance(p, str) and p != u:
+            link = latest.get(p)
+            if link is None:
+                link = last.get(p) if last.get(p, -1) > i else None
+                if link is not None:
+                    forward.append((i, previous.get(side)))
+            if link is not None and isinstance(u, str) and u in latest and parent.get(latest[u]) == link:
+                parent[i] = previous.get(side)
+            else:
+                parent[i] = link if link is not None else previous.get(side)
+        elif p is None and isinstance(e.get("logicalParentUuid"), str):
+            parent[i] = latest.get(e["logicalParentUuid"], previous.get(side))
+        else:
+            parent[i] = previous.get(side)
+        if isinstance(u, str):
+            latest[u] = i
+        previous[side] = i
+
+    def cycles(i, start):
+        seen, cur = set(), start
+        while cur is not None:
+            if cur == i or cur in seen:
+                return True
+            seen.add(cur)
+            cur = parent.get(cur)
+        return False
+    for i, fallback in forward:
+        if cycles(i, parent[i]):
+            parent[i] = None if cycles(i, fallback) else fallback
+    return trans, parent
+
+
 def chain(entries):
-    """SCHEMA-NOTES §9, following logicalParentUuid across compaction boundaries."""
-    trans = [(i, e) for i, e in enumerate(entries) if e.get("type") in TRANSCRIPT and isinstance(e.get("uuid"), str)]
-    by_uuid = {e["uuid"]: i for i, e in trans}
-    referenced = set()
-    for _, e in trans:
-        for key in ("parentUuid", "logicalParentUuid"):
-            if e.get(key):
-                referenced.add(e[key])
+    """SCHEMA-NOTES §9 over the parents above, following logicalParentUuid across compaction boundaries."""
+    trans, parent = parents(entries)
+    has_child = {p for p in parent.values() if p is not None}
     leaves = set()
-    for uuid, i in by_uuid.items():
-        if uuid in referenced:
+    for i in trans:
+        if i in has_child:
             continue
         seen, cur = set(), i
         while cur is not None and cur not in seen:
@@ -45,8 +89,7 @@ def chain(entries):
             if entries[cur]["type"] in ("user", "assistant"):
                 leaves.add(cur)
                 break
-            p = entries[cur].get("parentUuid")
-            cur = by_uuid.get(p) if p else None
+            cur = parent.get(cur)
     preferred = [i for i in leaves if not entries[i].get("isSidechain") and not entries[i].get("teamName") and not entries[i].get("isMeta")]
     pool = preferred or list(leaves)
     if not pool:
@@ -55,9 +98,7 @@ def chain(entries):
     while cur is not None and cur not in seen:
         seen.add(cur)
         out.append(cur)
-        e = entries[cur]
-        nxt = e.get("parentUuid") or e.get("logicalParentUuid")
-        cur = by_uuid.get(nxt) if nxt else None
+        cur = parent.get(cur)
     # Parallel tool calls: every chunk of a response on the chain, and the tool results
     # parented to those chunks, are shown too (in file order).
     shown = set(out)

@@ -43,14 +43,11 @@ enum ListingSummaries {
         return true
     }
 
-    /// Which side of a window read in this listing is too narrow to be sure of the summary: the
-    /// head shows no first prompt (the title may be further down), the tail no last time or model
-    /// (its only line is cut). Fields a file may simply lack (branch, version) do not widen it.
-    static func widening(_ file: ListedFile, wide: Int) -> (head: Bool, tail: Bool) {
+    /// Which side of a window read in this listing is too narrow to be sure of the summary, as
+    /// the local listing decides it (`ListingWindowPolicy.widening`).
+    static func widening(_ file: ListedFile, policy: ListingWindowPolicy) -> (head: Bool, tail: Bool) {
         guard file.wasRead, let summary = file.summary, let window = file.window else { return (false, false) }
-        let head = window.head.count < min(window.size, wide) && (summary.firstPrompt == nil || summary.cwd == nil)
-        let tail = window.tail.count < min(window.size, wide) && (summary.lastTimestamp == nil || summary.model == nil)
-        return (head, tail)
+        return policy.widening(summary, headCount: window.head.count, tailCount: window.tail.count)
     }
 
     /// The sessions (agent files attached, not listed), newest first.
@@ -70,7 +67,8 @@ enum ListingSummaries {
         }
         var listings: [RemoteSessionListing] = []
         for file in files where !file.isAgentFile {
-            guard let summary = file.summary, includeUnlisted || summary.isListable else { continue }
+            guard var summary = file.summary, includeUnlisted || summary.isListable else { continue }
+            summary.fillLastTimestamp(modificationTime: file.stat.mtime)
             let key = file.folder + "\u{0}" + file.project + "/" + summary.id
             let subagents = (nested[key] ?? []).sorted { $0.path < $1.path } + (agents[key] ?? []).sorted { $0.path < $1.path }
             listings.append(RemoteSessionListing(

@@ -67,18 +67,25 @@ public struct ListingStatistics: Sendable, Equatable {
     public init() {}
 }
 
-/// How much of each file a listing reads.
+/// How much of each file a listing reads (the local listing reads the same: `ListingWindowPolicy`).
 public struct SessionListingOptions: Sendable, Equatable {
     /// Bytes read from the start and from the end of each session file first (8 KiB).
     public var window: Int
     /// Up to how many bytes a window is widened when the first window did not show the first
-    /// prompt, cwd, times, branch, version or model: 64 KiB, the window of Claude Code's own
-    /// picker and of `SessionSummarizer/defaultWindow`.
+    /// prompt or cwd (head), or a time of the tail's own or the model (tail): 64 KiB, the window
+    /// of Claude Code's own picker and of `SessionSummarizer/defaultWindow`.
     public var widenedWindow: Int
 
     /// Creates options.
-    public init(window: Int = 8_192, widenedWindow: Int = SessionSummarizer.defaultWindow) {
+    ///
+    /// - Parameters:
+    ///   - window: Bytes read first from each end of a file.
+    ///   - widenedWindow: Bytes read from an end whose first window was not enough.
+    public init(window: Int = ListingWindowPolicy().first, widenedWindow: Int = ListingWindowPolicy().wide) {
         self.window = max(1, window)
         self.widenedWindow = max(self.window, widenedWindow)
     }
+
+    /// The same sizes as the policy the local listing takes.
+    public var policy: ListingWindowPolicy { ListingWindowPolicy(first: window, wide: widenedWindow) }
 }

@@ -77,7 +77,7 @@ struct SessionLister: Sendable {
     /// Reads the wide window where the first one left the summary unsure, then summarises again.
     private func widen(_ files: inout [ListedFile], statistics: inout ListingStatistics) async throws {
         let requests = files.indices.compactMap { index -> WideningScript.Request? in
-            let (head, tail) = ListingSummaries.widening(files[index], wide: options.widenedWindow)
+            let (head, tail) = ListingSummaries.widening(files[index], policy: options.policy)
             return head || tail ? WideningScript.Request(index: index, head: head, tail: tail) : nil
         }
         guard !requests.isEmpty else { return }

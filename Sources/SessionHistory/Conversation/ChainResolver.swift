@@ -1,10 +1,11 @@
 /// Claude Code's rule for which records a session displays (SDK `_build_conversation_chain`).
 ///
-/// 1. Transcript entries are the `user/assistant/system/progress/attachment` records with a uuid.
+/// 1. Transcript entries are the `user/assistant/system/progress/attachment` records, linked by
+///    `ParentLinks` (which also reads files without links or with repeated uuids in file order).
 /// 2. Terminals are entries no other entry names as parent; from each, walk up to the nearest
 ///    user/assistant record: a leaf.
 /// 3. Prefer leaves that are not sidechain, team or meta records; take the latest in file order.
-/// 4. Walk `parentUuid` from that leaf to the root (cycle-guarded) and reverse.
+/// 4. Walk the parents from that leaf to the root (cycle-guarded) and reverse.
 ///
 /// A compaction boundary has no parent; with `followCompaction` the walk continues at its
 /// `logicalParentUuid`, so the pre-compaction history still in the file is shown too.
@@ -15,23 +16,20 @@
 /// of their calls are recovered, and everything is put back in file order.
 struct ChainResolver {
     let records: [SessionRecord]
-    private var indexByUuid: [String: Int] = [:]
 
     init(records: [SessionRecord]) {
         self.records = records
-        for (index, record) in records.enumerated() where record.isTranscriptEntry {
-            if let uuid = record.envelope.uuid { indexByUuid[uuid] = index }
-        }
     }
 
     /// The displayed records as indices into `records` (file order), and how many other leaves
     /// of the same kind (abandoned branches) are not shown.
     func resolve(followCompaction: Bool) -> (chain: [Int], otherLeafCount: Int, leaf: Int?) {
-        let leaves = findLeaves()
+        let links = ParentLinks(records: records, followCompaction: followCompaction)
+        let leaves = findLeaves(links)
         let preferred = leaves.filter { isPreferredLeaf(records[$0]) }
         let pool = preferred.isEmpty ? leaves : preferred
         guard let leaf = pool.max() else { return ([], 0, nil) }
-        let shown = recoverParallelCalls(walk(from: leaf, followCompaction: followCompaction))
+        let shown = recoverParallelCalls(walk(from: leaf, links))
         return (shown.sorted(), pool.subtracting(shown).count, leaf)
     }
 
@@ -55,15 +53,11 @@ struct ChainResolver {
         return shown
     }
 
-    private func findLeaves() -> Set<Int> {
-        var referenced = Set<String>()
-        for record in records where record.isTranscriptEntry {
-            if let parent = record.envelope.parentUuid { referenced.insert(parent) }
-            if let logical = record.envelope.logicalParentUuid { referenced.insert(logical) }
-        }
+    /// From each record nobody continues from, the nearest user/assistant record above it.
+    private func findLeaves(_ links: ParentLinks) -> Set<Int> {
         var leaves = Set<Int>()
-        for (uuid, index) in indexByUuid where !referenced.contains(uuid) {
-            if let leaf = nearestMessage(from: index) { leaves.insert(leaf) }
+        for index in records.indices where links.isNode[index] && !links.hasChild[index] {
+            if let leaf = nearestMessage(from: index, links) { leaves.insert(leaf) }
         }
         return leaves
     }
@@ -79,30 +73,23 @@ struct ChainResolver {
         !record.envelope.isSidechain && record.envelope.teamName == nil && !record.envelope.isMeta
     }
 
-    private func nearestMessage(from start: Int) -> Int? {
+    private func nearestMessage(from start: Int, _ links: ParentLinks) -> Int? {
         var current: Int? = start
         var seen = Set<Int>()
         while let index = current, seen.insert(index).inserted {
             if isMessage(records[index]) { return index }
-            current = records[index].envelope.parentUuid.flatMap { indexByUuid[$0] }
+            current = links.parent[index]
         }
         return nil
     }
 
-    private func walk(from leaf: Int, followCompaction: Bool) -> [Int] {
+    private func walk(from leaf: Int, _ links: ParentLinks) -> [Int] {
         var chain: [Int] = []
         var seen = Set<Int>()
         var current: Int? = leaf
         while let index = current, seen.insert(index).inserted {
             chain.append(index)
-            let envelope = records[index].envelope
-            if let parent = envelope.parentUuid {
-                current = indexByUuid[parent]
-            } else if followCompaction, let logical = envelope.logicalParentUuid {
-                current = indexByUuid[logical]
-            } else {
-                current = nil
-            }
+            current = links.parent[index]
         }
         return chain.reversed()
     }

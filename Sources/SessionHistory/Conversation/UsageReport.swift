@@ -46,7 +46,7 @@ public struct UsageReport: Sendable, Equatable {
     public static func + (lhs: UsageReport, rhs: UsageReport) -> UsageReport {
         var result = lhs
         result.total += rhs.total
-        result.responseCount += rhs.responseCount
+        result.responseCount = .saturatingSum(result.responseCount, rhs.responseCount)
         for (model, usage) in rhs.byModel { result.byModel[model, default: TokenUsage()] += usage }
         return result
     }

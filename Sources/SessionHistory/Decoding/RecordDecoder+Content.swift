@@ -1,6 +1,12 @@
 /// Decoding `message`, content blocks and the small nested objects records carry.
 extension RecordDecoder {
     mutating func decodeMessage(into message: inout MessageFields) throws(JSONError) {
+        if scanner.peek() == 0x22 {
+            // Some writers store the message as its bare text.
+            message.contentIsString = true
+            message.content = try decodeContent()
+            return
+        }
         guard scanner.atObject() else { return try scanner.skipValue() }
         try scanner.enter(0x7B)
         var cursor = ContainerCursor()
@@ -103,10 +109,10 @@ extension RecordDecoder {
         try scanner.enter(0x7B)
         var cursor = ContainerCursor()
         while let key = try scanner.nextKey(&cursor) {
-            if scanner.matches(key, "input_tokens") { usage.inputTokens = try scanner.readInt() ?? 0 }
-            else if scanner.matches(key, "output_tokens") { usage.outputTokens = try scanner.readInt() ?? 0 }
-            else if scanner.matches(key, "cache_creation_input_tokens") { usage.cacheCreationInputTokens = try scanner.readInt() ?? 0 }
-            else if scanner.matches(key, "cache_read_input_tokens") { usage.cacheReadInputTokens = try scanner.readInt() ?? 0 }
+            if scanner.matches(key, "input_tokens") { usage.inputTokens = try scanner.readClampedInt() ?? 0 }
+            else if scanner.matches(key, "output_tokens") { usage.outputTokens = try scanner.readClampedInt() ?? 0 }
+            else if scanner.matches(key, "cache_creation_input_tokens") { usage.cacheCreationInputTokens = try scanner.readClampedInt() ?? 0 }
+            else if scanner.matches(key, "cache_read_input_tokens") { usage.cacheReadInputTokens = try scanner.readClampedInt() ?? 0 }
             else { try scanner.skipValue() }
         }
         return usage

@@ -7,7 +7,7 @@ extension Conversation {
         writer.output += "# \(options.title ?? sessionId.map { "Session \($0)" } ?? "Conversation")\n\n"
         writer.output += MarkdownWriter.usageLine(usage)
         writer.walk(self)
-        return writer.output
+        return options.finish(writer.output)
     }
 }
 

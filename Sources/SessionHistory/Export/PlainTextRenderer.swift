@@ -5,7 +5,7 @@ extension Conversation {
         var writer = PlainTextWriter(options: options, indent: "")
         if let title = options.title { writer.line("# \(title)") }
         writer.walk(self)
-        return writer.output
+        return options.finish(writer.output)
     }
 }
 

@@ -12,11 +12,17 @@ public struct RenderOptions: Sendable, Equatable {
     public var includeImageData: Bool
     /// A title to print at the top (e.g. ``SessionSummary/title``).
     public var title: String?
+    /// Text and Markdown only: show control and escape characters from the session visibly
+    /// (``TerminalText``), so printing the rendering cannot drive the terminal. Off for a raw
+    /// export to a file.
+    public var neutralizesControlCharacters: Bool
 
-    /// Creates options; defaults suit reading: no thinking, results folded at 20 lines.
+    /// Creates options; defaults suit reading on a terminal: no thinking, results folded at 20
+    /// lines, control characters neutralised.
     public init(
         includeThinking: Bool = false, includeToolResults: Bool = true, toolResultLineLimit: Int? = 20,
-        includeSubagents: Bool = true, includeImageData: Bool = false, title: String? = nil
+        includeSubagents: Bool = true, includeImageData: Bool = false, title: String? = nil,
+        neutralizesControlCharacters: Bool = true
     ) {
         self.includeThinking = includeThinking
         self.includeToolResults = includeToolResults
@@ -24,6 +30,12 @@ public struct RenderOptions: Sendable, Equatable {
         self.includeSubagents = includeSubagents
         self.includeImageData = includeImageData
         self.title = title
+        self.neutralizesControlCharacters = neutralizesControlCharacters
+    }
+
+    /// The finished text or Markdown rendering, neutralised unless asked not to.
+    func finish(_ rendering: String) -> String {
+        neutralizesControlCharacters ? TerminalText.neutralize(rendering) : rendering
     }
 }
 

@@ -124,8 +124,19 @@ extension JSONScanner {
         }
     }
 
-    /// An integer value (a fractional number is truncated); anything else gives `nil`.
+    /// An integer value (a fractional number is truncated); anything else, or a number outside
+    /// `Int`, gives `nil`.
     mutating func readInt() throws(JSONError) -> Int? {
+        try readInteger(clamping: false)
+    }
+
+    /// An integer value clamped to `Int`'s bounds (`1e30` reads as `Int.max`, a fraction is
+    /// truncated); anything else gives `nil`.
+    mutating func readClampedInt() throws(JSONError) -> Int? {
+        try readInteger(clamping: true)
+    }
+
+    private mutating func readInteger(clamping: Bool) throws(JSONError) -> Int? {
         guard let byte = peek(), byte == 0x2D || isDigit(byte) else {
             try skipValue()
             return nil
@@ -133,7 +144,10 @@ extension JSONScanner {
         let (range, isInteger) = try scanNumber()
         if isInteger, let value = integer(range) { return value }
         let value = number(range, isInteger: false)
-        return value.isFinite && abs(value) < 9e18 ? Int(value) : nil
+        if value.isNaN { return nil }
+        if abs(value) < 9e18 { return Int(value) }
+        guard clamping else { return nil }
+        return value > 0 ? .max : .min
     }
 
     /// Whether the next value is an object (not consumed).

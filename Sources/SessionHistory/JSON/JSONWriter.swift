@@ -67,7 +67,8 @@ public enum JSONWriter {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case let control where control.value < 0x20:
+            // C1 controls and DEL too: the same text, but a terminal showing the JSON obeys none of it.
+            case let control where control.value < 0x20 || (0x7F...0x9F).contains(control.value):
                 let hex = String(control.value, radix: 16)
                 output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: output.unicodeScalars.append(scalar)

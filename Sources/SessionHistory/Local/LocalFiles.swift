@@ -30,6 +30,28 @@ enum LocalFiles {
         }
     }
 
+    /// Up to `count` bytes from `offset`.
+    static func read(_ url: URL, offset: Int, count: Int) throws(SessionHistoryError) -> [UInt8] {
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            try handle.seek(toOffset: UInt64(max(0, offset)))
+            return [UInt8](try handle.read(upToCount: count) ?? Data())
+        } catch {
+            throw .unreadableFile(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// The file's modification time in whole seconds since 1970 (as `stat -c %Y` prints it).
+    static func modificationTime(_ url: URL) throws(SessionHistoryError) -> Int {
+        do {
+            let date = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+            return Int((date?.timeIntervalSince1970 ?? 0).rounded(.down))
+        } catch {
+            throw .unreadableFile(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
     /// The entries of a folder (names only, sorted), empty when it does not exist.
     static func entries(of folder: URL) throws(SessionHistoryError) -> [String] {
         var isFolder: ObjCBool = false

@@ -12,38 +12,62 @@ public struct LocalSessionListing: Sendable {
 
 /// Lists the sessions of a local `~/.claude/projects/<folder>` directory.
 public enum LocalProject {
-    /// The sessions in `folder`, newest first, each summarised from its head and tail, with
+    /// The sessions in `folder`, newest first, each summarised from its head and tail read as
+    /// `policy` says (the remote listing reads the same bytes, so both say the same), with
     /// summaries found anywhere in the project applied by `leafUuid`. Agent files are attached to
     /// their parent session. Files Claude Code would not list (empty, metadata-only, sidechain)
     /// are left out unless `includeUnlisted`.
     ///
     /// - Throws: ``SessionHistoryError`` when the folder or a file cannot be read.
-    public static func listSessions(in folder: URL, includeUnlisted: Bool = false) throws(SessionHistoryError) -> [LocalSessionListing] {
-        let names = try LocalFiles.entries(of: folder).filter { $0.hasSuffix(".jsonl") }
-        var windows: [(name: String, size: Int, head: [UInt8], tail: [UInt8])] = []
-        var summaries: [String: String] = [:]
-        for name in names {
-            let (size, head, tail) = try LocalFiles.readHeadAndTail(folder.appendingPathComponent(name), count: SessionSummarizer.defaultWindow)
-            windows.append((name, size, head, tail))
-            summaries.merge(SessionSummarizer.summaries(in: head)) { _, new in new }
+    public static func listSessions(
+        in folder: URL, includeUnlisted: Bool = false, policy: ListingWindowPolicy = ListingWindowPolicy()
+    ) throws(SessionHistoryError) -> [LocalSessionListing] {
+        var windows: [Window] = []
+        for name in try LocalFiles.entries(of: folder) where name.hasSuffix(".jsonl") {
+            let url = folder.appendingPathComponent(name)
+            let (size, head, tail) = try LocalFiles.readHeadAndTail(url, count: policy.first)
+            windows.append(Window(name: name, url: url, size: size, modified: try LocalFiles.modificationTime(url), head: head, tail: tail))
         }
+        var summaries = Window.summaries(windows)
+        for index in windows.indices {
+            let window = windows[index]
+            let (head, tail) = policy.widening(window.summary(summaries), headCount: window.head.count, tailCount: window.tail.count)
+            if head { windows[index].head = try LocalFiles.read(window.url, offset: 0, count: policy.wide) }
+            if tail { windows[index].tail = try LocalFiles.read(window.url, offset: window.size - policy.wide, count: policy.wide) }
+        }
+        summaries = Window.summaries(windows)
         var agentsBySession: [String: [URL]] = [:]
         for window in windows where SubagentFiles.isAgentFile(window.name) {
             guard let parent = FieldSniffer.first("sessionId", in: window.head) else { continue }
-            agentsBySession[parent, default: []].append(folder.appendingPathComponent(window.name))
+            agentsBySession[parent, default: []].append(window.url)
         }
         var listings: [LocalSessionListing] = []
         for window in windows where !SubagentFiles.isAgentFile(window.name) {
-            let summary = SessionSummarizer.summarize(
-                fileName: window.name, fileSize: window.size, head: window.head, tail: window.tail, summariesByLeaf: summaries
-            )
+            var summary = window.summary(summaries)
             guard includeUnlisted || summary.isListable else { continue }
+            summary.fillLastTimestamp(modificationTime: window.modified)
             let nested = try SubagentFiles.nested(in: folder.appendingPathComponent(summary.id).appendingPathComponent("subagents"))
-            listings.append(LocalSessionListing(
-                url: folder.appendingPathComponent(window.name), summary: summary,
-                subagentFiles: nested + (agentsBySession[summary.id] ?? [])
-            ))
+            listings.append(LocalSessionListing(url: window.url, summary: summary, subagentFiles: nested + (agentsBySession[summary.id] ?? [])))
         }
         return listings.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }
+    }
+
+    /// The bytes of one file a listing holds.
+    private struct Window {
+        var name: String
+        var url: URL
+        var size: Int
+        var modified: Int
+        var head: [UInt8]
+        var tail: [UInt8]
+
+        func summary(_ summariesByLeaf: [String: String]) -> SessionSummary {
+            SessionSummarizer.summarize(fileName: name, fileSize: size, head: head, tail: tail, summariesByLeaf: summariesByLeaf)
+        }
+
+        /// The `summary` records of every head, later file names winning.
+        static func summaries(_ windows: [Window]) -> [String: String] {
+            windows.reduce(into: [:]) { map, window in map.merge(SessionSummarizer.summaries(in: window.head)) { _, new in new } }
+        }
     }
 }

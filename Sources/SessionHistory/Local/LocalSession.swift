@@ -13,16 +13,23 @@ public struct LocalSession: Sendable {
 
     /// Loads `url` and the subagent transcripts stored next to it: `<session>/subagents/**/agent-*.jsonl`
     /// (with `.meta.json` sidecars), and `agent-*.jsonl` beside the file whose records name this session.
+    /// An `agent-*.jsonl` file itself loads as that subagent's conversation.
     ///
     /// - Throws: ``SessionHistoryError`` when a file or folder cannot be read.
     public static func load(at url: URL, options: ConversationOptions = ConversationOptions()) throws(SessionHistoryError) -> LocalSession {
         let bytes = try LocalFiles.readAll(url)
         let lines = SessionParser.parse(bytes)
-        let sessionId = SessionSummarizer.sessionId(fromFileName: url.lastPathComponent)
-        let agents = try SubagentFiles.find(forSession: sessionId, besides: url).map { (file) throws(SessionHistoryError) in
-            try SubagentFiles.load(file)
+        let conversation: Conversation
+        if SubagentFiles.isAgentFile(url.lastPathComponent) {
+            // A subagent file opened on its own: its sidechain records are its conversation.
+            conversation = ConversationBuilder.transcript(records: lines.records, isSidechainTranscript: true, options: options)
+        } else {
+            let sessionId = SessionSummarizer.sessionId(fromFileName: url.lastPathComponent)
+            let agents = try SubagentFiles.find(forSession: sessionId, besides: url).map { (file) throws(SessionHistoryError) in
+                try SubagentFiles.load(file)
+            }
+            conversation = ConversationBuilder.build(records: lines.records, subagentFiles: agents, options: options)
         }
-        let conversation = ConversationBuilder.build(records: lines.records, subagentFiles: agents, options: options)
         let window = min(bytes.count, SessionSummarizer.defaultWindow)
         let summary = SessionSummarizer.summarize(
             fileName: url.lastPathComponent, fileSize: bytes.count, head: Array(bytes.prefix(window)), tail: Array(bytes.suffix(window))

@@ -58,6 +58,16 @@ public enum Timestamp {
         }
     }
 
+    /// Whole seconds since 1970 in the records' layout, `2026-01-02T10:00:05.000Z` (UTC).
+    public static func format(secondsSince1970 seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        guard gmtime_r(&time, &parts) != nil else { return "1970-01-01T00:00:00.000Z" }
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = String(parts.tm_year + 1900)
+        return "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).000Z"
+    }
+
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
     private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year

@@ -1,4 +1,6 @@
 /// Token counts of one model response (the `message.usage` object), or a sum of several.
+///
+/// Sums saturate at `Int.max` instead of trapping: the counts come from files anyone can write.
 public struct TokenUsage: Sendable, Equatable, Hashable {
     /// Uncached input tokens.
     public var inputTokens: Int
@@ -17,16 +19,18 @@ public struct TokenUsage: Sendable, Equatable, Hashable {
         self.cacheReadInputTokens = cacheReadInputTokens
     }
 
-    /// All four counts added.
-    public var totalTokens: Int { inputTokens + outputTokens + cacheCreationInputTokens + cacheReadInputTokens }
+    /// All four counts added (saturating).
+    public var totalTokens: Int {
+        [outputTokens, cacheCreationInputTokens, cacheReadInputTokens].reduce(inputTokens, Int.saturatingSum)
+    }
 
-    /// The sum of two usages.
+    /// The sum of two usages, each count saturating at the bounds of `Int`.
     public static func + (lhs: TokenUsage, rhs: TokenUsage) -> TokenUsage {
         TokenUsage(
-            inputTokens: lhs.inputTokens + rhs.inputTokens,
-            outputTokens: lhs.outputTokens + rhs.outputTokens,
-            cacheCreationInputTokens: lhs.cacheCreationInputTokens + rhs.cacheCreationInputTokens,
-            cacheReadInputTokens: lhs.cacheReadInputTokens + rhs.cacheReadInputTokens
+            inputTokens: .saturatingSum(lhs.inputTokens, rhs.inputTokens),
+            outputTokens: .saturatingSum(lhs.outputTokens, rhs.outputTokens),
+            cacheCreationInputTokens: .saturatingSum(lhs.cacheCreationInputTokens, rhs.cacheCreationInputTokens),
+            cacheReadInputTokens: .saturatingSum(lhs.cacheReadInputTokens, rhs.cacheReadInputTokens)
         )
     }
 
@@ -42,5 +46,14 @@ public struct TokenUsage: Sendable, Equatable, Hashable {
             cacheCreationInputTokens: max(cacheCreationInputTokens, other.cacheCreationInputTokens),
             cacheReadInputTokens: max(cacheReadInputTokens, other.cacheReadInputTokens)
         )
+    }
+}
+
+extension Int {
+    /// `lhs + rhs`, or `Int.max` / `Int.min` when the sum does not fit.
+    static func saturatingSum(_ lhs: Int, _ rhs: Int) -> Int {
+        let (sum, overflow) = lhs.addingReportingOverflow(rhs)
+        guard overflow else { return sum }
+        return rhs > 0 ? .max : .min
     }
 }

@@ -8,11 +8,14 @@ struct HeadTailWindow {
     let tail: [UInt8]
     let headRecords: [SessionRecord]
     let tailRecords: [SessionRecord]
+    /// Whether the head holds the whole file.
+    let headIsWholeFile: Bool
 
     init(fileSize: Int, head: [UInt8], tail: [UInt8]) {
         self.head = head
         self.tail = tail
         let headIsWholeFile = head.count >= fileSize
+        self.headIsWholeFile = headIsWholeFile
         headRecords = SessionParser.parse(range: head, fileOffset: 0, startsAtLineStart: true, reachesEndOfFile: headIsWholeFile).records
         if headIsWholeFile {
             tailRecords = headRecords

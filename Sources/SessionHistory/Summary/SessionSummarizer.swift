@@ -67,7 +67,9 @@ public enum SessionSummarizer {
         summary.cwd = head.lazy.compactMap(\.cwd).first ?? window.sniffHead("cwd")
         summary.firstTimestamp = head.lazy.compactMap(\.timestamp).first ?? window.sniffHead("timestamp")
             ?? tail.lazy.compactMap(\.timestamp).first ?? FieldSniffer.first("timestamp", in: window.tail)
-        summary.lastTimestamp = tail.lazy.compactMap(\.timestamp).last ?? window.sniffTail("timestamp") ?? summary.firstTimestamp
+        // Only the tail knows the last time: the head's first time is no stand-in unless it is the whole file.
+        summary.lastTimestamp = tail.lazy.compactMap(\.timestamp).last ?? window.sniffTail("timestamp")
+            ?? (window.headIsWholeFile ? summary.firstTimestamp : nil)
         summary.gitBranch = tail.lazy.compactMap(\.gitBranch).last ?? head.lazy.compactMap(\.gitBranch).first ?? window.sniffHead("gitBranch")
         summary.version = tail.lazy.compactMap(\.version).last ?? head.lazy.compactMap(\.version).first ?? window.sniffHead("version")
         let models = { (records: [SessionRecord]) in

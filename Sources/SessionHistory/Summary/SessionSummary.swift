@@ -36,6 +36,15 @@ public struct SessionSummary: Sendable, Equatable, Codable {
 
     /// Whether Claude Code's picker would list it: a main session with something to call it.
     public var isListable: Bool { title != nil && !isSidechain }
+
+    /// Dates a session whose windows show no record time by its file's modification time, in
+    /// the records' layout (`2026-01-02T10:00:05.000Z`): the last line was written then.
+    ///
+    /// - Parameter seconds: The modification time in whole seconds since 1970 (`stat -c %Y`).
+    public mutating func fillLastTimestamp(modificationTime seconds: Int) {
+        guard lastTimestamp == nil else { return }
+        lastTimestamp = Timestamp.format(secondsSince1970: seconds)
+    }
 }
 
 /// The rules a title can come from, in Claude Code's order of precedence.

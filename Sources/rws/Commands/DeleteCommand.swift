@@ -58,7 +58,7 @@ struct DeleteCommand: AsyncParsableCommand {
         guard Terminal.isTTY(STDIN_FILENO) else {
             throw CLIError.usage("not a terminal, so rws cannot ask: pass --yes to delete \(plan.name), or --dry-run to see what would go")
         }
-        Terminal.err(plan.items.map { "will remove \($0.kind.rawValue): \($0.path)\n" }.joined() + "Delete \(plan.name)? [y/N] ")
+        Terminal.err(plan.items.map { "will remove \($0.kind.rawValue): \($0.path.safeLine)\n" }.joined() + "Delete \(plan.name.safeLine)? [y/N] ")
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard answer == "y" || answer == "yes" else { throw CLIError.failed("not deleted", code: RWSExitCode.failure) }
     }
@@ -66,6 +66,6 @@ struct DeleteCommand: AsyncParsableCommand {
     private static func render(_ report: ProjectDeletion, json: Bool) throws -> String {
         if json { return try ProjectTable.json(encoding: report) }
         let verb = report.dryRun ? "would remove" : "removed"
-        return report.items.map { "\(verb) \($0.kind.rawValue): \($0.path)\n" }.joined()
+        return report.items.map { "\(verb) \($0.kind.rawValue): \($0.path.safeLine)\n" }.joined()
     }
 }

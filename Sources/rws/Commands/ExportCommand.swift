@@ -35,6 +35,8 @@ struct ExportCommand: AsyncParsableCommand {
         await runReportingErrors {
             var options = RenderOptions(toolResultLineLimit: format == .text ? 20 : nil)
             options.includeThinking = thinking
+            // Raw to a file or a pipe; a terminal gets control characters shown, never obeyed.
+            options.neutralizesControlCharacters = output == nil && Terminal.isTTY(STDOUT_FILENO)
             let rendered: String
             if RemoteSessionsSupport.isRemote(session, connection: connection) {
                 rendered = try await RemoteSessionsSupport.with(connection, workspace) { sessions in

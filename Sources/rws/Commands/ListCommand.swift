@@ -45,7 +45,7 @@ struct ListCommand: AsyncParsableCommand {
             if json {
                 Terminal.out(try EntryFormatting.json(entries))
             } else {
-                Terminal.out(entries.map { (long ? EntryFormatting.longLine($0) : $0.name) + "\n" }.joined())
+                Terminal.out(entries.map { (long ? EntryFormatting.longLine($0) : $0.name.safeLine) + "\n" }.joined())
             }
             return 0
         }
@@ -68,8 +68,8 @@ enum EntryFormatting {
         let attributes = entry.attributes
         let time = timestamp(attributes.modificationTime, format: "yyyy-MM-dd HH:mm")
         let ids = pad(String(attributes.userID), 6) + " " + pad(String(attributes.groupID), 6)
-        let target = entry.symlinkTarget.map { " -> " + $0 } ?? ""
-        return "\(modeString(attributes))  \(ids)  \(pad(String(attributes.size), 12))  \(time)  \(entry.name)\(target)"
+        let target = entry.symlinkTarget.map { " -> " + $0.safeLine } ?? ""
+        return "\(modeString(attributes))  \(ids)  \(pad(String(attributes.size), 12))  \(time)  \(entry.name.safeLine)\(target)"
     }
 
     static func json(_ entries: [RemoteFileEntry]) throws -> String {

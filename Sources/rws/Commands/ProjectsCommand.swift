@@ -41,15 +41,16 @@ struct ProjectsCommand: AsyncParsableCommand {
 enum ProjectTable {
     static func text(_ projects: [Project]) -> String {
         guard !projects.isEmpty else { return "no projects\n" }
-        let width = min(40, projects.map(\.name.count).max() ?? 0)
+        let width = min(40, projects.map(\.name.safeLine.count).max() ?? 0)
         let formatter = ISO8601DateFormatter()
         return projects.map { project in
-            let name = project.name.padding(toLength: max(width, project.name.count), withPad: " ", startingAt: 0)
-            let branch = ((project.gitBranch ?? "-") + (project.isDirty == true ? "*" : "")).padding(toLength: 16, withPad: " ", startingAt: 0)
+            let shownName = project.name.safeLine
+            let name = shownName.padding(toLength: max(width, shownName.count), withPad: " ", startingAt: 0)
+            let branch = ((project.gitBranch ?? "-").safeLine + (project.isDirty == true ? "*" : "")).padding(toLength: 16, withPad: " ", startingAt: 0)
             let sessions = String(project.sessionCount).padding(toLength: 4, withPad: " ", startingAt: 0)
             let when = project.lastActivity.map { String(formatter.string(from: $0).prefix(16)).replacingOccurrences(of: "T", with: " ") }
                 ?? "-".padding(toLength: 16, withPad: " ", startingAt: 0)
-            let path = project.directoryExists ? project.path : "\(project.path) (missing)"
+            let path = project.directoryExists ? project.path.safeLine : "\(project.path.safeLine) (missing)"
             return "\(name)  \(branch) \(sessions) \(when)  \(path)\n"
         }.joined()
     }

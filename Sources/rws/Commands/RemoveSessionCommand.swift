@@ -38,13 +38,13 @@ struct RemoveSessionCommand: AsyncParsableCommand {
                 Terminal.err("kept \(session)\n")
                 return RWSExitCode.failure
             }
-            Terminal.out("deleted \(removed.id) (\(removed.summary.title ?? "untitled"))\n")
+            Terminal.out("deleted \(removed.id.safeLine) (\(removed.summary.title?.safeLine ?? "untitled"))\n")
             return 0
         }
     }
 
     private static func confirm(_ target: RemoteSessionListing) -> Bool {
-        Terminal.err("delete \(target.id) \"\(target.summary.title ?? "untitled")\" and its subagent files? [y/N] ")
+        Terminal.err("delete \(target.id.safeLine) \"\(target.summary.title?.safeLine ?? "untitled")\" and its subagent files? [y/N] ")
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
         return answer == "y" || answer == "yes"
     }

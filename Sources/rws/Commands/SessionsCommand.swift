@@ -60,9 +60,9 @@ enum SessionTable {
     static func text(_ summaries: [SessionSummary]) -> String {
         guard !summaries.isEmpty else { return "no sessions\n" }
         return summaries.map { summary in
-            let when = summary.lastTimestamp.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "-               "
-            let id = String(summary.id.prefix(8))
-            let title = summary.title ?? "(untitled)"
+            let when = summary.lastTimestamp.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ").safeLine } ?? "-               "
+            let id = String(summary.id.prefix(8)).safeLine
+            let title = summary.title?.safeLine ?? "(untitled)"
             return "\(id)  \(when)  \(title)\n"
         }.joined()
     }

@@ -50,7 +50,8 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
         Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
     } else {
         let hint = code == ExitCode.validationFailure.rawValue ? "\nSee 'rws help' for usage." : ""
-        Terminal.err("rws: \(message)\(hint)\n")
+        // Messages can quote the box (remote stderr, names): shown, never obeyed by the terminal.
+        Terminal.err("rws: \(message.safeText)\(hint)\n")
     }
     exit(code)
 }

@@ -1,0 +1,91 @@
+import Foundation
+import RemoteWorkspace
+import SessionHistory
+import Testing
+
+/// The remote listing must say exactly what the local listing says about the same files, for
+/// any file: random records, lines around the window sizes, fields missing, lines cut.
+@Suite struct SessionListingPropertyTests {
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func remoteListingEqualsLocalListingOnRandomSessions(seed: UInt64) async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        var generator = RandomSessionGenerator(seed: seed)
+        for number in 0..<24 {
+            let project = "-home-dev-p\(number % 3)"
+            let folder = URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let (name, bytes) = generator.session()
+            try Data(bytes).write(to: folder.appendingPathComponent(name))
+            if number % 4 == 1 {
+                let (agentName, agentBytes) = generator.agent(of: String(name.dropLast(6)))
+                try Data(agentBytes).write(to: folder.appendingPathComponent(agentName))
+            }
+        }
+
+        let remote = try await sandbox.withSessions(cache: false) { try await $0.listing(includeUnlisted: true) }.sessions
+        var local: [LocalSessionListing] = []
+        for project in try FileManager.default.contentsOfDirectory(atPath: sandbox.projects).sorted() {
+            local += try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project), includeUnlisted: true)
+        }
+
+        #expect(Set(remote.map(\.id)) == Set(local.map(\.summary.id)), "seed \(seed)")
+        #expect(local.contains { !$0.subagentFiles.isEmpty }, "seed \(seed): no agent file attached, the generator lost them")
+        for listing in local {
+            let match = remote.first { $0.id == listing.summary.id }
+            #expect(match != nil, "seed \(seed): \(listing.summary.id) not listed remotely")
+            guard let match else { continue }
+            #expect(Self.differences(match.summary, listing.summary).isEmpty,
+                    "seed \(seed), \(listing.summary.id): \(Self.differences(match.summary, listing.summary))")
+            #expect(match.subagentFiles.map { String($0.path.split(separator: "/").last ?? "") }.sorted()
+                    == listing.subagentFiles.map(\.lastPathComponent).sorted(), "seed \(seed), subagents of \(listing.summary.id)")
+            #expect(match.file.size == listing.summary.fileSize)
+        }
+        #expect(remote.map(\.summary.lastTimestamp) == local.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }.map(\.summary.lastTimestamp))
+        // The cached listing that follows must say the same.
+        let warm = try await sandbox.withSessions { try await $0.listing(includeUnlisted: true) }.sessions
+        let again = try await sandbox.withSessions { try await $0.listing(includeUnlisted: true) }.sessions
+        #expect(warm.map(\.summary) == again.map(\.summary))
+        #expect(Set(warm.map(\.summary.id)) == Set(remote.map(\.summary.id)))
+        for listing in warm {
+            #expect(listing.summary == remote.first { $0.id == listing.id }?.summary, "seed \(seed), cached \(listing.id)")
+        }
+    }
+
+    @Test func aLastLineLongerThanTheTailWindowGivesTheSameDateRemotelyAndLocally() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        let id = "5e55a0e1-0000-4000-8000-000000000001"
+        let huge = String(repeating: "y", count: 100_000)
+        // The tool result's text comes after its timestamp, as Claude Code writes it.
+        let last = #"{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"\#(id)","timestamp":"2026-03-04T05:06:07.000Z","message":{"role":"user","content":"more"},"toolUseResult":{"stdout":"\#(huge)"}}"#
+        try sandbox.writeSession(id, lines: [
+            Records.user("first question", uuid: "u1", parent: nil, session: id, time: "2026-01-01T00:00:00.000Z"),
+            Records.assistant("answer", uuid: "a1", parent: "u1", session: id, time: "2026-01-01T00:00:05.000Z"),
+            last,
+        ])
+
+        let remote = try await sandbox.withSessions(cache: false) { try await $0.listing() }.sessions
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent("-home-dev-proj"))
+
+        #expect(remote.first?.summary == local.first?.summary)
+        // Not the head's first time: the last record's, or (its time lies before the last 64 KiB)
+        // the file's modification time, when that line was written.
+        #expect((remote.first?.summary.lastTimestamp ?? "") >= "2026-03-04T05:06:07.000Z")
+        #expect((local.first?.summary.lastTimestamp ?? "") >= "2026-03-04T05:06:07.000Z")
+    }
+
+    /// The fields of two summaries that differ, named.
+    static func differences(_ lhs: SessionSummary, _ rhs: SessionSummary) -> [String] {
+        var result: [String] = []
+        func check<T: Equatable>(_ name: String, _ key: KeyPath<SessionSummary, T>) {
+            if lhs[keyPath: key] != rhs[keyPath: key] { result.append("\(name): \(lhs[keyPath: key]) ≠ \(rhs[keyPath: key])") }
+        }
+        check("title", \.title); check("titleSource", \.titleSource); check("firstPrompt", \.firstPrompt)
+        check("cwd", \.cwd); check("gitBranch", \.gitBranch); check("firstTimestamp", \.firstTimestamp)
+        check("lastTimestamp", \.lastTimestamp); check("model", \.model); check("version", \.version)
+        check("tag", \.tag); check("isSidechain", \.isSidechain); check("fileSize", \.fileSize)
+        if result.isEmpty, lhs != rhs { result.append("other fields") }
+        return result
+    }
+}
