@@ -26,7 +26,7 @@ struct FollowPrinter {
             let fresh = lines.dropFirst(common).joined(separator: "\n")
             if !fresh.isEmpty { Terminal.out(fresh + (fresh.hasSuffix("\n") ? "" : "\n")) }
         case .conversation(.metadata(let record)):
-            if let value = record.value { Terminal.out("— \(record.kind.rawValue): \(value)\n") }
+            if let value = record.value { Terminal.out("— \(record.kind.rawValue): \(TerminalText.neutralize(value, keepingLineBreaks: false))\n") }
         case .restarted(let reason):
             printed = [:]
             Terminal.out("— the session file was \(reason); showing it again from the start\n")
