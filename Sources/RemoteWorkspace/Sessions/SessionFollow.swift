@@ -15,25 +15,27 @@ import Synchronization
 /// The first ones start the stop and return at once, so call ``stop()`` before closing the
 /// connection: closing does not wait for stops under way.
 ///
+/// On a connection with a reconnect policy (`SSHConnectionConfiguration.reconnect`) a lost link
+/// does not end the follow: the loop starts again on the next session from the last complete
+/// report, so no line is lost or shown twice.
+///
 /// Iteration ends (`nil`) after a stop or a cancellation. It throws `SSHError` when the
-/// connection fails, and ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)`` when the
-/// remote loop ends by itself (someone killed it).
+/// connection fails for good, and ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)``
+/// when the remote loop ends by itself (someone killed it).
 public struct SessionFollow: AsyncSequence, Sendable {
     public typealias Element = SessionFollowEvent
 
     private let control: Control
-    private let boundary: String
     private let offset: Int
 
-    init(remote: RemoteCommand, boundary: String, offset: Int) {
-        control = Control(remote: remote)
-        self.boundary = boundary
+    init(loop: SessionFollowing.Loop, remote: RemoteCommand, offset: Int) {
+        control = Control(loop: loop, remote: remote)
         self.offset = offset
     }
 
     /// Starts iterating; dropping the iterator stops the remote loop.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(lifetime: IterationLifetime(control), boundary: boundary, offset: offset)
+        Iterator(lifetime: IterationLifetime(control), offset: offset)
     }
 
     /// Stops the remote loop if it still runs, and returns once its process group is gone.
@@ -58,14 +60,16 @@ public struct SessionFollow: AsyncSequence, Sendable {
         private var output: CommandOutput.AsyncIterator
         private var reader: SectionReader
         private var follower: SessionFollower
+        private var position: SessionFollowing.Position
         private var pending: [SessionFollowEvent] = []
         private var stderr: [UInt8] = []
 
-        init(lifetime: IterationLifetime, boundary: String, offset: Int) {
+        init(lifetime: IterationLifetime, offset: Int) {
             self.lifetime = lifetime
             output = lifetime.control.remote.output.makeAsyncIterator()
-            reader = SectionReader(boundary: boundary)
+            reader = SectionReader(boundary: lifetime.control.loop.boundary)
             follower = SessionFollower(byteOffset: offset)
+            position = lifetime.control.loop.initialPosition(offset: offset)
         }
 
         /// The next event; nil once the follow was stopped or the task cancelled.
@@ -82,11 +86,19 @@ public struct SessionFollow: AsyncSequence, Sendable {
                     chunk = try await output.next()
                 } catch {
                     if Task.isCancelled || control.isStopping { continue }
-                    throw error
+                    guard case SSHError.connectionLost = error else { throw error }
+                    // The link dropped: go on from the last complete report on the next session (a
+                    // connection without a reconnect policy throws here, and so does a final loss).
+                    let remote = try control.restart(at: position)
+                    output = remote.output.makeAsyncIterator()
+                    reader = SectionReader(boundary: control.loop.boundary)
+                    continue
                 }
                 switch chunk {
                 case .stdout(let bytes):
-                    for section in reader.feed(bytes) { pending += SessionFollowing.events(of: section, follower: &follower) }
+                    for section in reader.feed(bytes) {
+                        pending += SessionFollowing.events(of: section, follower: &follower, position: &position)
+                    }
                 case .stderr(let bytes):
                     stderr += bytes.prefix(Swift.max(0, 4096 - stderr.count))
                 case nil:
@@ -103,12 +115,17 @@ public struct SessionFollow: AsyncSequence, Sendable {
 extension SessionFollow {
     /// Owns the remote loop: stops it on request, and when the follow is dropped.
     final class Control: Sendable {
-        let remote: RemoteCommand
+        let loop: SessionFollowing.Loop
+        private let current: Mutex<RemoteCommand>
         private let stopping = Atomic<Bool>(false)
 
-        init(remote: RemoteCommand) {
-            self.remote = remote
+        init(loop: SessionFollowing.Loop, remote: RemoteCommand) {
+            self.loop = loop
+            current = Mutex(remote)
         }
+
+        /// The remote loop running now.
+        var remote: RemoteCommand { current.withLock { $0 } }
 
         var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
@@ -116,6 +133,14 @@ extension SessionFollow {
         func stop() {
             if stopping.exchange(true, ordering: .acquiringAndReleasing) { return }
             remote.cancel()
+        }
+
+        /// Starts the loop again at `position`, after its connection was lost.
+        func restart(at position: SessionFollowing.Position) throws -> RemoteCommand {
+            let remote = try loop.start(at: position)
+            current.withLock { $0 = remote }
+            if isStopping { remote.cancel() }
+            return remote
         }
 
         deinit { stop() }

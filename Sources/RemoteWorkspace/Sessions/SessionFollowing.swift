@@ -20,7 +20,7 @@ enum SessionFollowing {
             if [ -n "$r" ]; then printf '\n%s reset %s\n\n%s done\n' "$b" "$r" "$b"; o=0; fi
             k=$n
             if [ "$s" -gt "$o" ]; then
-              printf '\n%s data %s\n' "$b" "$o"
+              printf '\n%s data %s %s\n' "$b" "$o" "$n"
               if [ "$o" -eq 0 ]; then head -c "$s" -- "$f"; else tail -c +$((o + 1)) -- "$f" | head -c $((s - o)); fi
               printf '\n%s done\n' "$b"
               o=$s
@@ -32,22 +32,50 @@ enum SessionFollowing {
 
     /// Starts the remote loop for `listing` from `offset`.
     static func start(_ listing: RemoteSessionListing, from offset: Int, interval: Duration, connection: SSHConnection) throws -> SessionFollow {
+        let loop = Loop(path: listing.file.path, interval: interval, connection: connection, initialIdentity: listing.fileIdentity)
+        let position = Position(offset: offset, identity: listing.fileIdentity)
+        return SessionFollow(loop: loop, remote: try loop.start(at: position), offset: offset)
+    }
+
+    /// Where the remote loop stands: the bytes reported so far and the identity of the file they came from.
+    struct Position: Sendable {
+        var offset: Int
+        var identity: String
+    }
+
+    /// What it takes to (re)start the remote loop, so that a follow resumes after a reconnect.
+    struct Loop: Sendable {
+        let path: String
+        let interval: Duration
+        let connection: SSHConnection
+        let initialIdentity: String
         let boundary = SectionReader.makeBoundary()
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-        let command = try script.commandLine([
-            .word(boundary), .path(listing.file.path), .word(String(offset)), .word(listing.fileIdentity),
-            .word(String(format: "%.3f", max(0.05, seconds))),
-        ])
-        return SessionFollow(remote: try connection.stream(command), boundary: boundary, offset: offset)
+
+        /// Where a follow from `offset` starts; the file's identity comes with the first report.
+        func initialPosition(offset: Int) -> Position { Position(offset: offset, identity: initialIdentity) }
+
+        func start(at position: Position) throws -> RemoteCommand {
+            let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+            let command = try script.commandLine([
+                .word(boundary), .path(path), .word(String(position.offset)), .word(position.identity),
+                .word(String(format: "%.3f", max(0.05, seconds))),
+            ])
+            return try connection.stream(command)
+        }
     }
 
     /// The events of one section of the loop's output.
-    static func events(of section: OutputSection, follower: inout SessionFollower) -> [SessionFollowEvent] {
-        let words = section.fields(2)
+    /// `position` becomes where the loop stands after the section: a restarted loop goes on from there.
+    static func events(of section: OutputSection, follower: inout SessionFollower, position: inout Position) -> [SessionFollowEvent] {
+        let words = section.fields(3)
         switch words.first {
         case "data":
+            if words.count > 2, let start = Int(words[1]) {
+                position = Position(offset: start + section.content.count, identity: words[2])
+            }
             return follower.append(section.content).events.map { .conversation($0) }
         case "reset":
+            position = Position(offset: 0, identity: "")  // the loop took the new file's identity
             follower = SessionFollower()
             return [.restarted(reason: words.count > 1 ? words[1] : "changed")]
         case "gone":

@@ -1,0 +1,65 @@
+import Foundation
+import RemoteWorkspace
+import RWSTestSupport
+import SessionHistory
+import SSHClient
+import Synchronization
+import Testing
+
+/// A follow on a reconnecting connection survives dropped links: every appended message is shown
+/// exactly once, including those written while the link was down.
+@Suite(.timeLimit(.minutes(2))) struct FollowReconnectTests {
+    static let id = "55555555-0000-0000-0000-000000000005"
+
+    @Test(arguments: ServerKind.allCases)
+    func everyMessageAppendedAcrossDroppedLinksArrivesExactlyOnce(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
+        defer { sandbox.remove() }
+        let path = try sandbox.writeSession(Self.id, lines: [Records.user("start", uuid: "u0", parent: nil, session: Self.id)])
+        let proxy = try FaultProxy(targetPort: sandbox.server.port)
+        defer { proxy.stop() }
+        var configuration = try sandbox.server.configuration(through: proxy, deadPeerTimeout: .seconds(3))
+        configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(100), maximumDelay: .milliseconds(500), jitter: 0)
+        let connection = try await SSHConnection.connect(configuration)
+        let sessions = RemoteSessions(connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]),
+                                      cache: nil)
+        let follow = try await sessions.followSession("55555555", pollInterval: .milliseconds(50))
+        let seen = Mutex<[String]>([])
+        let reader = Task {
+            for try await event in follow {
+                if case .conversation(.added(.user(let turn), _)) = event { seen.withLock { $0.append(turn.text) } }
+            }
+        }
+        var expected: [String] = []
+        var parent = "u0"
+        func append(_ text: String) throws {
+            let uuid = "m\(expected.count)"
+            let line = Records.user(text, uuid: uuid, parent: parent, session: Self.id) + "\n"
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(line.utf8))
+            try handle.close()
+            parent = uuid
+            expected.append(text)
+        }
+        for round in 0..<4 {
+            try append("before drop \(round)")
+            try await waitUntil { seen.withLock { $0 } == expected }
+            proxy.cutAll()
+            try append("while down \(round)")
+            try append("while down \(round) again")
+            try await waitUntil { seen.withLock { $0 } == expected }
+        }
+        try await follow.stop()
+        _ = try? await reader.value
+        await connection.close()
+        #expect(seen.withLock { $0 } == expected)
+        #expect(proxy.acceptedConnections == 5)
+    }
+
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(condition())
+    }
+}
