@@ -53,6 +53,12 @@ class ChannelOperation {
     /// Whether the operation waits on the server now (not paused by its consumer).
     var isWaitingOnPeer: Bool { phase != .queued && phase != .done }
 
+    /// Whether libssh2 holds received data for this channel that nobody has read yet.
+    var hasQueuedInput: Bool {
+        guard let channel, phase == .running || phase == .awaitingRemoteClose else { return false }
+        return libssh2_poll_channel_read(channel, 0) != 0 || libssh2_poll_channel_read(channel, 1) != 0
+    }
+
     // MARK: Life cycle driven by the loop
 
     /// Called by the loop when this operation has a slot and the open turn.

@@ -224,12 +224,17 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// One sweep over every channel; true when anything moved. libssh2 drains all pending packets
     /// into per-channel queues on any read, so every channel is visited, not only the one polled.
+    ///
+    /// Bytes read from the socket count as progress even when no operation says it moved: a read
+    /// on one channel (or stream) queues packets for the others, which only the next pass sees.
     private func runPass() -> Bool {
+        let receivedBefore = session.context.lastReceive
         var progressed = admit()
         for operation in operations {
             if operation.advance() { progressed = true }
             if lossError != nil { return false }
         }
+        if session.context.lastReceive != receivedBefore { progressed = true }
         if progressed { readInterestSuppressed = false }
         return progressed
     }
@@ -320,8 +325,12 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// A poll that ran to its timeout while a reply sat unread in the socket and an operation
     /// waited for the server is a stall; the tests require that it never happens.
+    ///
+    /// "Waiting" covers both places a reply can sit unread: the kernel's socket buffer, and
+    /// libssh2's per-channel queues, filled by a read on any channel of the session.
     private func noteTimedOutPoll() {
-        guard socket.pendingBytes > 0, operations.contains(where: { $0.isWaitingOnPeer }) else { return }
+        let waiting = operations.filter { $0.isWaitingOnPeer }
+        guard !waiting.isEmpty, socket.pendingBytes > 0 || waiting.contains(where: { $0.hasQueuedInput }) else { return }
         counters.stalledPolls.add(1, ordering: .relaxed)
         configuration.logger.warning("poll timed out with a reply waiting", metadata: ["bytes": "\(socket.pendingBytes)"])
     }
