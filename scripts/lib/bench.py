@@ -9,6 +9,7 @@ import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sandbox_sshd import SandboxSSHD  # noqa: E402
+import bench_latency  # noqa: E402
 
 ALGORITHMS = ["-o", "KexAlgorithms=curve25519-sha256@libssh.org", "-o", "HostKeyAlgorithms=ssh-ed25519",
               "-c", "aes128-ctr", "-m", "hmac-sha2-256"]
@@ -97,7 +98,13 @@ def main():
     parser.add_argument("--client", required=True)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--reps", type=int)
+    parser.add_argument("--latency", action="store_true", help="only the tail-latency benchmarks, against the C reference")
+    parser.add_argument("--latency-n", type=int, default=20000, help="operations per client and benchmark (--latency)")
+    parser.add_argument("--rounds", type=int, default=4, help="alternating rounds the operations are split into (--latency)")
+    parser.add_argument("--latency-benchmarks", default="exec_latency,shell_echo,sftp_stat")
     options, _ = parser.parse_known_args()  # the rest is for ../shared/bench (--shared)
+    if options.latency:
+        return latency_main(options)
     reps = options.reps or (2 if options.quick else 5)
     settings = {"BENCH_SEQ_N": 200, "BENCH_CONC_N": 50, "BENCH_CONC_CMD": "sleep 0.2; echo x",
                 "BENCH_BULK_BYTES": 200_000_000 if options.quick else 1_000_000_000}
@@ -134,6 +141,20 @@ def main():
     os.makedirs("bench-out", exist_ok=True)
     with open("bench-out/results.json", "w") as f:
         json.dump({"reps": reps, "settings": settings, "results": results}, f, indent=2)
+
+
+def latency_main(options):
+    c_client = bench_latency.build_c_reference()
+    server = Server()
+    try:
+        results = bench_latency.measure(server.bench_env({}), options.client, c_client, options.latency_n, options.rounds,
+                                        options.latency_benchmarks.split(","))
+    finally:
+        server.stop()
+    bench_latency.print_table(results, options.latency_n, options.rounds)
+    os.makedirs("bench-out", exist_ok=True)
+    with open("bench-out/latency.json", "w") as f:
+        json.dump({"count": options.latency_n, "rounds": options.rounds, "results": results}, f, indent=2)
 
 
 if __name__ == "__main__":
