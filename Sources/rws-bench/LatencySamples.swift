@@ -17,6 +17,8 @@ struct LatencySamples {
         milliseconds.append(seconds(since: start) * 1000)
     }
 
+    mutating func add(_ value: Double) { milliseconds.append(value) }
+
     /// Nearest-rank percentile (`fraction` 0.5 = median, 0.99 = p99).
     func percentile(_ fraction: Double) -> Double {
         let sorted = milliseconds.sorted()

@@ -9,7 +9,7 @@ import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sandbox_sshd import SandboxSSHD  # noqa: E402
-import bench_latency  # noqa: E402
+import bench_conc, bench_latency  # noqa: E402
 
 ALGORITHMS = ["-o", "KexAlgorithms=curve25519-sha256@libssh.org", "-o", "HostKeyAlgorithms=ssh-ed25519",
               "-c", "aes128-ctr", "-m", "hmac-sha2-256"]
@@ -18,8 +18,8 @@ ALGORITHMS = ["-o", "KexAlgorithms=curve25519-sha256@libssh.org", "-o", "HostKey
 class Server(SandboxSSHD):
     """The sandbox sshd with what the benchmark clients need."""
 
-    def __init__(self):
-        super().__init__(tempfile.mkdtemp(prefix="rws-bench-sshd-"))
+    def __init__(self, max_sessions=100):
+        super().__init__(tempfile.mkdtemp(prefix="rws-bench-sshd-"), max_sessions=max_sessions)
         self.start()
 
     def ssh_base(self):
@@ -102,9 +102,13 @@ def main():
     parser.add_argument("--latency-n", type=int, default=20000, help="operations per client and benchmark (--latency)")
     parser.add_argument("--rounds", type=int, default=4, help="alternating rounds the operations are split into (--latency)")
     parser.add_argument("--latency-benchmarks", default="exec_latency,shell_echo,sftp_stat")
+    parser.add_argument("--conc", action="store_true", help="only exec_conc, traced, against the shared C libssh2 client")
+    parser.add_argument("--conc-runs", type=int, default=7)
     options, _ = parser.parse_known_args()  # the rest is for ../shared/bench (--shared)
     if options.latency:
         return latency_main(options)
+    if options.conc:
+        return conc_main(options)
     reps = options.reps or (2 if options.quick else 5)
     settings = {"BENCH_SEQ_N": 200, "BENCH_CONC_N": 50, "BENCH_CONC_CMD": "sleep 0.2; echo x",
                 "BENCH_BULK_BYTES": 200_000_000 if options.quick else 1_000_000_000}
@@ -141,6 +145,23 @@ def main():
     os.makedirs("bench-out", exist_ok=True)
     with open("bench-out/results.json", "w") as f:
         json.dump({"reps": reps, "settings": settings, "results": results}, f, indent=2)
+
+
+def conc_main(options):
+    c_client = bench_conc.build_c_client()
+    results = {}
+    for max_sessions, clients in ((100, [("rws", options.client), ("libssh2 (C)", c_client)]), (10, [("rws", options.client)])):
+        server = Server(max_sessions=max_sessions)
+        try:
+            label = f"MaxSessions {max_sessions}"
+            runs = options.conc_runs if max_sessions == 100 else max(1, options.conc_runs // 3)
+            results[label] = bench_conc.measure(clients, server.bench_env({}), runs, label)
+        finally:
+            server.stop()
+    bench_conc.print_table(results, options.conc_runs)
+    os.makedirs("bench-out", exist_ok=True)
+    with open("bench-out/conc.json", "w") as f:
+        json.dump(results, f, indent=2)
 
 
 def latency_main(options):
