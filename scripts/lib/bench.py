@@ -156,12 +156,15 @@ def conc_main(options):
             label = f"MaxSessions {max_sessions}"
             runs = options.conc_runs if max_sessions == 100 else max(1, options.conc_runs // 3)
             results[label] = bench_conc.measure(clients, server.bench_env({}), runs, label)
+            if max_sessions == 100:
+                scaling = bench_conc.scaling(clients, server.bench_env({}), [1, 10, 25, 50, 75], 3)
         finally:
             server.stop()
     bench_conc.print_table(results, options.conc_runs)
+    bench_conc.print_scaling(scaling, 3)
     os.makedirs("bench-out", exist_ok=True)
     with open("bench-out/conc.json", "w") as f:
-        json.dump(results, f, indent=2)
+        json.dump({"runs": results, "scaling": scaling}, f, indent=2)
 
 
 def latency_main(options):

@@ -27,8 +27,8 @@ def build_c_client(out_dir="bench-out"):
     return os.path.abspath(binary)
 
 
-def run(command, env, conc_cmd):
-    out = subprocess.run([command, "exec_conc"], env=dict(env, BENCH_CONC_N="50", BENCH_CONC_CMD=conc_cmd),
+def run(command, env, conc_cmd, count=50):
+    out = subprocess.run([command, "exec_conc"], env=dict(env, BENCH_CONC_N=str(count), BENCH_CONC_CMD=conc_cmd),
                          capture_output=True, text=True, timeout=180)
     if out.returncode != 0:
         raise RuntimeError(f"{os.path.basename(command)} exec_conc failed: {out.stderr.strip()[-1000:]}")
@@ -66,6 +66,29 @@ def measure(clients, env, runs, label):
             f"{name} {results[name]['plain'][-1]:.0f} ms (spread {results[name]['spread'][-1]:.0f})" for name, _ in clients),
             file=sys.stderr)
     return results
+
+
+def scaling(clients, env, counts, runs):
+    """Wall time of exec_conc for each count of commands: the slope is the serialised cost per channel."""
+    results = {name: {} for name, _ in clients}
+    for count in counts:
+        for name, command in clients:
+            results[name][count] = statistics.median(run(command, env, PLAIN, count) for _ in range(runs))
+        print(f"  exec_conc scaling N={count}: " + ", ".join(f"{n} {results[n][count]:.0f} ms" for n, _ in clients), file=sys.stderr)
+    return results
+
+
+def print_scaling(results, runs):
+    counts = sorted(next(iter(results.values())))
+    print(f"\nexec_conc wall (ms) against the number of concurrent commands (median of {runs}); "
+          "slope = serialised cost per channel, from a least-squares line\n")
+    print("| client | " + " | ".join(f"N={n}" for n in counts) + " | slope ms/channel | intercept ms |")
+    print("|---|" + "---|" * len(counts) + "---|---|")
+    for name, by_count in results.items():
+        xs, ys = counts, [by_count[n] for n in counts]
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+        print(f"| {name} | " + " | ".join(f"{y:.0f}" for y in ys) + f" | {slope:.2f} | {my - slope * mx:.0f} |")
 
 
 def med(values):

@@ -65,7 +65,7 @@ def measure(server_env, rws, c_client, count, rounds, names):
     per_round = max(1, count // rounds)
     for name in names:
         pooled = {"rws": [], "libssh2": []}
-        stalled, polls = 0, 0
+        stalled, polls = None, None  # None: this rws build has no SSHConnection.statistics
         for r in range(rounds):
             order = [("rws", rws), ("libssh2", c_client)]
             if r % 2:
@@ -73,9 +73,9 @@ def measure(server_env, rws, c_client, count, rounds, names):
             for label, command in order:
                 samples, info = run_once(command, name, server_env, per_round)
                 pooled[label].extend(samples)
-                if label == "rws":
-                    stalled += int(info.get("stalledPolls", 0))
-                    polls += int(info.get("polls", 0))
+                if label == "rws" and "stalledPolls" in info:
+                    stalled = (stalled or 0) + int(info["stalledPolls"])
+                    polls = (polls or 0) + int(info["polls"])
             print(f"  {name} round {r + 1}/{rounds}: rws p50 {summarize(pooled['rws'])['p50']:.3f} ms, "
                   f"libssh2 p50 {summarize(pooled['libssh2'])['p50']:.3f} ms", file=sys.stderr)
         results[name] = {label: summarize(v) for label, v in pooled.items()}
@@ -103,5 +103,5 @@ def print_table(results, count, rounds):
         for label, s in (("rws", r), ("libssh2 (C)", c)):
             is_rws = label == "rws"
             print(f"| {name} | {label} | {s['p50']:.3f} | {s['p99']:.3f} | {s['p999']:.3f} | {s['max']:.1f} | {s['over100ms']} | "
-                  f"{s.get('stalledPolls', '–') if is_rws else '–'} | {(r['p50'] / c['p50']) if is_rws else 1:.3f} | "
+                  f"{s.get('stalledPolls') if is_rws and s.get('stalledPolls') is not None else '–'} | {(r['p50'] / c['p50']) if is_rws else 1:.3f} | "
                   f"{s['p99'] / s['p50']:.2f} | {text if is_rws else ''} |")
