@@ -18,7 +18,10 @@ final class ConnectionLoop: @unchecked Sendable {
     private let inbox = Mutex(Inbox())
     private let ready = Promise<Void>()
     private let stopped = Promise<Void>()
-    private let loopThread = Mutex<pthread_t?>(nil)
+    /// Set once by the I/O thread before anything else runs on it; read to check confinement.
+    private var loopThread: pthread_t?
+    /// Counters for diagnostics and the no-stall tests; written by the I/O thread only.
+    let counters = LoopCounters()
 
     private struct Inbox {
         var work: [@Sendable (ConnectionLoop) -> Void] = []
@@ -40,6 +43,9 @@ final class ConnectionLoop: @unchecked Sendable {
     private var closeRequested = false
     private var closeWaiters: [@Sendable () -> Void] = []
     private var wasWaitingOnPeer = false
+    /// Socket bytes that no operation could take (every channel paused, or none exists) would make
+    /// `poll` return at once forever, so read interest is dropped — but only until anything
+    /// changes: new work, a wake-up, or a pass that moved. See ``noteReadableSocket()``.
     private var readInterestSuppressed = false
     /// Shared read buffer for every channel of the session.
     var scratch = [UInt8](repeating: 0, count: 256 * 1024)
@@ -57,7 +63,6 @@ final class ConnectionLoop: @unchecked Sendable {
     static func start(_ configuration: SSHConnectionConfiguration) async throws -> ConnectionLoop {
         let loop = ConnectionLoop(configuration: configuration)
         let thread = Thread { loop.threadMain() }
-        thread.name = "rws-ssh \(configuration.host):\(configuration.port)"
         thread.stackSize = 1 << 20
         thread.start()
         try await loop.ready.value()
@@ -65,7 +70,14 @@ final class ConnectionLoop: @unchecked Sendable {
     }
 
     var isOnLoopThread: Bool {
-        loopThread.withLock { thread in thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        guard let loopThread else { return false }
+        return pthread_equal(loopThread, pthread_self()) != 0
+    }
+
+    /// Stops the process when loop-confined state is touched from another thread, in release builds too.
+    func preconditionOnLoopThread(_ what: @autoclosure () -> String = "loop-confined state",
+                                  file: StaticString = #fileID, line: UInt = #line) {
+        precondition(isOnLoopThread, "\(what()) used off the connection's I/O thread", file: file, line: line)
     }
 
     // MARK: Submitting work (any thread)
@@ -87,9 +99,15 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// Closes the connection: pending operations fail with `connectionClosed`. Waits for the teardown.
     func close() async {
-        if submit({ loop in loop.closeRequested = true }) == nil {
+        if requestClose() {
             try? await stopped.value()
         }
+    }
+
+    /// Asks the I/O thread to close the connection and returns at once; false when it had already ended.
+    @discardableResult
+    func requestClose() -> Bool {
+        submit { loop in loop.closeRequested = true } == nil
     }
 
     /// Whether the connection has ended (closed or lost).
@@ -99,6 +117,7 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// Queues a channel operation; control operations go first.
     func enqueue(_ operation: ChannelOperation) {
+        preconditionOnLoopThread("the channel queue")
         if operation.isControl {
             let firstNormal = queue.firstIndex { !$0.isControl } ?? queue.endIndex
             queue.insert(operation, at: firstNormal)
@@ -168,7 +187,8 @@ final class ConnectionLoop: @unchecked Sendable {
     // MARK: The loop
 
     private func threadMain() {
-        loopThread.withLock { $0 = pthread_self() }
+        loopThread = pthread_self()
+        nameCurrentThread("rws-ssh-io")
         do {
             (socket, session) = try SessionEstablishment(configuration: configuration).establish()
         } catch {
@@ -197,6 +217,7 @@ final class ConnectionLoop: @unchecked Sendable {
             defer { inbox.work = [] }
             return inbox.work
         }
+        if !work.isEmpty { readInterestSuppressed = false }
         for item in work { item(self) }
     }
 
@@ -208,6 +229,7 @@ final class ConnectionLoop: @unchecked Sendable {
             if operation.advance() { progressed = true }
             if lossError != nil { return false }
         }
+        if progressed { readInterestSuppressed = false }
         return progressed
     }
 
@@ -263,17 +285,29 @@ final class ConnectionLoop: @unchecked Sendable {
         if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: socket.fd, events: events, revents: 0), pollfd(fd: wakeSignal.readFD, events: Int16(POLLIN), revents: 0)]
         let count = poll(&fds, 2, Int32(clamping: timeout.milliseconds))
+        counters.polls.add(1, ordering: .relaxed)
         if count <= 0 {
+            if timeout > .zero { noteTimedOutPoll() }
             readInterestSuppressed = false
             return
         }
         if fds[1].revents != 0 {
             wakeSignal.drain()
             readInterestSuppressed = false
+            // New work may be the reader those socket bytes wait for: run the inbox before judging them.
+            return
         }
         if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             noteReadableSocket()
         }
+    }
+
+    /// A poll that ran to its timeout while a reply sat unread in the socket and an operation
+    /// waited for the server is a stall; the tests require that it never happens.
+    private func noteTimedOutPoll() {
+        guard socket.pendingBytes > 0, operations.contains(where: { $0.isWaitingOnPeer }) else { return }
+        counters.stalledPolls.add(1, ordering: .relaxed)
+        configuration.logger.warning("poll timed out with a reply waiting", metadata: ["bytes": "\(socket.pendingBytes)"])
     }
 
     /// Bytes nobody reads (every channel paused, or no channel at all) would make poll return at
@@ -310,4 +344,17 @@ final class ConnectionLoop: @unchecked Sendable {
         for operation in all { operation.failForConnection(error) }
         stopped.complete(.success(()))
     }
+}
+
+/// Names the calling thread, as `ps -L`, `top -H` and /proc/<pid>/task/*/comm show it (15 bytes at most on Linux).
+private func nameCurrentThread(_ name: String) {
+    #if canImport(Glibc)
+    // pthread_setname_np needs _GNU_SOURCE, which Glibc's module does not define; this is what it does.
+    let fd = open("/proc/thread-self/comm", O_WRONLY)
+    guard fd >= 0 else { return }
+    _ = name.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, strlen($0.baseAddress!)) }
+    close(fd)
+    #elseif canImport(Darwin)
+    _ = pthread_setname_np(name)
+    #endif
 }

@@ -16,14 +16,15 @@ extension SSHConnection {
     public func openShell(_ configuration: ShellConfiguration = ShellConfiguration()) async throws -> ShellSession {
         try configuration.validate()
         let loop = loop
-        // The pipe exists before the session it should close when its reader is cancelled.
-        let closeOnCancel = Mutex<ShellSession?>(nil)
+        // The pipe exists before the session it should close when its reader is cancelled. Weak:
+        // the session holds the pipe, and the loop holds it while the shell runs.
+        let closeOnCancel = Mutex(WeakShellSession())
         let pipe = OutputPipe(capacity: configuration.bufferSize, resumeProducer: { [loop] in loop.wake() },
-                              cancelCommand: { if let session = closeOnCancel.withLock({ $0 }) { Task { await session.close() } } })
+                              cancelCommand: { if let session = closeOnCancel.withLock({ $0.session }) { Task { await session.close() } } })
         let channel = ShellChannel(loop: loop, configuration: configuration, pipe: pipe)
         let started = channel.started
-        let session = ShellSession(loop: loop, channel: channel)
-        closeOnCancel.withLock { $0 = session }
+        let session = ShellSession(connection: self, channel: channel)
+        closeOnCancel.withLock { $0.session = session }
         let bound = LoopBound(channel, loop: loop)
         if let error = loop.submit({ loop in loop.enqueue(bound.value) }) { throw error }
         do {
@@ -38,4 +39,9 @@ extension SSHConnection {
         }
         return session
     }
+}
+
+/// The shell a cancelled output reader should close, held weakly to keep the session collectable.
+private struct WeakShellSession: Sendable {
+    weak var session: ShellSession?
 }

@@ -24,6 +24,12 @@ public final class SSHConnection: Sendable {
         self.loop = loop
     }
 
+    /// A connection nobody holds any more closes itself: its thread ends and its socket is closed.
+    /// Running commands, shells and readers hold their connection, so it outlives them.
+    deinit {
+        loop.requestClose()
+    }
+
     /// Connects, checks the host key, and authenticates.
     ///
     /// - Throws: ``SSHError`` naming what failed: the address, the host key, or the credentials.
@@ -35,6 +41,13 @@ public final class SSHConnection: Sendable {
     /// How many channels the server has opened on this connection so far: one per command, plus
     /// one for each remote process group stopped. A statistic for tests and diagnostics.
     public var channelsOpened: Int { loop.channelsOpened.load(ordering: .relaxed) }
+
+    /// Counters of the connection's I/O loop (polls, stalls, channels); cheap to read at any time.
+    public var statistics: ConnectionStatistics {
+        ConnectionStatistics(polls: loop.counters.polls.load(ordering: .relaxed),
+                             stalledPolls: loop.counters.stalledPolls.load(ordering: .relaxed),
+                             channelsOpened: channelsOpened)
+    }
 
     /// Whether the connection has been closed or lost.
     public var isClosed: Bool { loop.isClosed }
@@ -50,7 +63,7 @@ public final class SSHConnection: Sendable {
     ///   cancelled, ``SSHError/connectionLost(reason:)``, or a channel error.
     public func run(_ command: String, input: [UInt8] = [], timeout: Duration? = nil) async throws -> CommandResult {
         let promise = Promise<CommandResult>()
-        let handle = CommandHandle(loop: loop)
+        let handle = CommandHandle(connection: self)
         try submitOrThrow { loop in
             let exec = ExecChannel(loop: loop, command: command, sink: .collect, timeout: timeout) { promise.complete($0) }
             if !input.isEmpty { exec.write(input) { _ in } }
@@ -77,15 +90,16 @@ public final class SSHConnection: Sendable {
     ///   - bufferSize: How many unread output bytes may wait before the channel pauses.
     public func stream(_ command: String, timeout: Duration? = nil, bufferSize: Int = 1 << 20) throws -> RemoteCommand {
         let promise = Promise<CommandResult>()
-        let handle = CommandHandle(loop: loop)
+        let handle = CommandHandle(connection: self)
+        // Weak: the loop holds the pipe while the command runs, and must not keep the connection alive.
         let pipe = OutputPipe(capacity: max(1, bufferSize), resumeProducer: { [loop] in loop.wake() },
-                              cancelCommand: { handle.stop(.cancelled(command: command)) })
+                              cancelCommand: { [weak handle] in handle?.stop(.cancelled(command: command)) })
         try submitOrThrow { loop in
             let exec = ExecChannel(loop: loop, command: command, sink: .stream(pipe), timeout: timeout) { promise.complete($0) }
             handle.attach(exec, loop: loop)
             loop.enqueue(exec)
         }
-        return RemoteCommand(command: command, output: CommandOutput(pipe: pipe), handle: handle, completion: promise)
+        return RemoteCommand(command: command, output: CommandOutput(pipe: pipe, handle: handle), handle: handle, completion: promise)
     }
 
     /// Closes the connection. Running commands fail with ``SSHError/connectionClosed``.

@@ -102,6 +102,12 @@ struct TCPSocket {
     #endif
 
     /// Whether the peer has closed the connection (or the socket failed), without consuming bytes.
+    /// How many received bytes wait unread in the kernel's buffer (`FIONREAD`); 0 when unknown.
+    var pendingBytes: Int {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+    }
+
     var isClosedByPeer: Bool {
         var byte: UInt8 = 0
         let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))

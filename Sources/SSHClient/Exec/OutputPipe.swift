@@ -98,13 +98,16 @@ final class OutputPipe: Sendable {
 public struct CommandOutput: AsyncSequence, Sendable {
     public typealias Element = CommandOutputEvent
     let pipe: OutputPipe
+    /// Keeps the command's connection open while its output is read.
+    let handle: CommandHandle
 
     /// Iterates the output chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let pipe: OutputPipe
+        let handle: CommandHandle
         /// The next chunk, or nil at the end of the output.
         public mutating func next() async throws -> CommandOutputEvent? { try await pipe.next() }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pipe: pipe) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pipe: pipe, handle: handle) }
 }

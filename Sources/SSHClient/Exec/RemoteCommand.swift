@@ -50,11 +50,13 @@ public final class RemoteCommand: Sendable {
 
 /// The caller's side of an ``ExecChannel``: forwards requests to the I/O thread.
 final class CommandHandle: Sendable {
-    private let loop: ConnectionLoop
+    /// Held so that the connection stays open while its command's handle is in use.
+    private let connection: SSHConnection
+    private var loop: ConnectionLoop { connection.loop }
     private let exec = Mutex<LoopBound<ExecChannel>?>(nil)
 
-    init(loop: ConnectionLoop) {
-        self.loop = loop
+    init(connection: SSHConnection) {
+        self.connection = connection
     }
 
     /// Called on the I/O thread when the channel operation exists.

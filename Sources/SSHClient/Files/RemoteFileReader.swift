@@ -56,6 +56,8 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
     private let lifetime: ReaderLifetime
     /// Errors name paths starting with `remote` as starting with `shown` (the caller's spelling).
     private var pathNames: (remote: String, shown: String) = ("", "")
+    /// Held so that the connection stays open while the file is read.
+    private var connection: SSHConnection?
 
     enum Source: Sendable {
         case sftp(FileChunkPipe)
@@ -74,11 +76,19 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
         return reader
     }
 
+    /// The reader keeping `connection` open while it is in use.
+    func holding(_ connection: SSHConnection) -> RemoteFileReader {
+        var reader = self
+        reader.connection = connection
+        return reader
+    }
+
     /// Iterates the chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let source: Source
         let lifetime: ReaderLifetime
         let pathNames: (remote: String, shown: String)
+        let connection: SSHConnection?
         var stderr: [UInt8] = []
         var output: CommandOutput.AsyncIterator?
 
@@ -111,7 +121,7 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
     }
 
     /// An iterator over the chunks; make one.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source, lifetime: lifetime, pathNames: pathNames) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source, lifetime: lifetime, pathNames: pathNames, connection: connection) }
 }
 
 /// Runs its action when the last reader or iterator holding it goes away. After a normal end

@@ -69,7 +69,7 @@ extension SSHConnection {
     public func streamFile(_ path: String, from offset: UInt64 = 0, length: UInt64? = nil,
                            bufferSize: Int = 8 << 20) async throws -> RemoteFileReader {
         try await withFileBackend(path) { backend, remotePath in
-            try await backend.stream(remotePath, offset: offset, length: length, bufferSize: bufferSize).naming(remotePath, as: path)
+            try await backend.stream(remotePath, offset: offset, length: length, bufferSize: bufferSize).naming(remotePath, as: path).holding(self)
         }
     }
 

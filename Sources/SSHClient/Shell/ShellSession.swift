@@ -17,16 +17,18 @@
 public final class ShellSession: Sendable {
     /// What the terminal shows, in arrival order: stdout and stderr together, as a PTY merges them.
     public let output: ShellOutput
-    private let loop: ConnectionLoop
+    /// Held so that the connection stays open while the shell is in use.
+    private let connection: SSHConnection
+    private var loop: ConnectionLoop { connection.loop }
     private let channel: LoopBound<ShellChannel>
     private let ended: Promise<ExitStatus>
     private let closed: Promise<Void>
     private let observedMode: SharedCursorKeyMode
 
-    init(loop: ConnectionLoop, channel: ShellChannel) {
-        self.loop = loop
-        self.channel = LoopBound(channel, loop: loop)
-        output = ShellOutput(pipe: channel.pipe)
+    init(connection: SSHConnection, channel: ShellChannel) {
+        self.connection = connection
+        self.channel = LoopBound(channel, loop: connection.loop)
+        output = ShellOutput(pipe: channel.pipe, connection: connection)
         ended = channel.ended
         closed = channel.closed
         observedMode = channel.cursorKeyMode
@@ -94,10 +96,13 @@ public final class ShellSession: Sendable {
 public struct ShellOutput: AsyncSequence, Sendable {
     public typealias Element = [UInt8]
     let pipe: OutputPipe
+    /// Keeps the shell's connection open while its output is read.
+    let connection: SSHConnection
 
     /// Iterates the output chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let pipe: OutputPipe
+        let connection: SSHConnection
         /// The next chunk, or nil when the program has ended.
         public mutating func next() async throws -> [UInt8]? {
             switch try await pipe.next() {
@@ -107,5 +112,5 @@ public struct ShellOutput: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pipe: pipe) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pipe: pipe, connection: connection) }
 }

@@ -48,7 +48,7 @@ struct LoopBound<Value: AnyObject>: @unchecked Sendable {
     }
 
     var value: Value {
-        assert(loop.isOnLoopThread, "loop-bound value used off its I/O thread")
+        loop.preconditionOnLoopThread("a loop-bound value")
         return wrapped
     }
 }

@@ -1,0 +1,87 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// A connection nobody holds closes itself; handles in use hold their connection.
+@Suite struct ConnectionLifetimeTests {
+    @Test func fiveHundredDroppedConnectionsGiveBackTheirThreadsAndDescriptors() async throws {
+        let server = try SharedTestServer.get()
+        // One connection first, so that what the process opens once (OpenSSL's state) is in the baseline.
+        await (try await server.connect()).close()
+        let before = try await ProcessResources.settle { $0.ioThreads == 0 }
+        for batch in 0..<50 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        // Connected, used, and dropped without close().
+                        let connection = try await server.connect()
+                        _ = try await connection.run("true")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // Each batch's connections close themselves once dropped: threads never pile up.
+            #expect(ProcessResources.sample().ioThreads <= before.ioThreads + 20, "batch \(batch)")
+        }
+        let after = try await ProcessResources.settle { $0.ioThreads == before.ioThreads && $0.descriptors <= before.descriptors }
+        #expect(after.ioThreads == before.ioThreads, "I/O threads: \(before) -> \(after)")
+        #expect(after.descriptors <= before.descriptors, "descriptors: \(before) -> \(after)")
+    }
+
+    @Test func aShellKeepsItsDroppedConnectionOpenUntilTheShellIsDropped() async throws {
+        let server = try SharedTestServer.get()
+        let before = try await ProcessResources.settle { $0.ioThreads == 0 }
+        var shell: ShellSession? = try await server.connect().openShell()
+        try await shell!.send("echo still-$((40+2))\n")
+        var seen = ""
+        for try await chunk in shell!.output {
+            seen += String(decoding: chunk, as: UTF8.self)
+            if seen.contains("still-42") { break }
+        }
+        #expect(seen.contains("still-42"))
+        #expect(ProcessResources.sample().ioThreads == before.ioThreads + 1)
+        shell = nil
+        let after = try await ProcessResources.settle { $0.ioThreads == before.ioThreads }
+        #expect(after.ioThreads == before.ioThreads)
+    }
+
+    @Test func aStreamingCommandKeepsItsDroppedConnectionOpenWhileItsOutputIsRead() async throws {
+        let server = try SharedTestServer.get()
+        let output = try await server.connect().stream("for i in 1 2 3; do echo $i; sleep 0.05; done").output
+        var text = ""
+        for try await event in output {
+            if case .stdout(let bytes) = event { text += String(decoding: bytes, as: UTF8.self) }
+        }
+        #expect(text == "1\n2\n3\n")
+    }
+}
+
+/// This process's I/O threads (named "rws-ssh-io") and open file descriptors, read from /proc.
+struct ProcessResources: CustomStringConvertible {
+    var ioThreads: Int
+    var descriptors: Int
+
+    var description: String { "\(ioThreads) I/O threads, \(descriptors) fds" }
+
+    static func sample() -> ProcessResources {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let ioThreads = tasks.filter { task in
+            let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return name.hasPrefix("rws-ssh-io")
+        }.count
+        let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
+        return ProcessResources(ioThreads: ioThreads, descriptors: descriptors)
+    }
+
+    /// Samples until `done` holds or 10 s passed (teardown runs on each connection's own thread).
+    static func settle(_ done: (ProcessResources) -> Bool) async throws -> ProcessResources {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var current = sample()
+        while !done(current), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            current = sample()
+        }
+        return current
+    }
+}
