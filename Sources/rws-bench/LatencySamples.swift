@@ -45,19 +45,28 @@ struct LatencySamples {
     }
 }
 
-/// The connection's loop counters over a measured region, reported next to the latencies.
+/// The connection's loop counters (``SSHConnection/statistics``) over a measured region,
+/// reported next to the latencies: `stalledPolls` must stay 0.
 struct PollCounters {
+    let polls: Int
+    let stalledPolls: Int
     let channelsOpened: Int
 
     init(_ connection: SSHConnection) {
-        channelsOpened = connection.channelsOpened
+        let statistics = connection.statistics
+        (polls, stalledPolls, channelsOpened) = (statistics.polls, statistics.stalledPolls, statistics.channelsOpened)
     }
 
-    private init(channelsOpened: Int) { self.channelsOpened = channelsOpened }
+    private init(polls: Int, stalledPolls: Int, channelsOpened: Int) {
+        (self.polls, self.stalledPolls, self.channelsOpened) = (polls, stalledPolls, channelsOpened)
+    }
 
     func minus(_ earlier: PollCounters) -> PollCounters {
-        PollCounters(channelsOpened: channelsOpened - earlier.channelsOpened)
+        PollCounters(polls: polls - earlier.polls, stalledPolls: stalledPolls - earlier.stalledPolls,
+                     channelsOpened: channelsOpened - earlier.channelsOpened)
     }
 
-    var fields: [String: Double] { ["channelsOpened": Double(channelsOpened)] }
+    var fields: [String: Double] {
+        ["polls": Double(polls), "stalledPolls": Double(stalledPolls), "channelsOpened": Double(channelsOpened)]
+    }
 }

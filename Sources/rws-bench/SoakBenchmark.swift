@@ -20,12 +20,29 @@ enum SoakBenchmark {
         try await warmUp(configuration)
         let beforeConnect = ProcessResources.sample(at: 0)
         let descriptorsBefore = ProcessResources.descriptorTargets()
+        let ledger = SoakLedger()
+        // The connection lives only inside `drive`: once it returns, nothing holds it.
+        let statistics = try await drive(configuration, options, ledger: ledger)
+        // The I/O thread lets go of the socket and wake-up pipe as it exits: give it a moment.
+        for _ in 0..<100 where ProcessResources.sample(at: 0).fds != beforeConnect.fds {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let afterClose = ProcessResources.sample(at: seconds(since: clock))
+        let leftOpen = ProcessResources.descriptorTargets().filter { descriptorsBefore[$0.key] != $0.value }
+        if !leftOpen.isEmpty {
+            let list = leftOpen.sorted { $0.key < $1.key }.map { "\($0.key) -> \($0.value)" }.joined(separator: ", ")
+            FileHandle.standardError.write(Data("soak: descriptors open after close that were not before connecting: \(list)\n".utf8))
+        }
+        return report(options, ledger: ledger, beforeConnect: beforeConnect, afterClose: afterClose, polls: statistics)
+    }
+
+    private static func drive(_ configuration: SSHConnectionConfiguration, _ options: SoakOptions,
+                              ledger: SoakLedger) async throws -> PollCounters {
         let connection = try await SSHConnection.connect(configuration)
         let shell = try await connection.openShell()
         let path = "rws-soak-\(ProcessInfo.processInfo.processIdentifier).bin"  // in the remote home
         let contents = (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
         try await connection.writeFile(path, contents: contents)
-        let ledger = SoakLedger()
         FileHandle.standardError.write(Data("soak: \(options.duration) s, \(options.execCount) execs, \(options.readCount) SFTP reads, a PTY shell\n".utf8))
         let start = ContinuousClock.now
         let end = start + .seconds(options.duration)
@@ -41,13 +58,7 @@ enum SoakBenchmark {
         await shell.close()
         let statistics = PollCounters(connection)
         await connection.close()
-        let afterClose = ProcessResources.sample(at: seconds(since: clock))
-        let leftOpen = ProcessResources.descriptorTargets().filter { descriptorsBefore[$0.key] != $0.value }
-        if !leftOpen.isEmpty {
-            let list = leftOpen.sorted { $0.key < $1.key }.map { "\($0.key) -> \($0.value)" }.joined(separator: ", ")
-            FileHandle.standardError.write(Data("soak: descriptors open after close that were not before connecting: \(list)\n".utf8))
-        }
-        return report(options, ledger: ledger, beforeConnect: beforeConnect, afterClose: afterClose, polls: statistics)
+        return statistics
     }
 
     private static func warmUp(_ configuration: SSHConnectionConfiguration) async throws {
