@@ -150,7 +150,11 @@ def main():
 def conc_main(options):
     c_client = bench_conc.build_c_client()
     results = {}
-    for max_sessions, clients in ((100, [("rws", options.client), ("libssh2 (C)", c_client)]), (10, [("rws", options.client)])):
+    peers = [("rws", [options.client]), ("libssh2 (C)", c_client)]
+    asyncssh = bench_conc.asyncssh_client()
+    if asyncssh:
+        peers.append(("asyncssh", asyncssh))
+    for max_sessions, clients in ((100, peers), (10, [("rws", [options.client])])):
         server = Server(max_sessions=max_sessions)
         try:
             label = f"MaxSessions {max_sessions}"

@@ -5,6 +5,10 @@ contract: its last stdout line is the wall time in ms). The C client is ../share
 clients/libssh2_bench.c, compiled here into bench-out/. Two kinds of run, alternated:
 
 * plain: BENCH_CONC_CMD = `sleep 0.2; echo x` -- the figure the target is about;
+The asyncssh client of ../shared/bench runs too when asyncssh is installed: it sends all 50
+opens and execs without waiting (no libssh2 turn-taking), so its start spread is the server's
+own pace.
+
 * traced: BENCH_CONC_CMD = `echo $EPOCHREALTIME >> LOG; sleep 0.2; echo x` -- the same output,
   but each command first appends the time it started on the server (bash's clock, no fork)
   to a log. The spread from the first to the last start is the time the client and sshd need
@@ -24,14 +28,23 @@ def build_c_client(out_dir="bench-out"):
     binary = f"{out_dir}/libssh2_bench"
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libssh2"], capture_output=True, text=True, check=True).stdout.split()
     subprocess.run(["cc", "-O2", "-o", binary, source, *flags], check=True)
-    return os.path.abspath(binary)
+    return [os.path.abspath(binary)]
+
+
+def asyncssh_client():
+    """../shared/bench's asyncssh client, which pipelines all opens and execs: the server's own pace."""
+    script = "../shared/bench/clients/asyncssh_client.py"
+    if subprocess.run([sys.executable, "-c", "import asyncssh"], capture_output=True).returncode != 0 or not os.path.exists(script):
+        print("  (asyncssh column skipped: `python3 -m pip install asyncssh`, as ../shared/bench/run-all.sh does)", file=sys.stderr)
+        return None
+    return [sys.executable, os.path.abspath(script)]
 
 
 def run(command, env, conc_cmd, count=50):
-    out = subprocess.run([command, "exec_conc"], env=dict(env, BENCH_CONC_N=str(count), BENCH_CONC_CMD=conc_cmd),
+    out = subprocess.run([*command, "exec_conc"], env=dict(env, BENCH_CONC_N=str(count), BENCH_CONC_CMD=conc_cmd),
                          capture_output=True, text=True, timeout=180)
     if out.returncode != 0:
-        raise RuntimeError(f"{os.path.basename(command)} exec_conc failed: {out.stderr.strip()[-1000:]}")
+        raise RuntimeError(f"{' '.join(command)} exec_conc failed: {out.stderr.strip()[-1000:]}")
     return float(out.stdout.strip().splitlines()[-1])
 
 
