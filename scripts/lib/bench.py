@@ -102,6 +102,8 @@ def main():
     parser.add_argument("--latency-n", type=int, default=20000, help="operations per client and benchmark (--latency)")
     parser.add_argument("--rounds", type=int, default=4, help="alternating rounds the operations are split into (--latency)")
     parser.add_argument("--latency-benchmarks", default="exec_latency,shell_echo,sftp_stat")
+    parser.add_argument("--latency-also", action="append", default=[], metavar="LABEL=PATH",
+                        help="another rws-bench build in the same rounds, e.g. an older commit (--latency)")
     parser.add_argument("--conc", action="store_true", help="only exec_conc, traced, against the shared C libssh2 client")
     parser.add_argument("--conc-runs", type=int, default=7)
     options, _ = parser.parse_known_args()  # the rest is for ../shared/bench (--shared)
@@ -175,7 +177,8 @@ def latency_main(options):
     c_client = bench_latency.build_c_reference()
     server = Server()
     try:
-        results = bench_latency.measure(server.bench_env({}), options.client, c_client, options.latency_n, options.rounds,
+        clients = [("rws", options.client), ("libssh2", c_client)] + [tuple(a.split("=", 1)) for a in options.latency_also]
+        results = bench_latency.measure(server.bench_env({}), clients, options.latency_n, options.rounds,
                                         options.latency_benchmarks.split(","))
     finally:
         server.stop()

@@ -60,26 +60,26 @@ def summarize(samples):
             "over900ms": sum(1 for x in s if x >= 900)}
 
 
-def measure(server_env, rws, c_client, count, rounds, names):
+def measure(server_env, clients, count, rounds, names):
+    """clients: [(label, command)], rws first, the C reference second, then any others."""
     results = {}
     per_round = max(1, count // rounds)
     for name in names:
-        pooled = {"rws": [], "libssh2": []}
-        stalled, polls = None, None  # None: this rws build has no SSHConnection.statistics
+        pooled = {label: [] for label, _ in clients}
+        counters = {label: None for label, _ in clients}  # None: that build has no SSHConnection.statistics
         for r in range(rounds):
-            order = [("rws", rws), ("libssh2", c_client)]
-            if r % 2:
-                order.reverse()
+            order = clients if r % 2 == 0 else list(reversed(clients))
             for label, command in order:
                 samples, info = run_once(command, name, server_env, per_round)
                 pooled[label].extend(samples)
-                if label == "rws" and "stalledPolls" in info:
-                    stalled = (stalled or 0) + int(info["stalledPolls"])
-                    polls = (polls or 0) + int(info["polls"])
-            print(f"  {name} round {r + 1}/{rounds}: rws p50 {summarize(pooled['rws'])['p50']:.3f} ms, "
-                  f"libssh2 p50 {summarize(pooled['libssh2'])['p50']:.3f} ms", file=sys.stderr)
+                if "stalledPolls" in info:
+                    before = counters[label] or {"stalledPolls": 0, "polls": 0}
+                    counters[label] = {k: before[k] + int(info[k]) for k in ("stalledPolls", "polls")}
+            print(f"  {name} round {r + 1}/{rounds}: " + ", ".join(
+                f"{label} p50 {summarize(pooled[label])['p50']:.3f} ms" for label, _ in clients), file=sys.stderr)
         results[name] = {label: summarize(v) for label, v in pooled.items()}
-        results[name]["rws"].update(stalledPolls=stalled, polls=polls)
+        for label, _ in clients:
+            results[name][label].update(counters[label] or {"stalledPolls": None, "polls": None})
     return results
 
 
@@ -92,16 +92,16 @@ def verdicts(r, c):
 def print_table(results, count, rounds):
     print(f"\nLatency, one operation at a time on one connection: {count} per client "
           f"in {rounds} alternating rounds; ms; targets: {TARGETS}\n")
-    print("| benchmark | client | p50 | p99 | p99.9 | max | ≥100 ms | stalled polls | rws/C p50 | p99/p50 | verdicts |")
+    print("| benchmark | client | p50 | p99 | p99.9 | max | ≥100 ms | stalled polls | p50 / C p50 | p99/p50 | verdicts |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, _ in BENCHMARKS:
         if name not in results:
             continue
-        r, c = results[name]["rws"], results[name]["libssh2"]
-        checks = verdicts(r, c)
-        text = ", ".join(f"{label}: {'met' if ok else 'NOT met'}" for label, _, ok in checks)
-        for label, s in (("rws", r), ("libssh2 (C)", c)):
-            is_rws = label == "rws"
-            print(f"| {name} | {label} | {s['p50']:.3f} | {s['p99']:.3f} | {s['p999']:.3f} | {s['max']:.1f} | {s['over100ms']} | "
-                  f"{s.get('stalledPolls') if is_rws and s.get('stalledPolls') is not None else '–'} | {(r['p50'] / c['p50']) if is_rws else 1:.3f} | "
-                  f"{s['p99'] / s['p50']:.2f} | {text if is_rws else ''} |")
+        c = results[name]["libssh2"]
+        for label, s in results[name].items():
+            text = "" if label == "libssh2" else ", ".join(
+                f"{check}: {'met' if ok else 'NOT met'}" for check, _, ok in verdicts(s, c))
+            stalled = s.get("stalledPolls")
+            print(f"| {name} | {'libssh2 (C)' if label == 'libssh2' else label} | {s['p50']:.3f} | {s['p99']:.3f} | "
+                  f"{s['p999']:.3f} | {s['max']:.1f} | {s['over100ms']} | {'–' if stalled is None else stalled} | "
+                  f"{s['p50'] / c['p50']:.3f} | {s['p99'] / s['p50']:.2f} | {text} |")
