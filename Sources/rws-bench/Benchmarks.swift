@@ -8,6 +8,7 @@ enum Benchmarks {
     static let all: [String: Run] = [
         "info": info, "connect": connect, "exec_seq": execSequential, "exec_conc": execConcurrent,
         "bulk": bulk, "exec_ls": execList, "exec_cat": execCat, "sftp_ls": sftpList, "sftp_read": sftpRead,
+        "exec_latency": execLatency, "shell_echo": shellEcho, "sftp_stat": sftpStat,
     ]
 
     static func info(_ env: BenchEnvironment) async throws -> String {

@@ -1,16 +1,24 @@
 // A client of the SSH benchmark harness (../shared/bench/README.md, "Client contract"):
 // `rws-bench <benchmark>` prints one number on its last stdout line; diagnostics go to stderr.
 // Exit status 3 means "not supported by this client".
+// `rws-bench soak [options]` is the long-running check instead (see SoakOptions): it prints a
+// JSON summary and exits 0 only when the run passed.
 import Foundation
 import SSHClient
 
 let arguments = CommandLine.arguments
-guard arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: rws-bench <info|connect|exec_seq|exec_conc|bulk|exec_ls|exec_cat|sftp_ls|sftp_read>\n".utf8))
+let usage = "usage: rws-bench <info|connect|exec_seq|exec_conc|bulk|exec_ls|exec_cat|sftp_ls|sftp_read|"
+    + "exec_latency|shell_echo|sftp_stat>\n       rws-bench soak [--duration SECONDS] [--quick] [--execs N] [--reads N] [--sample SECONDS]\n"
+guard arguments.count == 2 || arguments.count > 1 && arguments[1] == "soak" else {
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
 let environment = BenchEnvironment(ProcessInfo.processInfo.environment)
 do {
+    if arguments[1] == "soak" {
+        let passed = try await SoakBenchmark.run(environment, try SoakOptions(Array(arguments.dropFirst(2))))
+        exit(passed ? 0 : 1)
+    }
     guard let benchmark = Benchmarks.all[arguments[1]] else {
         FileHandle.standardError.write(Data("rws-bench: \(arguments[1]) is not supported\n".utf8))
         exit(3)

@@ -9,6 +9,7 @@ import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sandbox_sshd import SandboxSSHD  # noqa: E402
+import bench_conc, bench_latency  # noqa: E402
 
 ALGORITHMS = ["-o", "KexAlgorithms=curve25519-sha256@libssh.org", "-o", "HostKeyAlgorithms=ssh-ed25519",
               "-c", "aes128-ctr", "-m", "hmac-sha2-256"]
@@ -17,8 +18,8 @@ ALGORITHMS = ["-o", "KexAlgorithms=curve25519-sha256@libssh.org", "-o", "HostKey
 class Server(SandboxSSHD):
     """The sandbox sshd with what the benchmark clients need."""
 
-    def __init__(self):
-        super().__init__(tempfile.mkdtemp(prefix="rws-bench-sshd-"))
+    def __init__(self, max_sessions=100):
+        super().__init__(tempfile.mkdtemp(prefix="rws-bench-sshd-"), max_sessions=max_sessions)
         self.start()
 
     def ssh_base(self):
@@ -97,7 +98,19 @@ def main():
     parser.add_argument("--client", required=True)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--reps", type=int)
+    parser.add_argument("--latency", action="store_true", help="only the tail-latency benchmarks, against the C reference")
+    parser.add_argument("--latency-n", type=int, default=20000, help="operations per client and benchmark (--latency)")
+    parser.add_argument("--rounds", type=int, default=4, help="alternating rounds the operations are split into (--latency)")
+    parser.add_argument("--latency-benchmarks", default="exec_latency,shell_echo,sftp_stat")
+    parser.add_argument("--latency-also", action="append", default=[], metavar="LABEL=PATH",
+                        help="another rws-bench build in the same rounds, e.g. an older commit (--latency)")
+    parser.add_argument("--conc", action="store_true", help="only exec_conc, traced, against the shared C libssh2 client")
+    parser.add_argument("--conc-runs", type=int, default=7)
     options, _ = parser.parse_known_args()  # the rest is for ../shared/bench (--shared)
+    if options.latency:
+        return latency_main(options)
+    if options.conc:
+        return conc_main(options)
     reps = options.reps or (2 if options.quick else 5)
     settings = {"BENCH_SEQ_N": 200, "BENCH_CONC_N": 50, "BENCH_CONC_CMD": "sleep 0.2; echo x",
                 "BENCH_BULK_BYTES": 200_000_000 if options.quick else 1_000_000_000}
@@ -134,6 +147,45 @@ def main():
     os.makedirs("bench-out", exist_ok=True)
     with open("bench-out/results.json", "w") as f:
         json.dump({"reps": reps, "settings": settings, "results": results}, f, indent=2)
+
+
+def conc_main(options):
+    c_client = bench_conc.build_c_client()
+    results = {}
+    peers = [("rws", [options.client]), ("libssh2 (C)", c_client)]
+    asyncssh = bench_conc.asyncssh_client()
+    if asyncssh:
+        peers.append(("asyncssh", asyncssh))
+    for max_sessions, clients in ((100, peers), (10, [("rws", [options.client])])):
+        server = Server(max_sessions=max_sessions)
+        try:
+            label = f"MaxSessions {max_sessions}"
+            runs = options.conc_runs if max_sessions == 100 else max(1, options.conc_runs // 3)
+            results[label] = bench_conc.measure(clients, server.bench_env({}), runs, label)
+            if max_sessions == 100:
+                scaling = bench_conc.scaling(clients, server.bench_env({}), [1, 10, 25, 50, 75], 3)
+        finally:
+            server.stop()
+    bench_conc.print_table(results, options.conc_runs)
+    bench_conc.print_scaling(scaling, 3)
+    os.makedirs("bench-out", exist_ok=True)
+    with open("bench-out/conc.json", "w") as f:
+        json.dump({"runs": results, "scaling": scaling}, f, indent=2)
+
+
+def latency_main(options):
+    c_client = bench_latency.build_c_reference()
+    server = Server()
+    try:
+        clients = [("rws", options.client), ("libssh2", c_client)] + [tuple(a.split("=", 1)) for a in options.latency_also]
+        results = bench_latency.measure(server.bench_env({}), clients, options.latency_n, options.rounds,
+                                        options.latency_benchmarks.split(","))
+    finally:
+        server.stop()
+    bench_latency.print_table(results, options.latency_n, options.rounds)
+    os.makedirs("bench-out", exist_ok=True)
+    with open("bench-out/latency.json", "w") as f:
+        json.dump({"count": options.latency_n, "rounds": options.rounds, "results": results}, f, indent=2)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,295 @@
+/*
+ * Per-operation latencies with plain libssh2: the C reference for rws-bench's latency
+ * benchmarks (exec_latency, shell_echo, sftp_stat).
+ *
+ * DERIVED FROM ../shared/bench/clients/libssh2_bench.c: the connection set-up (TCP_NODELAY,
+ * algorithm pinning from BENCH_KEX/..., host key check against BENCH_KNOWN_HOSTS, public key
+ * authentication) and the exec path (blocking open_session, exec, read to EOF, close,
+ * wait_closed, exit status, free) are the same libssh2 calls as its exec_seq; the difference is
+ * that every operation is timed on its own instead of only the total.
+ *
+ * Build: cc -O2 -o libssh2_latency libssh2_latency.c $(pkg-config --cflags --libs libssh2)
+ * Usage: libssh2_latency exec_latency|shell_echo|sftp_stat     (env: as rws-bench)
+ *   BENCH_LAT_N operations (2000) after BENCH_LAT_WARMUP untimed ones (10);
+ *   BENCH_LATENCY_FILE: write every sample (ms, one per line) there;
+ *   BENCH_STAT_PATH: path for sftp_stat (/etc/passwd).
+ * Prints the p50 in ms as the last stdout line and `bench-latency {json}` on stderr.
+ */
+#define _GNU_SOURCE
+#include <libssh2.h>
+#include <libssh2_sftp.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *HOST, *USER, *KEY, *KEY_PUB, *KNOWN_HOSTS;
+static int PORT;
+
+static const char *env(const char *k, const char *d)
+{
+    const char *v = getenv(k);
+    return (v && *v) ? v : d;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "libssh2_latency: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    exit(1);
+}
+
+static void die_ssh(LIBSSH2_SESSION *s, const char *what)
+{
+    char *msg = NULL;
+    int rc = libssh2_session_last_error(s, &msg, NULL, 0);
+    die("%s failed: %d %s", what, rc, msg ? msg : "");
+}
+
+/* As conn_open() of libssh2_bench.c. */
+static LIBSSH2_SESSION *connect_session(void)
+{
+    struct sockaddr_in sin;
+    LIBSSH2_SESSION *s;
+    int sock, one = 1;
+    memset(&sin, 0, sizeof sin);
+    sin.sin_family = AF_INET;
+    sin.sin_port = htons((unsigned short)PORT);
+    if(inet_pton(AF_INET, HOST, &sin.sin_addr) != 1)
+        die("BENCH_HOST must be an IPv4 address: %s", HOST);
+    sock = socket(AF_INET, SOCK_STREAM, 0);
+    if(sock < 0)
+        die("socket: %s", strerror(errno));
+    setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if(connect(sock, (struct sockaddr *)&sin, sizeof sin) != 0)
+        die("connect: %s", strerror(errno));
+    s = libssh2_session_init();
+    if(!s)
+        die("session_init");
+    libssh2_session_set_blocking(s, 1);
+    {
+        const char *kex = env("BENCH_KEX", NULL), *hk = env("BENCH_HOSTKEY", NULL),
+                   *ci = env("BENCH_CIPHER", NULL), *mac = env("BENCH_MAC", NULL);
+        if(kex && libssh2_session_method_pref(s, LIBSSH2_METHOD_KEX, kex))
+            die_ssh(s, "method_pref KEX");
+        if(hk && libssh2_session_method_pref(s, LIBSSH2_METHOD_HOSTKEY, hk))
+            die_ssh(s, "method_pref HOSTKEY");
+        if(ci && (libssh2_session_method_pref(s, LIBSSH2_METHOD_CRYPT_CS, ci) ||
+                  libssh2_session_method_pref(s, LIBSSH2_METHOD_CRYPT_SC, ci)))
+            die_ssh(s, "method_pref CRYPT");
+        if(mac && (libssh2_session_method_pref(s, LIBSSH2_METHOD_MAC_CS, mac) ||
+                   libssh2_session_method_pref(s, LIBSSH2_METHOD_MAC_SC, mac)))
+            die_ssh(s, "method_pref MAC");
+    }
+    if(libssh2_session_handshake(s, sock))
+        die_ssh(s, "handshake");
+    {
+        LIBSSH2_KNOWNHOSTS *kh = libssh2_knownhost_init(s);
+        size_t len;
+        int type, mask;
+        const char *key = libssh2_session_hostkey(s, &len, &type);
+        struct libssh2_knownhost *found = NULL;
+        if(!kh || !key)
+            die_ssh(s, "hostkey");
+        if(libssh2_knownhost_readfile(kh, KNOWN_HOSTS, LIBSSH2_KNOWNHOST_FILE_OPENSSH) < 0)
+            die_ssh(s, "knownhost_readfile");
+        mask = LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW;
+        switch(type) {
+        case LIBSSH2_HOSTKEY_TYPE_RSA: mask |= LIBSSH2_KNOWNHOST_KEY_SSHRSA; break;
+        case LIBSSH2_HOSTKEY_TYPE_ED25519: mask |= LIBSSH2_KNOWNHOST_KEY_ED25519; break;
+        case LIBSSH2_HOSTKEY_TYPE_ECDSA_256: mask |= LIBSSH2_KNOWNHOST_KEY_ECDSA_256; break;
+        default: die("unexpected host key type %d", type);
+        }
+        if(libssh2_knownhost_checkp(kh, HOST, PORT, key, len, mask, &found) != LIBSSH2_KNOWNHOST_CHECK_MATCH)
+            die("host key check failed against %s", KNOWN_HOSTS);
+        libssh2_knownhost_free(kh);
+    }
+    if(libssh2_userauth_publickey_fromfile(s, USER, KEY_PUB, KEY, ""))
+        die_ssh(s, "userauth_publickey_fromfile");
+    return s;
+}
+
+/* As exec_blocking() of libssh2_bench.c, output only counted. */
+static void exec_true(LIBSSH2_SESSION *s)
+{
+    char buf[4096];
+    LIBSSH2_CHANNEL *ch = libssh2_channel_open_session(s);
+    ssize_t n;
+    int st;
+    if(!ch)
+        die_ssh(s, "channel_open_session");
+    libssh2_channel_handle_extended_data2(ch, LIBSSH2_CHANNEL_EXTENDED_DATA_IGNORE);
+    if(libssh2_channel_exec(ch, "true"))
+        die_ssh(s, "channel_exec");
+    while((n = libssh2_channel_read(ch, buf, sizeof buf)) > 0)
+        ;
+    if(n < 0)
+        die_ssh(s, "channel_read");
+    if(libssh2_channel_close(ch) || libssh2_channel_wait_closed(ch))
+        die_ssh(s, "channel_close");
+    st = libssh2_channel_get_exit_status(ch);
+    libssh2_channel_free(ch);
+    if(st != 0)
+        die("true exited %d", st);
+}
+
+/* Reads the shell's output until `pattern` has arrived (blocking). */
+static char g_term[65536];
+static size_t g_termlen;
+
+static void wait_for(LIBSSH2_SESSION *s, LIBSSH2_CHANNEL *ch, const char *pattern, size_t plen)
+{
+    for(;;) {
+        ssize_t n;
+        char *hit = memmem(g_term, g_termlen, pattern, plen);
+        if(hit) {
+            size_t end = (size_t)(hit - g_term) + plen;
+            memmove(g_term, g_term + end, g_termlen - end);
+            g_termlen -= end;
+            return;
+        }
+        if(g_termlen == sizeof g_term)
+            g_termlen = 0;
+        n = libssh2_channel_read(ch, g_term + g_termlen, sizeof g_term - g_termlen);
+        if(n <= 0)
+            die_ssh(s, "shell read (or the shell ended)");
+        g_termlen += (size_t)n;
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double percentile(const double *sorted, int n, double f)
+{
+    int rank = (int)(f * n + 0.999999999);
+    if(rank < 1)
+        rank = 1;
+    if(rank > n)
+        rank = n;
+    return sorted[rank - 1];
+}
+
+static void report(double *ms, int n)
+{
+    const char *file = env("BENCH_LATENCY_FILE", NULL);
+    double sum = 0;
+    int i;
+    if(file) {
+        FILE *f = fopen(file, "w");
+        if(!f)
+            die("%s: %s", file, strerror(errno));
+        for(i = 0; i < n; i++)
+            fprintf(f, "%.4f\n", ms[i]);
+        fclose(f);
+    }
+    for(i = 0; i < n; i++)
+        sum += ms[i];
+    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+    fprintf(stderr, "bench-latency {\"max\":%.4f,\"mean\":%.4f,\"n\":%d,\"p50\":%.4f,\"p99\":%.4f}\n",
+            ms[n - 1], sum / n, n, percentile(ms, n, 0.5), percentile(ms, n, 0.99));
+    printf("%.4f\n", percentile(ms, n, 0.5));
+}
+
+int main(int argc, char **argv)
+{
+    const char *bench = argc == 2 ? argv[1] : "";
+    int n = atoi(env("BENCH_LAT_N", "2000")), warm = atoi(env("BENCH_LAT_WARMUP", "10")), i;
+    double *ms, t0;
+    LIBSSH2_SESSION *s;
+    HOST = env("BENCH_HOST", "127.0.0.1");
+    PORT = atoi(env("BENCH_PORT", "2299"));
+    USER = env("BENCH_USER", "root");
+    KEY = env("BENCH_KEY", "");
+    KEY_PUB = env("BENCH_KEY_PUB", "");
+    KNOWN_HOSTS = env("BENCH_KNOWN_HOSTS", "");
+    if(strcmp(bench, "exec_latency") && strcmp(bench, "shell_echo") && strcmp(bench, "sftp_stat")) {
+        fprintf(stderr, "usage: libssh2_latency exec_latency|shell_echo|sftp_stat\n");
+        return 3;
+    }
+    if(n < 1 || !(ms = malloc(sizeof *ms * (size_t)n)))
+        die("BENCH_LAT_N must be positive");
+    if(libssh2_init(0))
+        die("libssh2_init");
+    s = connect_session();
+    if(!strcmp(bench, "exec_latency")) {
+        for(i = 0; i < warm; i++)
+            exec_true(s);
+        for(i = 0; i < n; i++) {
+            t0 = now_ms();
+            exec_true(s);
+            ms[i] = now_ms() - t0;
+        }
+    }
+    else if(!strcmp(bench, "sftp_stat")) {
+        const char *path = env("BENCH_STAT_PATH", "/etc/passwd");
+        LIBSSH2_SFTP_ATTRIBUTES attrs;
+        LIBSSH2_SFTP *sftp = libssh2_sftp_init(s);
+        if(!sftp)
+            die_ssh(s, "sftp_init");
+        for(i = 0; i < warm + n; i++) {
+            t0 = now_ms();
+            if(libssh2_sftp_stat_ex(sftp, path, (unsigned)strlen(path), LIBSSH2_SFTP_LSTAT, &attrs))
+                die_ssh(s, "sftp_stat");
+            if(i >= warm)
+                ms[i - warm] = now_ms() - t0;
+            if(attrs.filesize == 0)
+                die("%s: size 0", path);
+        }
+        libssh2_sftp_shutdown(sftp);
+    }
+    else {
+        /* The same as rws-bench shell_echo: PTY + login shell, prompt "> ", then `a` and DEL. */
+        static const char setup[] = "PS1='> '; echo RWS''READY\r";
+        LIBSSH2_CHANNEL *ch = libssh2_channel_open_session(s);
+        if(!ch)
+            die_ssh(s, "channel_open_session");
+        if(libssh2_channel_request_pty_ex(ch, "xterm-256color", 14, NULL, 0, 80, 24, 0, 0))
+            die_ssh(s, "request_pty");
+        if(libssh2_channel_exec(ch, "exec \"${SHELL:-/bin/sh}\" -l"))
+            die_ssh(s, "exec shell");
+        if(libssh2_channel_write(ch, setup, sizeof setup - 1) != (ssize_t)(sizeof setup - 1))
+            die_ssh(s, "shell write");
+        wait_for(s, ch, "RWSREADY", 8);
+        wait_for(s, ch, "> ", 2);
+        for(i = 0; i < warm + n; i++) {
+            int letter = i % 2 == 0;
+            char key = letter ? 'a' : 0x7f, echo = letter ? 'a' : 0x08;
+            t0 = now_ms();
+            if(libssh2_channel_write(ch, &key, 1) != 1)
+                die_ssh(s, "shell write");
+            wait_for(s, ch, &echo, 1);
+            if(i >= warm)
+                ms[i - warm] = now_ms() - t0;
+        }
+        libssh2_channel_close(ch);
+        libssh2_channel_free(ch);
+    }
+    report(ms, n);
+    libssh2_session_disconnect(s, "bye");
+    libssh2_session_free(s);
+    libssh2_exit();
+    return 0;
+}
