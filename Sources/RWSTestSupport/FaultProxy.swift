@@ -355,13 +355,24 @@ extension TestSSHServer {
     /// A configuration that reaches this server through `proxy`: the server's host key is trusted
     /// under the proxy's address too.
     public func configuration(through proxy: FaultProxy, deadPeerTimeout: Duration = .seconds(20)) throws -> SSHConnectionConfiguration {
+        var configuration = configuration(deadPeerTimeout: deadPeerTimeout)
+        configuration.port = proxy.port
+        configuration.knownHostsFile = try knownHosts(through: proxy)
+        return configuration
+    }
+
+    /// The `rws` flags that reach this server through `proxy` (see ``rwsFlags``).
+    public func rwsFlags(through proxy: FaultProxy) throws -> [String] {
+        ["--host", "\(user)@127.0.0.1:\(proxy.port)", "--identity", clientKeyPath, "--known-hosts", try knownHosts(through: proxy),
+         "-F", directory.path + "/empty_ssh_config"]
+    }
+
+    /// A known_hosts file vouching for this server's key under the proxy's address.
+    private func knownHosts(through proxy: FaultProxy) throws -> String {
         let known = try String(contentsOfFile: knownHostsPath, encoding: .utf8)
         let path = directory.appendingPathComponent("known_hosts_proxy_\(proxy.port)").path
         try known.replacingOccurrences(of: "[127.0.0.1]:\(port) ", with: "[127.0.0.1]:\(proxy.port) ")
             .write(toFile: path, atomically: true, encoding: .utf8)
-        var configuration = configuration(deadPeerTimeout: deadPeerTimeout)
-        configuration.port = proxy.port
-        configuration.knownHostsFile = path
-        return configuration
+        return path
     }
 }

@@ -45,7 +45,7 @@ extension Benchmarks {
             if index >= warmup { samples.append(since: start) }
         }
         let polls = PollCounters(connection).minus(before)
-        await shell.close()
+        try await shell.close()
         await connection.close()
         return try samples.report(env, extra: polls.fields)
     }

@@ -55,7 +55,7 @@ enum SoakBenchmark {
             group.addTask { await sampler(options: options, start: start, until: end, ledger: ledger) }
         }
         if (try? await connection.remove(path)) == nil { ledger.fail("removing \(path)") }
-        await shell.close()
+        try await shell.close()
         let statistics = PollCounters(connection)
         await connection.close()
         return statistics
@@ -66,7 +66,7 @@ enum SoakBenchmark {
         _ = try await connection.run("true")
         _ = try await connection.stat("/")
         let shell = try await connection.openShell()
-        await shell.close()
+        try await shell.close()
         await connection.close()
         try await Task.sleep(for: .milliseconds(10))
     }

@@ -32,6 +32,8 @@ install_prerequisites() {
     command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
     command -v git >/dev/null 2>&1 || missing+=(git)
     command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+    # Persistent shells: tmux first, GNU screen as the fallback the tests also prove.
+    command -v screen >/dev/null 2>&1 || missing+=(screen)
     command -v pkill >/dev/null 2>&1 || missing+=(procps)
     command -v busybox >/dev/null 2>&1 || missing+=(busybox)
     if [ ${#missing[@]} -gt 0 ]; then

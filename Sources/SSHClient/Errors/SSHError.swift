@@ -37,6 +37,8 @@ public enum SSHError: Error, Sendable, Equatable {
     /// still ran after SIGKILL: `survivors` are their PIDs on the remote box. Empty when the stop
     /// could not be checked at all (no process table, or the kill channel failed).
     case stopFailed(command: String, survivors: [Int])
+    /// A persistent shell was asked for, but the box has neither tmux nor GNU screen.
+    case persistentShellUnavailable(host: String)
     /// The connection to the server was lost (peer gone, keepalive unanswered, socket error).
     case connectionLost(reason: String)
     /// The connection was closed by this side before the operation finished.
@@ -92,6 +94,8 @@ extension SSHError: CustomStringConvertible, LocalizedError {
         case .stopFailed(let command, let survivors):
             return "could not stop: PIDs \(survivors.map(String.init).joined(separator: " ")) still running on the remote box "
                 + "(another user's process, or stuck in the kernel): \(command.abbreviatedCommand)"
+        case .persistentShellUnavailable(let host):
+            return "\(host) has neither tmux nor screen, which persistent shells need: install one on the box (e.g. apt install tmux)"
         case .connectionLost(let reason):
             return "connection lost: \(reason)"
         case .connectionClosed:

@@ -13,11 +13,16 @@ struct ShellCommand: AsyncParsableCommand {
 
         Without a local terminal (stdin piped), the shell or --command runs without a PTY, reading stdin, as ssh -T does; rws says so on stderr.
 
+        Persistent shells (--persist [NAME], default name "rws") live in a tmux session on the box (GNU screen where tmux is missing), created on first use: when the link drops or the laptop sleeps, the programs keep running, and rws reconnects and reattaches to the same screen by itself. ~. detaches and leaves them running; --list-persistent shows them, --kill-persistent NAME ends one.
+
         Exit status: the remote shell's (128+N when a signal killed it); 255 after ~. or when the connection failed; 128+N when rws itself got signal N (SIGTERM, SIGHUP, SIGQUIT, SIGINT).
 
         Examples:
           rws shell --host me@box
-          rws shell --host box --command 'tmux new -A -s main'
+          rws shell --host box --persist work
+          rws shell --host box --list-persistent
+          rws shell --host box --kill-persistent work
+          rws shell --host box --command 'htop'
           echo 'uname -a' | rws shell --host box
         """
     )
@@ -28,7 +33,28 @@ struct ShellCommand: AsyncParsableCommand {
                                             valueName: "command"))
     var command: String?
 
+    @Flag(name: .long, help: "Attach to a persistent shell on the box (tmux or screen), created on first use; reattach after a dropped link.")
+    var persist = false
+
+    @Argument(help: ArgumentHelp("The persistent shell's name (with --persist; default rws).", valueName: "name"))
+    var name: String?
+
+    @Flag(name: .long, help: "List the persistent shells on the box and exit.")
+    var listPersistent = false
+
+    @Option(name: .long, help: ArgumentHelp("End the persistent shell NAME and every program in it, then exit.", valueName: "name"))
+    var killPersistent: String?
+
+    func validate() throws {
+        if name != nil, !persist { throw ValidationError("a shell name goes with --persist: rws shell --persist \(name!)") }
+        if persist, command != nil { throw ValidationError("--persist and --command do not go together: a persistent shell runs your login shell in tmux or screen") }
+        let modes = [persist, listPersistent, killPersistent != nil].filter { $0 }.count
+        if modes > 1 { throw ValidationError("give one of --persist, --list-persistent and --kill-persistent") }
+    }
+
     func run() async throws {
+        if listPersistent || killPersistent != nil { return await managePersistent() }
+        if persist { return await runPersistent(named: name ?? "rws") }
         await runReportingErrors {
             try await connection.withConnection { ssh in
                 guard Terminal.isTTY(STDIN_FILENO) else {
@@ -42,15 +68,24 @@ struct ShellCommand: AsyncParsableCommand {
 
     /// Runs the remote terminal in this one until it ends; the local settings are back on return.
     private func interact(on ssh: SSHConnection) async throws -> Int32 {
-        let size = LocalTerminal.size(of: STDIN_FILENO)
         let terminal = try TerminalState.enterRawMode(fd: STDIN_FILENO)
         defer { terminal.restore() }
-        let type = ProcessInfo.processInfo.environment["TERM"].flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color"
-        let session = try await ssh.openShell(ShellConfiguration(
-            terminalType: type, columns: size.columns, rows: size.rows,
-            modes: LocalTerminal.modes(from: terminal.original.value), command: command))
-        let end = await ShellBridge.run(session, inputFD: STDIN_FILENO, outputFD: STDOUT_FILENO)
+        let session = try await ssh.openShell(Self.terminalConfiguration(terminal, command: command))
+        let end = await ShellBridge.run(session, keyboard: Keyboard(fd: STDIN_FILENO), inputFD: STDIN_FILENO, outputFD: STDOUT_FILENO)
         terminal.restore()
+        return try report(end, host: ssh.configuration.host)
+    }
+
+    /// The remote terminal like this one: type, size and modes.
+    private static func terminalConfiguration(_ terminal: TerminalState, command: String? = nil) -> ShellConfiguration {
+        let size = LocalTerminal.size(of: STDIN_FILENO)
+        let type = ProcessInfo.processInfo.environment["TERM"].flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color"
+        return ShellConfiguration(terminalType: type, columns: size.columns, rows: size.rows,
+                                  modes: LocalTerminal.modes(from: terminal.original.value), command: command)
+    }
+
+    /// The exit code for how the bridge ended, with a line on stderr where one helps.
+    private func report(_ end: ShellBridge.End, host: String) throws -> Int32 {
         switch end {
         case .exited(let status):
             return status.shellCode
@@ -58,7 +93,7 @@ struct ShellCommand: AsyncParsableCommand {
             Terminal.err("\n")
             throw error
         case .disconnected:
-            Terminal.err("\nConnection to \(ssh.configuration.host) closed.\n")
+            Terminal.err("\nConnection to \(host) closed.\n")
             return RWSExitCode.connectionFailed
         case .inputClosed:
             Terminal.err("\nrws: the local terminal closed; disconnected\n")
@@ -66,6 +101,57 @@ struct ShellCommand: AsyncParsableCommand {
         case .signal(let number):
             Terminal.err("\nrws: got signal \(number); disconnected\n")
             return 128 + number
+        }
+    }
+}
+
+extension ShellCommand {
+    /// A persistent shell: attach, and after a lost link wait for the reconnect and attach again,
+    /// until the shell ends, ~. detaches, or the connection is gone for good.
+    private func runPersistent(named name: String) async {
+        await runReportingErrors {
+            guard Terminal.isTTY(STDIN_FILENO) else {
+                throw CLIError.usage("--persist needs a terminal: stdin is not one")
+            }
+            return try await connection.withConnection(reconnect: ReconnectPolicy(waitForConnection: .seconds(300))) { ssh in
+                let terminal = try TerminalState.enterRawMode(fd: STDIN_FILENO)
+                defer { terminal.restore() }
+                let keyboard = Keyboard(fd: STDIN_FILENO)
+                while true {
+                    let session = try await ssh.openPersistentShell(named: name, Self.terminalConfiguration(terminal))
+                    let end = await ShellBridge.run(session, keyboard: keyboard, inputFD: STDIN_FILENO, outputFD: STDOUT_FILENO)
+                    if case .failed(SSHError.connectionLost(let reason)) = end {
+                        Terminal.err("\r\nrws: link lost (\(reason)); reattaching to \(name) when the box is back…\r\n")
+                        continue
+                    }
+                    terminal.restore()
+                    if case .disconnected = end {
+                        Terminal.err("\nDetached from \(name); it keeps running on \(ssh.configuration.host) (rws shell --persist \(name)).\n")
+                        return RWSExitCode.connectionFailed
+                    }
+                    return try report(end, host: ssh.configuration.host)
+                }
+            }
+        }
+    }
+
+    /// --list-persistent and --kill-persistent.
+    private func managePersistent() async {
+        await runReportingErrors {
+            try await connection.withConnection { ssh in
+                if let name = killPersistent {
+                    try await ssh.killPersistentShell(named: name)
+                    Terminal.out("ended persistent shell \(name)\n")
+                    return 0
+                }
+                let shells = try await ssh.listPersistentShells()
+                if shells.isEmpty { Terminal.err("no persistent shells on \(ssh.configuration.host)\n") }
+                for shell in shells {
+                    let attached = shell.attachedClients.map { $0 > 0 ? "attached" : "detached" } ?? "-"
+                    Terminal.out("\(shell.name.safeLine)\t\(shell.multiplexer.rawValue)\t\(attached)\n")
+                }
+                return 0
+            }
         }
     }
 }

@@ -49,8 +49,12 @@ extension ConnectionOptions {
     ///
     /// The close is awaited, so the I/O thread is done with libssh2 before the caller can `exit()`
     /// (an exit racing the thread's teardown crashed in OpenSSL's exit handlers).
-    func withConnection<T>(_ body: (SSHConnection) async throws -> T) async throws -> T {
-        let ssh = try await SSHConnection.connect(try configuration())
+    ///
+    /// - Parameter reconnect: Re-establish a lost connection with this policy (persistent shells).
+    func withConnection<T>(reconnect: ReconnectPolicy? = nil, _ body: (SSHConnection) async throws -> T) async throws -> T {
+        var configuration = try configuration()
+        configuration.reconnect = reconnect
+        let ssh = try await SSHConnection.connect(configuration)
         do {
             let value = try await body(ssh)
             await ssh.close()

@@ -38,6 +38,8 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
         case .timedOut: code = RWSExitCode.timedOut
         case .stopFailed: code = RWSExitCode.stopFailed
         case .cancelled: code = RWSExitCode.interrupted
+        case .invalidArgument: code = ExitCode.validationFailure.rawValue
+        case .persistentShellUnavailable: code = RWSExitCode.failure
         default: code = RWSExitCode.connectionFailed
         }
     } catch {

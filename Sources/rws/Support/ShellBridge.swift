@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import SSHClient
 
 /// Joins the local terminal (already in raw mode) to a remote ``ShellSession``: keystrokes go
@@ -23,7 +24,7 @@ enum ShellBridge {
     static let endingSignals = [SIGTERM, SIGHUP, SIGQUIT, SIGINT]
 
     /// Runs until the first reason to stop, and returns it.
-    static func run(_ session: ShellSession, inputFD: Int32, outputFD: Int32) async -> End {
+    static func run(_ session: ShellSession, keyboard: Keyboard, inputFD: Int32, outputFD: Int32) async -> End {
         let (ends, report) = AsyncStream.makeStream(of: End.self)
         _ = Task {
             do {
@@ -33,7 +34,7 @@ enum ShellBridge {
                 report.yield(.failed(error))
             }
         }
-        let input = Task { await forwardKeyboard(from: inputFD, to: session, report: report) }
+        let input = Task { await forwardKeyboard(keyboard, to: session, report: report) }
         let resizes = followWindowSize(of: inputFD, session: session)
         let signals = endingSignals.map { number in
             watch(number) { report.yield(.signal(number)) }
@@ -47,9 +48,9 @@ enum ShellBridge {
     }
 
     /// Copies keystrokes to the remote in order; stops on `~.` or when the keyboard goes away.
-    private static func forwardKeyboard(from fd: Int32, to session: ShellSession, report: AsyncStream<End>.Continuation) async {
+    private static func forwardKeyboard(_ keyboard: Keyboard, to session: ShellSession, report: AsyncStream<End>.Continuation) async {
         var filter = EscapeFilter()
-        for await chunk in KeyboardReader.start(fd: fd) {
+        while let chunk = await keyboard.next() {
             let outcome = filter.feed(chunk)
             if !outcome.forward.isEmpty {
                 do { try await session.send(outcome.forward) } catch { return }  // the output side reports the end
@@ -60,7 +61,7 @@ enum ShellBridge {
                 return
             }
         }
-        report.yield(.inputClosed)
+        if keyboard.hasEnded { report.yield(.inputClosed) }
     }
 
     /// Sends the local window size on every SIGWINCH; the latest size wins.
@@ -87,22 +88,63 @@ enum ShellBridge {
     }
 }
 
-/// Reads the keyboard on a thread of its own (reads block) and hands chunks over in order.
-enum KeyboardReader {
-    static func start(fd: Int32) -> AsyncStream<[UInt8]> {
-        let (chunks, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(64))
-        let reader = Thread {
+/// The keyboard, read on a thread of its own (reads block) for the life of the process, so that
+/// several bridges in turn (a persistent shell reattaching) each get every keystroke typed
+/// after the previous one ended: a waiting read is cancelled without ending the keyboard.
+final class Keyboard: Sendable {
+    private struct State {
+        var chunks: [[UInt8]] = []
+        var ended = false
+        var waiter: CheckedContinuation<[UInt8]?, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    init(fd: Int32) {
+        // The thread holds the keyboard for the life of the process: it reads until the input ends.
+        let reader = Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
             while true {
                 let count = read(fd, &buffer, buffer.count)
                 if count < 0, errno == EINTR || errno == EAGAIN { continue }
-                guard count > 0 else { break }
-                // A paste can outrun the network: wait for room rather than drop keystrokes.
-                while case .dropped = continuation.yield(Array(buffer[0..<count])) { usleep(1000) }
+                deliver(count > 0 ? Array(buffer[0..<count]) : nil)
+                if count <= 0 { return }
             }
-            continuation.finish()
         }
         reader.start()
-        return chunks
     }
+
+    /// Hands a chunk (nil: the end) to the waiting reader, or keeps it for the next one.
+    private func deliver(_ chunk: [UInt8]?) {
+        let handOver = state.withLock { state -> (CheckedContinuation<[UInt8]?, Never>, [UInt8]?)? in
+            if let chunk { state.chunks.append(chunk) } else { state.ended = true }
+            guard let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            return (waiter, state.chunks.isEmpty ? nil : state.chunks.removeFirst())
+        }
+        if let (waiter, value) = handOver { waiter.resume(returning: value) }
+    }
+
+    /// The next chunk typed, or nil when the keyboard went away or the waiting task was cancelled.
+    func next() async -> [UInt8]? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> (Bool, [UInt8]?) in
+                    if !state.chunks.isEmpty { return (true, state.chunks.removeFirst()) }
+                    if state.ended || Task.isCancelled { return (true, nil) }
+                    state.waiter = continuation
+                    return (false, nil)
+                }
+                if ready.0 { continuation.resume(returning: ready.1) }
+            }
+        } onCancel: {
+            state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
+                defer { state.waiter = nil }
+                return state.waiter
+            }?.resume(returning: nil)
+        }
+    }
+
+    /// Whether the keyboard has gone away (end of input or a read error).
+    var hasEnded: Bool { state.withLock { $0.ended && $0.chunks.isEmpty } }
 }

@@ -1,0 +1,45 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// `rws shell --persist` in a real terminal: the programs survive a dropped link and rws comes
+/// back to the same screen by itself; the persistent shells can be listed and ended.
+@Suite(.timeLimit(.minutes(2))) struct PersistentShellCommandTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+
+    @Test func aDroppedLinkReattachesToTheSameScreenAndTildeDotDetaches() async throws {
+        let server = try SharedTestServer.get()
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let name = "cli\(UUID().uuidString.prefix(6).lowercased())"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let tmux = try Tmux.start(home: home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags(through: proxy) + ["--persist", name]))
+        try tmux.type("echo mark-$((6*7))")
+        try await tmux.wait(for: "mark-42")
+        proxy.cutAll()
+        try await tmux.wait(for: "reattaching to \(name)", within: .seconds(15))
+        try tmux.type("echo back-$((1+1))")
+        try await tmux.wait(for: "back-2", within: .seconds(15))
+        #expect(try tmux.screen().contains("mark-42"), "the screen before the drop is back")
+        try tmux.press("Enter")
+        try tmux.type("~.", enter: false)
+        try await tmux.wait(for: "Detached from \(name)")
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+
+        let listed = try RWSBinary.run(["shell"] + server.rwsFlags + ["--list-persistent"], home: home)
+        #expect(listed.status == 0 && listed.stdout.contains("\(name)\ttmux\tdetached"), "\(listed.stdout)")
+        let killed = try RWSBinary.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
+        #expect(killed.status == 0 && killed.stdout == "ended persistent shell \(name)\n")
+        let again = try RWSBinary.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
+        #expect(again.status == 64 && again.stderr.contains("no persistent shell named \(name)"), "\(again.stderr)")
+    }
+
+    @Test func aNameWithoutPersistIsAUsageError() throws {
+        let outcome = try RWSBinary.run(["shell", "--host", "127.0.0.1", "work"], home: home)
+        #expect(outcome.status == 64 && outcome.stderr.contains("a shell name goes with --persist"), "\(outcome.stderr)")
+    }
+}
