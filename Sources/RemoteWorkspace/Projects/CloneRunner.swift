@@ -31,6 +31,13 @@ struct CloneRunner {
             if watchdog.fired { throw ProjectError.stalled(url: clone.source.url, after: clone.options.stallTimeout) }
             if case SSHError.cancelled = error { throw ProjectError.cancelled(url: clone.source.url) }
             if Task.isCancelled { throw ProjectError.cancelled(url: clone.source.url) }
+            if case SSHError.connectionLost(let reason) = error {
+                throw ProjectError.interrupted(
+                    operation: "cloning \(clone.source.url)", reason: reason,
+                    boxState: "The clone may still be running on the box, stopped half-way in a hidden temporary directory next to "
+                        + "\(clone.destination), or finished at \(clone.destination). Run the same clone again: a finished clone "
+                        + "of this address is recognised and registered, and what an unfinished one left is removed.")
+            }
             throw error
         }
         watchdog.stop()
@@ -39,6 +46,9 @@ struct CloneRunner {
             await removeTemporaryDirectory()
             throw CloneFailure.error(url: clone.source.url, branch: clone.branch, status: status,
                                      messages: parser.recentMessages, destination: clone.destination)
+        }
+        if fields.count > 2, fields[2] == "existing" {
+            onEvent(.message("\(clone.destination) is already a complete clone of \(clone.source.url): nothing to do"))
         }
         return (fields[0], fields[1].isEmpty ? nil : fields[1])
     }

@@ -38,6 +38,9 @@ public enum ProjectError: Error, Sendable, Equatable {
     case stalled(url: String, after: Duration)
     /// The clone was cancelled; its directory was removed.
     case cancelled(url: String)
+    /// The connection was lost while `operation` ran on the box; `boxState` says what the box may
+    /// hold now and how to reconcile (running the same operation again does).
+    case interrupted(operation: String, reason: String, boxState: String)
     /// git clone failed for another reason; `detail` is git's last message.
     case cloneFailed(url: String, status: String, detail: String)
     /// A remote command failed unexpectedly.
@@ -57,6 +60,8 @@ extension ProjectError: CustomStringConvertible, LocalizedError {
             return "invalid depth \(depth): give a number of commits of at least 1"
         case .cannotDeriveName(let url):
             return "cannot derive a project name from \(Self.show(url)); give one with --name"
+        case .interrupted(let operation, let reason, let boxState):
+            return "connection lost while \(operation) (\(reason)). \(boxState)"
         case .destinationExists(let path):
             return "destination exists: \(path) is already there and is never overwritten; choose another name"
         case .projectNotFound(let name, let root):

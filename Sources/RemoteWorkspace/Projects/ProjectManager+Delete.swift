@@ -32,7 +32,15 @@ extension ProjectManager {
             }
         }
         let script = try ProjectDeletionScript.script(locations: locations, name: entryName, historyFolders: folders, dryRun: dryRun)
-        let result = try await connection.run(script)
+        let result: CommandResult
+        do {
+            result = try await connection.run(script)
+        } catch SSHError.connectionLost(let reason) {
+            throw ProjectError.interrupted(
+                operation: "deleting \(name)", reason: reason,
+                boxState: "The project may be as it was, partly removed or removed: the removal goes on on the box without us. "
+                    + "Run the same delete again: it removes what is left\(includingHistory ? ", history folders included" : "").")
+        }
         let report = ProjectDeletionScript.items(from: result.stdout)
         switch result.status {
         case .exited(0):

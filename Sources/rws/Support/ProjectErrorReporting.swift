@@ -1,12 +1,14 @@
 import RemoteWorkspace
 
 extension ProjectError {
-    /// The CLI's view of the error: bad input is a usage error (exit 64), a cancelled clone exits
-    /// 130 as an interrupt, anything else 1.
+    /// The CLI's view of the error: bad input is a usage error (exit 64), a lost connection 255,
+    /// a cancelled clone exits 130 as an interrupt, anything else 1.
     var cliError: CLIError {
         switch self {
         case .invalidName, .invalidURL, .invalidBranch, .invalidDepth, .cannotDeriveName:
             return .usage(description)
+        case .interrupted:
+            return .failed(description, code: RWSExitCode.connectionFailed)
         case .cancelled:
             return .failed(description, code: RWSExitCode.interrupted)
         default:

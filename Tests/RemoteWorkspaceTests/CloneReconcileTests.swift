@@ -1,0 +1,112 @@
+import Foundation
+import RemoteWorkspace
+import RWSTestSupport
+import SSHClient
+import Synchronization
+import Testing
+
+/// A clone asked for again — after a lost connection, or simply twice — reconciles with what
+/// the box holds instead of failing with "destination exists".
+@Suite(.timeLimit(.minutes(2))) struct CloneReconcileTests {
+    let local = CloneOptions(allowLocal: true)
+
+    @Test func cloningTheSameAddressAgainRecognisesTheFinishedClone() async throws {
+        let sandbox = try ProjectSandbox()
+        let url = "file://" + (try TestRepository.path())
+        let first = try await sandbox.withManager { try await $0.cloneProject(from: url, name: "app", options: local) }
+        let events = Mutex<[CloneEvent]>([])
+        let second = try await sandbox.withManager { manager in
+            try await manager.cloneProject(from: url, name: "app", options: local) { event in events.withLock { $0.append(event) } }
+        }
+        #expect(second.path == first.path && second.gitBranch == "main")
+        #expect(events.withLock { $0 }.contains(.message("\(sandbox.workspaceRoot)/app is already a complete clone of \(url): nothing to do")))
+        #expect(sandbox.workspaceEntries() == ["app"])
+    }
+
+    @Test func anotherAddressOrBranchOrAnEditedCheckoutAtThatNameIsStillRefused() async throws {
+        let sandbox = try ProjectSandbox()
+        let url = "file://" + (try TestRepository.path())
+        _ = try await sandbox.withManager { try await $0.cloneProject(from: url, name: "app", options: local) }
+        let destination = sandbox.workspaceRoot + "/app"
+        await #expect(throws: ProjectError.destinationExists(path: destination)) {
+            try await sandbox.withManager { try await $0.cloneProject(from: url + "/", name: "app", options: local) }
+        }
+        await #expect(throws: ProjectError.destinationExists(path: destination)) {
+            try await sandbox.withManager { try await $0.cloneProject(from: url, name: "app", branch: "feature", options: local) }
+        }
+        try "changed\n".write(toFile: destination + "/files/f1.txt", atomically: true, encoding: .utf8)
+        await #expect(throws: ProjectError.destinationExists(path: destination)) {
+            try await sandbox.withManager { try await $0.cloneProject(from: url, name: "app", options: local) }
+        }
+    }
+
+    @Test func aCloneCutOffByALostConnectionSaysWhatTheBoxMayHoldAndTheNextCloneFinishesTheJob() async throws {
+        let sandbox = try ProjectSandbox()
+        // git on the box fetches slowly through one proxy; rws reaches the box through another.
+        let gitLink = try FaultProxy(targetPort: sandbox.server.port, link: .init(bytesPerSecond: 150_000))
+        defer { gitLink.stop() }
+        let rwsLink = try FaultProxy(targetPort: sandbox.server.port)
+        defer { rwsLink.stop() }
+        let url = "ssh://\(sandbox.server.user)@127.0.0.1:\(gitLink.port)\(try TestRepository.path())"
+        let options = CloneOptions(sshOptions: CloneTests.trustedSSH(sandbox.server))
+        let connection = try await SSHConnection.connect(try sandbox.server.configuration(through: rwsLink))
+        let receiving = Atomic<Bool>(false)
+        let manager = ProjectManager(connection: connection, locations: sandbox.locations)
+        let clone = Task {
+            try await manager.cloneProject(from: url, name: "slow", options: options) { event in
+                if case .progress(let step) = event, step.phase == .receiving { receiving.store(true, ordering: .relaxed) }
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !receiving.load(ordering: .relaxed), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let reached = receiving.load(ordering: .relaxed)
+        try #require(reached, "the clone reached the receiving phase")
+        rwsLink.cutAll()
+        let error = await #expect(throws: ProjectError.self) { try await clone.value }
+        guard case .interrupted(let operation, _, let boxState) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(operation == "cloning \(url)")
+        #expect(boxState.contains("Run the same clone again"))
+
+        let project = try await sandbox.withManager { try await $0.cloneProject(from: url, name: "slow", options: options) }
+        #expect(project.path == sandbox.workspaceRoot + "/slow")
+        #expect(sandbox.exists(project.path + "/files/f\(TestRepository.commitCount).txt"))
+        // Whether the first clone finished on its own or not, only the project is left.
+        let settled = ContinuousClock.now + .seconds(30)
+        while sandbox.workspaceEntries() != ["slow"], ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(sandbox.workspaceEntries() == ["slow"])
+    }
+
+    @Test func aDeleteAskedAgainAfterItWasCutOffRemovesWhatIsLeft() async throws {
+        let sandbox = try ProjectSandbox()
+        let project = try await sandbox.withManager { try await $0.createProject(name: "app") }
+        try sandbox.writeSession(folder: (project.historyFolders[0] as NSString).lastPathComponent, cwd: project.path)
+        // What an interrupted delete leaves: the directory gone, the history still there.
+        try FileManager.default.removeItem(atPath: project.path)
+        let report = try await sandbox.withManager { try await $0.deleteProject(name: "app", includingHistory: true) }
+        #expect(report.items == [.init(kind: .historyFolder, path: project.historyFolders[0])])
+        #expect(!sandbox.exists(project.historyFolders[0]))
+    }
+
+    @Test func aDeleteCutOffByALostConnectionSaysWhatTheBoxMayHold() async throws {
+        let sandbox = try ProjectSandbox()
+        _ = try await sandbox.withManager { try await $0.createProject(name: "big") }
+        // Enough files that the removal is still running when the link is cut.
+        try Shell.sh("cd \(try ShellQuoting.quote(sandbox.workspaceRoot + "/big")) && seq 1 40000 | xargs touch")
+        let link = try FaultProxy(targetPort: sandbox.server.port, link: .init(latency: .milliseconds(200)))
+        defer { link.stop() }
+        let connection = try await SSHConnection.connect(try sandbox.server.configuration(through: link))
+        let manager = ProjectManager(connection: connection, locations: sandbox.locations)
+        let delete = Task { try await manager.deleteProject(name: "big") }
+        try await Task.sleep(for: .milliseconds(300))
+        link.cutAll()
+        let error = await #expect(throws: ProjectError.self) { try await delete.value }
+        guard case .interrupted(let operation, _, let boxState) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(operation == "deleting big" && boxState.contains("Run the same delete again"))
+    }
+}
