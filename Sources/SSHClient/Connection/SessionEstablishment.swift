@@ -11,9 +11,12 @@ struct SessionEstablishment {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         let logger = configuration.logger
         logger.info("connecting", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
-        let socket = try TCPSocket.connect(host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
+        let socket = configuration.jumpHosts.isEmpty
+            ? try TCPSocket.connect(host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
+            : try JumpTransport.open(to: configuration, deadline: deadline)
         do throws(SSHError) {
             let session = try LibSSH2Session()
+            session.context.quickAcknowledgement = configuration.carriesJumpTraffic
             let waiter = SocketWaiter(session: session, socket: socket, deadline: deadline,
                                       onTimeout: .connectTimedOut(host: configuration.host, port: configuration.port,
                                                                   after: configuration.connectTimeout))
