@@ -31,8 +31,8 @@ enum JumpTransport {
         do {
             try unwrap(opening, timedOut)
         } catch {
-            _ = close(local)  // the relay, if it ever opens, sees this and closes the jump connection
-            connection.loop.requestClose()
+            // The relay, if it ever opens, sees its peer gone and ends with the jump connection.
+            TCPSocket(fd: local, jumpConnection: connection).closeDescriptor()
             if case .channelFailed(_, let reason) = error {
                 throw .connectionRefused(host: target.host, port: target.port,
                                          reason: "jump host \(hop.host) port \(hop.port) could not connect there (\(reason))")
@@ -40,7 +40,13 @@ enum JumpTransport {
             throw error
         }
         target.logger.debug("jump channel open", metadata: ["jump": "\(hop.host):\(hop.port)"])
-        return TCPSocket(fd: local)
+        return TCPSocket(fd: local, jumpConnection: connection)
+    }
+
+    /// Closes a jump connection from its target's I/O thread (at the target's teardown) and
+    /// waits for it, a bounded time: it has nothing left to stop, its relay just lost its socket.
+    static func closeAndWait(_ connection: SSHConnection) {
+        _ = BlockingBridge.run(until: .now + .seconds(10)) { await connection.close() }
     }
 
     /// The value of a bridged call, its error as an `SSHError`, or `timedOut` when it ran out of time.
