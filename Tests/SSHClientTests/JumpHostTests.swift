@@ -81,6 +81,21 @@ import Glibc
         await connection.close()
     }
 
+    @Test func anIdleConnectionThroughAJumpHostOutlivesTheDeadPeerTimeout() async throws {
+        let jump = try TestSSHServer(.openssh)
+        defer { jump.stop() }
+        let target = try SharedTestServer.get()
+        // libssh2 sends keepalives at most every 2 s: 5 s of silence is a dead peer.
+        var settings = target.configuration(deadPeerTimeout: .seconds(5))
+        settings.jumpHosts = [jump.configuration(deadPeerTimeout: .seconds(5))]
+        let connection = try await SSHConnection.connect(settings)
+        #expect(try await connection.run("echo before").stdoutText == "before\n")
+        try await Task.sleep(for: .seconds(11))  // idle: the jump connection carries nothing but keepalives
+        #expect(!connection.isClosed)
+        #expect(try await connection.run("echo after").stdoutText == "after\n")
+        await connection.close()
+    }
+
     @Test func twoJumpHostsAreCrossedInOrder() async throws {
         let first = try TestSSHServer(.openssh)
         defer { first.stop() }
