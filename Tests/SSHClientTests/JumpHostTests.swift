@@ -126,6 +126,18 @@ import Glibc
         #expect(try await jump.waitForConnectionProcesses(0) == 0)
     }
 
+    @Test func aJumpHostWithJumpHostsOfItsOwnIsRefusedBeforeAnythingConnects() async throws {
+        let target = try SharedTestServer.get()
+        var nested = target.configuration()
+        nested.jumpHosts = [target.configuration()]
+        var settings = target.configuration()
+        settings.jumpHosts = [nested]
+        await #expect { _ = try await SSHConnection.connect(settings) } throws: { error in
+            guard case SSHError.invalidArgument(let message) = error else { return false }
+            return message.contains("whole chain")
+        }
+    }
+
     @Test func theJumpHostKeyIsCheckedWithTheJumpHostsOwnSettings() async throws {
         let jump = try TestSSHServer(.openssh)
         defer { jump.stop() }
