@@ -87,6 +87,24 @@ import Testing
         #expect(!logged.contains(secret))
         #expect(!logged.contains(keyBody))
     }
+
+    @Test func printingAMethodOrAConfigurationShowsNoSecret() throws {
+        let server = try SharedTestServer.get()
+        let pem = try text(server.clientKeyPath)
+        let keyBody = String(pem.split(separator: "\n")[1])
+        let secret = "s3cret-\(UUID().uuidString)"
+        var configuration = server.configuration()
+        configuration.authentication = [.privateKey(pem: pem, passphrase: secret), .password(secret),
+                                        .privateKey(path: "/k/id", passphrase: secret)]
+        var dumped = ""
+        dump(configuration, to: &dumped)
+        for shown in ["\(configuration)", String(reflecting: configuration), dumped,
+                      "\(configuration.authentication)", String(reflecting: configuration.authentication[0])] {
+            #expect(!shown.contains(secret))
+            #expect(!shown.contains(keyBody))
+        }
+        #expect("\(configuration.authentication)" == "[in-memory key (ssh-ed25519), password, key /k/id]")
+    }
 }
 
 /// A log handler keeping every message and its metadata as text.
