@@ -48,6 +48,18 @@ import Glibc
         await connection.close()
     }
 
+    @Test(arguments: ServerKind.allCases, ServerKind.allCases)
+    func everyServerKindServesAsJumpHostAndAsTarget(jumpKind: ServerKind, targetKind: ServerKind) async throws {
+        let jump = try TestSSHServer(jumpKind)
+        defer { jump.stop() }
+        let target = try TestSSHServer(targetKind)
+        defer { target.stop() }
+        let connection = try await SSHConnection.connect(configuration(target, through: [jump]))
+        let result = try await connection.run("echo $((20+22)) from \(targetKind)")
+        await connection.close()
+        #expect(result.stdoutText == "42 from \(targetKind)\n")
+    }
+
     @Test func closingTheTargetConnectionClosesTheJumpConnection() async throws {
         let jump = try TestSSHServer(.openssh)
         defer { jump.stop() }
