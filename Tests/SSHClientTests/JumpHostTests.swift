@@ -108,6 +108,24 @@ import Glibc
         await connection.close()
     }
 
+    @Test func losingTheTargetClosesTheJumpConnection() async throws {
+        let jump = try TestSSHServer(.openssh)
+        defer { jump.stop() }
+        let target = try TestSSHServer(.openssh)
+        defer { target.stop() }
+        let connection = try await SSHConnection.connect(configuration(target, through: [jump]))
+        let running = try connection.stream("echo started; sleep 60")
+        var output = running.output.makeAsyncIterator()
+        _ = try await output.next()
+        target.signalAll(SIGKILL)
+        await #expect { _ = try await running.exitStatus() } throws: { error in
+            guard case SSHError.connectionLost = error else { return false }
+            return true
+        }
+        #expect(try await jump.waitForConnectionProcesses(0) == 0, "the jump connection outlived the lost target")
+        await connection.close()
+    }
+
     @Test func twoJumpHostsAreCrossedInOrder() async throws {
         let first = try TestSSHServer(.openssh)
         defer { first.stop() }
