@@ -21,6 +21,8 @@ enum JumpTransport {
         }
         hop.jumpHosts = Array(target.jumpHosts.dropLast())
         hop.carriesJumpTraffic = true
+        // The target reconnects as a whole (its hops with it); a hop never reconnects on its own.
+        hop.reconnect = nil
         let timedOut = SSHError.connectTimedOut(host: target.host, port: target.port, after: target.connectTimeout)
         target.logger.info("connecting through a jump host", metadata: ["jump": "\(hop.host):\(hop.port)", "hops": "\(target.jumpHosts.count)"])
         let connection = try unwrap(BlockingBridge.run(until: deadline) { [hop] in try await SSHConnection.connect(hop) }, timedOut)
