@@ -1,26 +1,31 @@
 import Foundation
 import Synchronization
 
-/// One ``TestSSHServer`` per test process for the tests that do not stop or break their server;
-/// stopped when the process exits.
+/// One ``TestSSHServer`` of each kind per test process for the tests that do not stop or break
+/// their server; stopped when the process exits.
 public enum SharedTestServer {
-    private static let server = Mutex<TestSSHServer?>(nil)
+    private static let servers = Mutex<[ServerKind: TestSSHServer]>([:])
 
-    /// The shared server, started on first use.
+    /// The shared server of ``ServerKind/default``, started on first use.
     public static func get() throws -> TestSSHServer {
-        try server.withLock { current in
-            if let current { return current }
-            let started = try TestSSHServer()
-            current = started
-            atexit { SharedTestServer.stopAtExit() }
+        try get(.default)
+    }
+
+    /// The shared server of `kind`, started on first use.
+    public static func get(_ kind: ServerKind) throws -> TestSSHServer {
+        try servers.withLock { current in
+            if let server = current[kind] { return server }
+            let started = try TestSSHServer(kind)
+            if current.isEmpty { atexit { SharedTestServer.stopAtExit() } }
+            current[kind] = started
             return started
         }
     }
 
     private static func stopAtExit() {
-        server.withLock { current in
-            current?.stop()
-            current = nil
+        servers.withLock { current in
+            for server in current.values { server.stop() }
+            current = [:]
         }
     }
 }

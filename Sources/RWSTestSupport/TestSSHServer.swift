@@ -4,29 +4,36 @@ import SSHClient
 import Glibc
 #endif
 
-/// A real OpenSSH `sshd` on 127.0.0.1 with throwaway keys, for tests, benchmarks and the demo.
+/// A real SSH server (OpenSSH `sshd` or dropbear, see ``ServerKind``) on 127.0.0.1 with
+/// throwaway keys, for tests, benchmarks and the demo.
 ///
 /// Everything it writes lives in one temporary directory, removed by ``stop()``. It never reads
 /// or writes `/etc/ssh` or the user's `~/.ssh`. Sessions get `HOME` pointed at ``remoteHome``, a
 /// sandbox directory, so `~` on the "remote" box is never the real home.
 public final class TestSSHServer: @unchecked Sendable {
-    /// Knobs for the server's `sshd_config`.
+    /// Knobs for the server.
     public struct Options: Sendable {
-        /// `MaxSessions`; nil keeps OpenSSH's default of 10.
+        /// `MaxSessions`; nil keeps OpenSSH's default of 10. Dropbear's limit is fixed: set, it refuses to start.
         public var maxSessions: Int?
         /// Whether the `sftp` subsystem is offered.
         public var sftp: Bool
-        /// Extra `sshd_config` lines.
+        /// Extra `sshd_config` lines (OpenSSH only: dropbear refuses to start with any).
         public var extraConfig: [String]
+        /// A program run instead of every requested command, which finds that command in
+        /// `SSH_ORIGINAL_COMMAND` (sshd `ForceCommand`, dropbear `-c`).
+        public var forceCommand: String?
 
         /// Options for a default-configured server with SFTP.
-        public init(maxSessions: Int? = nil, sftp: Bool = true, extraConfig: [String] = []) {
+        public init(maxSessions: Int? = nil, sftp: Bool = true, extraConfig: [String] = [], forceCommand: String? = nil) {
             self.maxSessions = maxSessions
             self.sftp = sftp
             self.extraConfig = extraConfig
+            self.forceCommand = forceCommand
         }
     }
 
+    /// Which server program runs.
+    public let kind: ServerKind
     /// The temporary directory holding keys, config, logs and the sandbox home.
     public let directory: URL
     /// The TCP port on 127.0.0.1.
@@ -39,53 +46,69 @@ public final class TestSSHServer: @unchecked Sendable {
     public let knownHostsPath: String
     /// `HOME` for every session on this server.
     public let remoteHome: String
-    /// The sshd log (`-E`), for diagnosing failed tests.
+    /// The server's log, for diagnosing failed tests.
     public let logPath: String
-    private let configPath: String
+    private let authorizedKeysPath: String
     private var process: SpawnedProcess?
 
-    /// Generates keys, writes the config, starts sshd and waits until it accepts connections.
-    public init(_ options: Options = Options()) throws {
-        try Prerequisites.require("/usr/sbin/sshd", package: "openssh-server")
+    /// Starts a server of the default kind (``ServerKind/default``, OpenSSH unless `RWS_TEST_SERVER` says otherwise).
+    public convenience init(_ options: Options = Options()) throws {
+        try self.init(.default, options)
+    }
+
+    /// Generates keys, writes the configuration, starts the server and waits until it accepts connections.
+    public init(_ kind: ServerKind, _ options: Options = Options()) throws {
         try Prerequisites.require("/usr/bin/ssh-keygen", package: "openssh-client")
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("rws-sshd-\(UUID().uuidString.prefix(8))")
+        self.kind = kind
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("rws-\(kind)-\(UUID().uuidString.prefix(8))")
         let path = directory.path
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         user = ProcessInfo.processInfo.environment["USER"] ?? Self.currentUserName()
         clientKeyPath = path + "/client_ed25519"
         knownHostsPath = path + "/known_hosts"
         remoteHome = path + "/home"
-        logPath = path + "/sshd.log"
-        configPath = path + "/sshd_config"
+        logPath = path + "/\(kind).log"
         try FileManager.default.createDirectory(atPath: remoteHome, withIntermediateDirectories: true)
-        try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path + "/host_ed25519"])
-        try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "rws-test", "-f", clientKeyPath])
-        try FileManager.default.copyItem(atPath: clientKeyPath + ".pub", toPath: path + "/authorized_keys")
-        try "".write(toFile: path + "/empty_ssh_config", atomically: true, encoding: .utf8)
-        if getuid() == 0, !FileManager.default.fileExists(atPath: "/run/sshd") {
-            try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o755])
+        switch kind {
+        case .openssh:
+            try OpenSSHServer.prepare(directory: path)
+            authorizedKeysPath = path + "/authorized_keys"
+        case .dropbear:
+            try DropbearServer.prepare(options, directory: path, home: remoteHome, user: user)
+            authorizedKeysPath = remoteHome + "/.ssh/authorized_keys"
         }
+        try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "rws-test", "-f", clientKeyPath])
+        try FileManager.default.copyItem(atPath: clientKeyPath + ".pub", toPath: authorizedKeysPath)
+        try "".write(toFile: path + "/empty_ssh_config", atomically: true, encoding: .utf8)
+        let hostKey = try String(contentsOfFile: path + "/host_ed25519.pub", encoding: .utf8)
+            .split(separator: " ").prefix(2).joined(separator: " ")
         var lastError: Error?
         var started: Int?
         for _ in 0..<5 where started == nil {
-            let candidate = try Self.freePort()
+            let candidate = try LocalPort.free()
             do {
-                try Self.writeConfig(options, port: candidate, directory: path, home: remoteHome, to: configPath)
-                process = try Self.launch(configPath: configPath, logPath: logPath)
-                try Self.waitUntilListening(port: candidate, process: process!, logPath: logPath)
+                let launched = try Self.start(kind, options, port: candidate, directory: path, home: remoteHome, logPath: logPath)
+                process = launched
+                try LocalPort.waitUntilListening(port: candidate, process: launched, name: "\(kind)", logPath: logPath)
                 started = candidate
-                let hostKey = try String(contentsOfFile: path + "/host_ed25519.pub", encoding: .utf8)
-                    .split(separator: " ").prefix(2).joined(separator: " ")
                 try "[127.0.0.1]:\(candidate) \(hostKey)\n".write(toFile: knownHostsPath, atomically: true, encoding: .utf8)
             } catch {
                 lastError = error
+                if let pid = process?.pid { Self.signalTree(pid, SIGKILL) }
                 process?.stop()
                 process = nil
             }
         }
-        guard let started else { throw lastError ?? TestServerError.startFailed("sshd did not start") }
+        guard let started else { throw lastError ?? TestServerError.startFailed("\(kind) did not start") }
         port = started
+    }
+
+    private static func start(_ kind: ServerKind, _ options: Options, port: Int, directory: String, home: String,
+                              logPath: String) throws -> SpawnedProcess {
+        switch kind {
+        case .openssh: try OpenSSHServer.start(options, port: port, directory: directory, home: home, logPath: logPath)
+        case .dropbear: try DropbearServer.start(options, port: port, directory: directory, logPath: logPath)
+        }
     }
 
     /// A connection configuration for this server: its client key and known_hosts, strict checking.
@@ -102,11 +125,15 @@ public final class TestSSHServer: @unchecked Sendable {
         try await SSHConnection.connect(configuration(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout))
     }
 
-    /// Sends `signal` to the listening sshd and every process under it (per-connection sshd
+    /// Sends `signal` to the listening server and every process under it (per-connection
     /// processes retitle themselves, e.g. "sshd: root@notty", so they are found by parentage).
     public func signalAll(_ signal: Int32) {
         guard let root = process?.pid else { return }
-        for pid in Self.descendants(of: root) + [root] { kill(pid, signal) }
+        Self.signalTree(root, signal)
+    }
+
+    private static func signalTree(_ root: pid_t, _ signal: Int32) {
+        for pid in descendants(of: root) + [root] { kill(pid, signal) }
     }
 
     private static func descendants(of root: pid_t) -> [pid_t] {
@@ -126,7 +153,7 @@ public final class TestSSHServer: @unchecked Sendable {
         return result
     }
 
-    /// Stops sshd (and its per-connection children) and removes the directory.
+    /// Stops the server (and its per-connection children) and removes the directory.
     public func stop() {
         signalAll(SIGKILL)
         process?.stop()
@@ -138,73 +165,13 @@ public final class TestSSHServer: @unchecked Sendable {
         if process != nil { stop() }
     }
 
-    private static func writeConfig(_ options: Options, port: Int, directory: String, home: String, to path: String) throws {
-        // sshd keeps the first value of a keyword: the test's own lines go first to win.
-        var lines = options.extraConfig + [
-            "ListenAddress 127.0.0.1:\(port)",
-            "HostKey \(directory)/host_ed25519",
-            "PidFile \(directory)/sshd.pid",
-            "AuthorizedKeysFile \(directory)/authorized_keys",
-            "PubkeyAuthentication yes",
-            "PasswordAuthentication no",
-            "KbdInteractiveAuthentication no",
-            "UsePAM no",
-            "StrictModes no",
-            "PermitRootLogin yes",
-            "Compression no",
-            "LogLevel VERBOSE",
-            // Tests connect in bursts; the default (10:30:100) drops some handshakes ("Failed getting banner").
-            "MaxStartups 200:30:400",
-            // Debian's bash sources ~/.bashrc for sshd commands when SHLVL < 2; a sandbox HOME keeps it out.
-            "SetEnv HOME=\(home) SHLVL=1",
-        ]
-        if let maxSessions = options.maxSessions { lines.append("MaxSessions \(maxSessions)") }
-        if options.sftp { lines.append("Subsystem sftp internal-sftp") }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-    }
-
-    private static func launch(configPath: String, logPath: String) throws -> SpawnedProcess {
-        try SpawnedProcess("/usr/sbin/sshd", ["-D", "-f", configPath, "-E", logPath])
-    }
-
-    private static func waitUntilListening(port: Int, process: SpawnedProcess, logPath: String) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            guard process.isRunning else {
-                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                throw TestServerError.startFailed("sshd exited at start: \(log)")
-            }
-            if canConnect(port: port) { return }
-            usleep(20_000)
-        }
-        throw TestServerError.startFailed("sshd did not listen on 127.0.0.1:\(port) within 10 s")
-    }
-
-    private static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw TestServerError.startFailed("no free port on 127.0.0.1") }
-        return Int(UInt16(bigEndian: address.sin_port))
+    /// Adds a public key to the server's authorized keys.
+    public func authorize(publicKeyFile: String) throws {
+        let key = try String(contentsOfFile: publicKeyFile, encoding: .utf8)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: authorizedKeysPath))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(key.utf8))
     }
 
     private static func currentUserName() -> String {
@@ -217,7 +184,7 @@ public final class TestSSHServer: @unchecked Sendable {
 public enum TestServerError: Error, CustomStringConvertible {
     /// A program the tests need is not installed.
     case missingPrerequisite(path: String, installCommand: String)
-    /// sshd did not come up.
+    /// The server did not come up.
     case startFailed(String)
     /// A helper command failed.
     case commandFailed(String)
@@ -225,7 +192,7 @@ public enum TestServerError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingPrerequisite(let path, let install): return "\(path) is missing: install it with `\(install)`"
-        case .startFailed(let message): return "test sshd: \(message)"
+        case .startFailed(let message): return "test SSH server: \(message)"
         case .commandFailed(let message): return message
         }
     }
@@ -241,16 +208,5 @@ extension TestSSHServer {
         _ body: (SSHConnection) async throws -> T
     ) async throws -> T {
         try await Self.closing(try await connect(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout), body)
-    }
-}
-
-extension TestSSHServer {
-    /// Adds a public key to the server's authorized keys.
-    public func authorize(publicKeyFile: String) throws {
-        let key = try String(contentsOfFile: publicKeyFile, encoding: .utf8)
-        let handle = try FileHandle(forWritingTo: directory.appendingPathComponent("authorized_keys"))
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(key.utf8))
     }
 }

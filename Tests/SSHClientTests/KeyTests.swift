@@ -19,7 +19,7 @@ import Testing
                 offset += bytes.count
             }
             #expect(received.count == offset)
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 
@@ -29,7 +29,7 @@ import Testing
             #expect(try await session.remoteBytes(of: [.up], count: 3, switchingTo: .application) == [0x1B, 0x4F, 0x41])
             #expect(session.shell.cursorKeyMode == .normal)  // the reader printed ESC [ ? 1 l when done
             #expect(try await session.remoteBytes(of: [.up], count: 3, switchingTo: nil) == [0x1B, 0x5B, 0x41])
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 
@@ -43,7 +43,7 @@ import Testing
             try await session.shell.send(.enter)
             try await session.transcript.wait(for: "1hsplit")
             #expect(session.shell.cursorKeyMode == .application)
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 
@@ -57,7 +57,7 @@ import Testing
             try await session.shell.send("q")
             try await session.transcript.wait(for: PromptedShell.prompt)
             #expect(session.shell.cursorKeyMode == .normal)
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 }

@@ -13,7 +13,7 @@ import Testing
             try await session.transcript.wait(for: "\r\nhi\r\n")
             try await session.transcript.wait(for: PromptedShell.prompt)
             #expect(!session.transcript.text.contains("rws-pid:"))
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 
@@ -28,7 +28,7 @@ import Testing
             try await session.transcript.wait(for: PromptedShell.prompt, within: .seconds(1))
             #expect(ContinuousClock.now - pressed < .seconds(1))
             #expect(try await session.run("echo $?").contains("130"))
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 
@@ -41,7 +41,7 @@ import Testing
             // Only running the recalled line prints the sum again.
             let second = String(decoding: try await session.transcript.wait(for: PromptedShell.prompt), as: UTF8.self)
             #expect(second.contains("recalled-42\r\n"))
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 
@@ -57,7 +57,7 @@ import Testing
             try await session.transcript.wait(for: "ue-file-for-tab.txt")
             try await session.shell.send(.enter)
             try await session.transcript.wait(for: "\r\ncompleted-content\r\n")
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 
@@ -79,7 +79,7 @@ import Testing
             // Readline redraws its prompt on SIGWINCH, so wait for the answer itself, not a prompt.
             try await session.shell.send("stty size\r")
             try await session.transcript.wait(for: "\r\n43 132\r\n")
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 
@@ -104,7 +104,7 @@ import Testing
                 }
                 #expect(finished == 20)
             }
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 
@@ -122,7 +122,7 @@ import Testing
             try await session.transcript.wait(for: "ignoring\r\n")
             let survivors = "ps -eo args | grep '[s]leep \(tag)' || true"
             #expect(try await connection.run(survivors).stdoutText.split(separator: "\n").count == 3)
-            await session.shell.close()
+            try await session.shell.close()
             #expect(try await connection.run(survivors).stdoutText == "")
             if case .exited = try await session.shell.exitStatus() { Issue.record("the shell should have been killed by a signal") }
         } catch {
@@ -163,7 +163,7 @@ import Testing
             }
             await #expect(throws: SSHError.self) { try await session.shell.send(.function(13)) }
             await #expect(throws: SSHError.self) { try await session.shell.resize(columns: 80, rows: -1) }
-            await session.shell.close()
+            try await session.shell.close()
         }
     }
 }

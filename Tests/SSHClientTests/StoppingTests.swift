@@ -3,61 +3,113 @@ import RWSTestSupport
 import SSHClient
 import Testing
 
-/// Timeouts and cancellation must stop the remote process group, not just stop waiting.
+/// Timeouts and cancellation must stop every process of the command (checked in the process
+/// table), on both servers, and leave the connection and other commands running.
 @Suite struct StoppingTests {
-    /// Processes on the (local) server whose command line contains `marker`.
-    private func processes(matching marker: String) throws -> [String] {
-        try Shell.run("/bin/ps", ["-eo", "pid,stat,args"]).split(separator: "\n")
-            .filter { $0.contains(marker) && !$0.contains(" Z") }.map(String.init)
-    }
+    private typealias Remote = RemoteProcesses
 
-    private func uniqueSeconds() -> Int { Int.random(in: 100_000...999_999) }
-
-    @Test func aTimeoutKillsTheCommandAndItsBackgroundChild() async throws {
-        let child = uniqueSeconds(), parent = uniqueSeconds()
-        try await SharedTestServer.get().withConnection { connection in
-            let start = ContinuousClock.now
-            await #expect(throws: SSHError.timedOut(command: "sleep \(child) & sleep \(parent)", after: .seconds(1))) {
-                try await connection.run("sleep \(child) & sleep \(parent)", timeout: .seconds(1))
+    @Test(arguments: ServerKind.allCases)
+    func aTimeoutStopsTheCommandAndItsBackgroundChild(kind: ServerKind) async throws {
+        let child = Remote.uniqueSeconds(), parent = Remote.uniqueSeconds()
+        try await SharedTestServer.get(kind).withConnection { (connection) async throws in
+            let command = "sleep \(child) & sleep \(parent)"
+            await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
+                try await connection.run(command, timeout: .seconds(1))
             }
-            #expect(ContinuousClock.now - start < .seconds(5))
-            let leftChild = try processes(matching: "sleep \(child)")
-            #expect(leftChild == [])
-            let leftParent = try processes(matching: "sleep \(parent)")
-            #expect(leftParent == [])
+            #expect(try Remote.matching("sleep \(child)") == [])
+            #expect(try Remote.matching("sleep \(parent)") == [])
             #expect(try await connection.run("echo still here").stdoutText == "still here\n")
         }
     }
 
-    @Test func cancellingTheTaskKillsTheCommand() async throws {
-        let seconds = uniqueSeconds()
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func cancellingTheTaskStopsTheCommand(kind: ServerKind) async throws {
+        let seconds = Remote.uniqueSeconds()
+        try await SharedTestServer.get(kind).withConnection { (connection) async throws in
             let task = Task { try await connection.run("sleep \(seconds) & wait") }
-            try await waitUntil { try !processes(matching: "sleep \(seconds)").isEmpty }
+            try await Remote.waitUntil { try !Remote.matching("sleep \(seconds)").isEmpty }
             task.cancel()
             await #expect(throws: SSHError.cancelled(command: "sleep \(seconds) & wait")) { try await task.value }
-            let leftSeconds = try processes(matching: "sleep \(seconds)")
-            #expect(leftSeconds == [])
+            #expect(try Remote.matching("sleep \(seconds)") == [])
             #expect(try await connection.run("echo still here").stdoutText == "still here\n")
         }
     }
 
-    @Test func cancellingAStreamKillsTheCommand() async throws {
-        let seconds = uniqueSeconds()
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func cancellingAStreamStopsTheCommand(kind: ServerKind) async throws {
+        let seconds = Remote.uniqueSeconds()
+        try await SharedTestServer.get(kind).withConnection { (connection) async throws in
             let remote = try connection.stream("echo started; sleep \(seconds)")
             var iterator = remote.output.makeAsyncIterator()
             #expect(try await iterator.next() == .stdout(Array("started\n".utf8)))
             remote.cancel()
-            await #expect(throws: SSHError.self) { _ = try await iterator.next() }
-            let leftSeconds = try processes(matching: "sleep \(seconds)")
-            #expect(leftSeconds == [])
+            await #expect(throws: SSHError.cancelled(command: "echo started; sleep \(seconds)")) { _ = try await iterator.next() }
+            #expect(try Remote.matching("sleep \(seconds)") == [])
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aChildThatIgnoresTERMIsKilledAfterTheGracePeriod(kind: ServerKind) async throws {
+        let stubborn = Remote.uniqueSeconds(), parent = Remote.uniqueSeconds()
+        let server = try SharedTestServer.get(kind)
+        var settings = server.configuration()
+        settings.terminationGracePeriod = .milliseconds(500)
+        let connection = try await SSHConnection.connect(settings)
+        let command = "sh -c 'trap \"\" TERM HUP; exec sleep \(stubborn)' & sleep \(parent)"
+        await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
+            try await connection.run(command, timeout: .seconds(1))
+        }
+        #expect(try Remote.matching("sleep \(stubborn)") == [])
+        #expect(try Remote.matching("sleep \(parent)") == [])
+        await connection.close()
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func everyStageOfAPipelineIsStopped(kind: ServerKind) async throws {
+        let first = Remote.uniqueSeconds(), second = Remote.uniqueSeconds()
+        try await SharedTestServer.get(kind).withConnection { (connection) async throws in
+            let command = "sleep \(first) | sleep \(second) | cat"
+            await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
+                try await connection.run(command, timeout: .seconds(1))
+            }
+            #expect(try Remote.matching("sleep \(first)") == [])
+            #expect(try Remote.matching("sleep \(second)") == [])
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aChildThatCallsSetsidWithoutForkingIsStillStopped(kind: ServerKind) async throws {
+        let seconds = Remote.uniqueSeconds()
+        try await SharedTestServer.get(kind).withConnection { (connection) async throws in
+            let command = "setsid sleep \(seconds) & wait"
+            await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
+                try await connection.run(command, timeout: .seconds(1))
+            }
+            #expect(try Remote.matching("sleep \(seconds)") == [])
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func anotherChannelsCommandAndTheConnectionSurviveAStop(kind: ServerKind) async throws {
+        let bystander = Remote.uniqueSeconds(), stopped = Remote.uniqueSeconds()
+        try await SharedTestServer.get(kind).withConnection { (connection) async throws in
+            let other = try connection.stream("sleep \(bystander)")
+            try await Remote.waitUntil { try !Remote.matching("sleep \(bystander)").isEmpty }
+            await #expect(throws: SSHError.timedOut(command: "sleep \(stopped) & wait", after: .seconds(1))) {
+                try await connection.run("sleep \(stopped) & wait", timeout: .seconds(1))
+            }
+            #expect(try Remote.matching("sleep \(stopped)") == [])
+            #expect(try Remote.pids(running: "sleep \(bystander)").count == 1)
+            #expect(try await connection.run("echo still here").stdoutText == "still here\n")
+            other.cancel()
+            await #expect(throws: SSHError.cancelled(command: "sleep \(bystander)")) { _ = try await other.exitStatus() }
+            #expect(try Remote.matching("sleep \(bystander)") == [])
         }
     }
 
     @Test func timeoutsOfMoreCommandsThanChannelsStillStopThemAll() async throws {
-        let seconds = uniqueSeconds()
-        try await SharedTestServer.get().withConnection { connection in
+        let seconds = Remote.uniqueSeconds()
+        try await SharedTestServer.get(.openssh).withConnection { (connection) async throws in
             // 12 hung commands fill every slot of a 10-session server; the kills must still get through.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<12 {
@@ -70,16 +122,7 @@ import Testing
                 }
                 try await group.waitForAll()
             }
-            let leftSeconds = try processes(matching: "sleep \(seconds)")
-            #expect(leftSeconds == [])
-        }
-    }
-
-    private func waitUntil(_ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while try !condition() {
-            guard ContinuousClock.now < deadline else { Issue.record("condition not met in 5 s"); return }
-            try await Task.sleep(for: .milliseconds(20))
+            #expect(try Remote.matching("sleep \(seconds)") == [])
         }
     }
 }

@@ -23,6 +23,8 @@ install_prerequisites() {
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     pkg-config --exists libssh2 2>/dev/null || missing+=(libssh2-1-dev)
     [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
+    # The second test server (dropbear: commands are not process-group leaders there).
+    { [ -x /usr/sbin/dropbear ] && command -v dropbearkey >/dev/null 2>&1; } || missing+=(dropbear-bin)
     # The file tests run one server with the stand-alone sftp-server, as root without the
     # capabilities that bypass file permissions (setpriv).
     [ -x /usr/lib/openssh/sftp-server ] || missing+=(openssh-sftp-server)

@@ -174,16 +174,6 @@ final class ConnectionLoop: @unchecked Sendable {
         }
     }
 
-    /// Kills the process group `pid` over a fresh channel (TERM, then KILL after the grace period),
-    /// then calls `done`.
-    func killProcessGroup(_ pid: Int, done: @escaping () -> Void) {
-        configuration.logger.info("stopping a remote process group", metadata: ["pgid": "\(pid)"])
-        let script = ProcessGroupKill.script(pid: pid, grace: configuration.terminationGracePeriod)
-        let killer = ExecChannel(loop: self, command: script, sink: .collect, timeout: configuration.terminationGracePeriod + .seconds(10),
-                                 capturePID: false, isControl: true) { _ in done() }
-        enqueue(killer)
-    }
-
     // MARK: The loop
 
     private func threadMain() {

@@ -20,7 +20,7 @@ extension SSHConnection {
         // the session holds the pipe, and the loop holds it while the shell runs.
         let closeOnCancel = Mutex(WeakShellSession())
         let pipe = OutputPipe(capacity: configuration.bufferSize, resumeProducer: { [loop] in loop.wake() },
-                              cancelCommand: { if let session = closeOnCancel.withLock({ $0.session }) { Task { await session.close() } } })
+                              cancelCommand: { if let session = closeOnCancel.withLock({ $0.session }) { Task { try? await session.close() } } })
         let channel = ShellChannel(loop: loop, configuration: configuration, pipe: pipe)
         let started = channel.started
         let session = ShellSession(connection: self, channel: channel)
@@ -31,7 +31,7 @@ extension SSHConnection {
             try await withTaskCancellationHandler {
                 try await started.value()
             } onCancel: {
-                Task { await session.close() }
+                Task { try? await session.close() }
             }
         } catch {
             if Task.isCancelled { throw SSHError.cancelled(command: configuration.command ?? "shell") }

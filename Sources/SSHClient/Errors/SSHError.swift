@@ -29,10 +29,14 @@ public enum SSHError: Error, Sendable, Equatable {
     case unsupportedKeyType(path: String, keyType: String, reason: String)
     /// The ssh-agent could not be reached or offered no usable identity.
     case agentFailed(reason: String)
-    /// A command ran past its timeout; its remote process group was stopped.
+    /// A command ran past its timeout; all of its remote processes were stopped.
     case timedOut(command: String, after: Duration)
-    /// The task running a command was cancelled; its remote process group was stopped.
+    /// The task running a command was cancelled; all of its remote processes were stopped.
     case cancelled(command: String)
+    /// A command or shell was to be stopped (timeout, cancellation, close) but processes of it
+    /// still ran after SIGKILL: `survivors` are their PIDs on the remote box. Empty when the stop
+    /// could not be checked at all (no process table, or the kill channel failed).
+    case stopFailed(command: String, survivors: [Int])
     /// The connection to the server was lost (peer gone, keepalive unanswered, socket error).
     case connectionLost(reason: String)
     /// The connection was closed by this side before the operation finished.
@@ -83,6 +87,11 @@ extension SSHError: CustomStringConvertible, LocalizedError {
             return "command timed out after \(after.shortDescription) and was stopped: \(command.abbreviatedCommand)"
         case .cancelled(let command):
             return "command was cancelled and stopped: \(command.abbreviatedCommand)"
+        case .stopFailed(let command, let survivors) where survivors.isEmpty:
+            return "could not verify that the command stopped (the remote process table could not be checked): \(command.abbreviatedCommand)"
+        case .stopFailed(let command, let survivors):
+            return "could not stop: PIDs \(survivors.map(String.init).joined(separator: " ")) still running on the remote box "
+                + "(another user's process, or stuck in the kernel): \(command.abbreviatedCommand)"
         case .connectionLost(let reason):
             return "connection lost: \(reason)"
         case .connectionClosed:

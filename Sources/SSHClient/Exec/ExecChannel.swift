@@ -1,8 +1,8 @@
 import CLibSSH2
 import Foundation
 
-/// One remote command on the I/O thread: runs it, moves its output and input, and stops its
-/// process group on timeout or cancellation. Confined to the connection's I/O thread.
+/// One remote command on the I/O thread: runs it, moves its output and input, and stops all of
+/// its processes on timeout or cancellation (``ProcessKill``). Confined to the connection's I/O thread.
 final class ExecChannel: ChannelOperation {
     enum Sink {
         /// Keep everything for a ``CommandResult``.
@@ -33,7 +33,7 @@ final class ExecChannel: ChannelOperation {
         self.completion = completion
         self.timeout = timeout
         pidReader = capturePID ? ProcessIDReader() : nil
-        let line = capturePID ? ProcessIDReader.wrap(command) : command
+        let line = capturePID ? StoppableCommand.wrap(command) : command
         super.init(loop: loop, setupRequests: [.exec(line)], isControl: isControl)
         if let timeout { deadline = .now + timeout }
     }
@@ -61,7 +61,8 @@ final class ExecChannel: ChannelOperation {
         input.requestEOF(completion: completion)
     }
 
-    /// Stops the command: kills its remote process group, then fails the caller with `reason`.
+    /// Stops the command: kills its remote processes, then fails the caller with `reason`, or with
+    /// ``SSHError/stopFailed(command:survivors:)`` when some could not be stopped.
     func stop(_ reason: SSHError) {
         guard stopReason == nil, !finished else { return }
         stopReason = reason
@@ -168,17 +169,22 @@ final class ExecChannel: ChannelOperation {
     private func startKillIfPossible() {
         guard !killStarted, !finished, let reason = stopReason else { return }
         guard let pid = pidReader?.pid else {
-            // The PID line comes first; without it (no wrapper, or output over) nothing can be signalled.
-            if pidReader?.isSearching != true || stdoutEnded {
+            // The PID line comes first; without it nothing can be signalled. Output that ended
+            // before it means the shell is gone; a search given up on (a start-up file printed
+            // too much) leaves a command that may run on, which must not be called stopped.
+            if stdoutEnded || pidReader == nil {
                 abandon()
                 finish(.failure(reason))
+            } else if pidReader?.isSearching != true {
+                abandon()
+                finish(.failure(.stopFailed(command: command, survivors: [])))
             }
             return
         }
         killStarted = true
-        loop.killProcessGroup(pid) { [self] in
+        loop.stopProcesses(of: pid) { [self] outcome in
             abandon()
-            finish(.failure(reason))
+            finish(.failure(ProcessKill.error(outcome, reason: reason, command: command)))
         }
     }
 

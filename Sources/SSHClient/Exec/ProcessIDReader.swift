@@ -1,8 +1,7 @@
 /// Finds the PID line that the command wrapper prints first on stdout, and hides it from the caller.
 ///
 /// libssh2 1.10 cannot send signals, so stopping a command means `kill` over a second channel,
-/// which needs the PID. OpenSSH starts every exec under `setsid()`, so the login shell's PID is
-/// also the process group of everything the command starts.
+/// which needs the PID: ``StoppableCommand`` makes the shell print it, as a session leader.
 struct ProcessIDReader {
     private static let marker = Array("rws-pid:".utf8)
     /// Lines that shell start-up files print before the marker pass through, up to this much.
@@ -11,11 +10,6 @@ struct ProcessIDReader {
     private(set) var pid: Int?
     private(set) var isSearching = true
     private var pending: [UInt8] = []
-
-    /// The command line with the PID report in front; the user's command runs in the same shell.
-    static func wrap(_ command: String) -> String {
-        "echo rws-pid:$$\n" + command
-    }
 
     /// Takes stdout bytes; returns the ones that belong to the caller.
     mutating func consume(_ bytes: [UInt8]) -> [UInt8] {

@@ -8,7 +8,8 @@ final class ShellChannel: ChannelOperation {
     let cursorKeyMode = SharedCursorKeyMode()
     let started = Promise<Void>()
     let ended = Promise<ExitStatus>()
-    /// Settles when the program has ended and, after ``close()``, the session kill has finished.
+    /// Settles when the program has ended and, after ``close()``, the kill has finished: fails
+    /// with ``SSHError/stopFailed(command:survivors:)`` when processes of the session survived it.
     let closed = Promise<Void>()
     let pipe: OutputPipe
 
@@ -20,12 +21,15 @@ final class ShellChannel: ChannelOperation {
     private var stderrEnded = false
     private var closeStarted = false
     private var killRunning = false
+    private var stopFailure: SSHError?
+    private let commandLine: String
     private var finished = false
 
     static let closedError = SSHError.channelFailed(operation: "using the shell", reason: "the shell was closed")
 
     init(loop: ConnectionLoop, configuration: ShellConfiguration, pipe: OutputPipe) {
         self.pipe = pipe
+        commandLine = configuration.command ?? ShellConfiguration.loginShellCommand
         super.init(loop: loop, setupRequests: [
             .pty(terminal: configuration.terminalType, modes: configuration.modes.encoded,
                  columns: configuration.columns, rows: configuration.rows),
@@ -60,7 +64,7 @@ final class ShellChannel: ChannelOperation {
         pendingResize = (columns, rows, waiting + [completion])
     }
 
-    /// Ends the terminal session: kills every process in it, then waits for the channel to close.
+    /// Ends the terminal session: kills every process in it (``ProcessKill``), then waits for the channel to close.
     func close() {
         guard !finished, !closeStarted else { return }
         closeStarted = true
@@ -71,10 +75,11 @@ final class ShellChannel: ChannelOperation {
             return finish(.failure(Self.closedError))
         }
         killRunning = true
-        loop.killSession(sessionID) { [self] in
+        loop.stopProcesses(of: sessionID) { [self] outcome in
             killRunning = false
+            if outcome != .stopped { stopFailure = ProcessKill.error(outcome, reason: Self.closedError, command: commandLine) }
             // The remote close normally arrives with the last process; do not wait forever for it.
-            if finished { closed.complete(.success(())) } else { deadline = .now + .seconds(2) }
+            if finished { completeClosed() } else { deadline = .now + .seconds(2) }
         }
     }
 
@@ -190,7 +195,11 @@ final class ShellChannel: ChannelOperation {
         started.complete(result.map { _ in () })
         pipe.finish(result.map { _ in () })
         ended.complete(result)
-        if !killRunning { closed.complete(.success(())) }
+        if !killRunning { completeClosed() }
+    }
+
+    private func completeClosed() {
+        closed.complete(stopFailure.map { .failure($0) } ?? .success(()))
     }
 }
 

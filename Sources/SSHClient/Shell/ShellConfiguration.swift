@@ -31,7 +31,7 @@ public struct ShellConfiguration: Sendable {
     /// The exec request's command line: the PID report (so ``ShellSession/close()`` can end the
     /// whole terminal session), then the program.
     var commandLine: String {
-        ProcessIDReader.wrap(command ?? Self.loginShellCommand)
+        StoppableCommand.wrap(command ?? Self.loginShellCommand)
     }
 
     /// Throws when libssh2 or the protocol cannot carry these values.

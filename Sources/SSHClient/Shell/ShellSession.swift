@@ -13,7 +13,8 @@
 /// ```
 ///
 /// ``close()`` ends every process started from the terminal (background jobs and programs that
-/// ignore SIGHUP included), which closing an SSH channel alone does not do.
+/// ignore SIGHUP included), which closing an SSH channel alone does not do, and says so when
+/// some could not be ended.
 public final class ShellSession: Sendable {
     /// What the terminal shows, in arrival order: stdout and stderr together, as a PTY merges them.
     public let output: ShellOutput
@@ -75,10 +76,13 @@ public final class ShellSession: Sendable {
     /// Ends the session: kills every process of the remote terminal session (SIGHUP and SIGTERM,
     /// SIGKILL after the connection's grace period) and waits until the channel is closed.
     /// ``exitStatus()`` then tells how the program ended. Does nothing once the program has ended.
-    public func close() async {
+    ///
+    /// - Throws: ``SSHError/stopFailed(command:survivors:)`` when processes of the session still
+    ///   run after SIGKILL (or the kill could not be checked); nothing else.
+    public func close() async throws {
         let channel = channel
         if loop.submit({ _ in channel.value.close() }) != nil { return }
-        _ = try? await closed.value()
+        try await closed.value()
     }
 
     private func perform(_ body: @escaping @Sendable (ShellChannel, @escaping (Result<Void, SSHError>) -> Void) -> Void) async throws {

@@ -36,6 +36,7 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
         message = error.description
         switch error {
         case .timedOut: code = RWSExitCode.timedOut
+        case .stopFailed: code = RWSExitCode.stopFailed
         case .cancelled: code = RWSExitCode.interrupted
         default: code = RWSExitCode.connectionFailed
         }

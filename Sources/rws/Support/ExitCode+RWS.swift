@@ -4,6 +4,9 @@ import ArgumentParser
 enum RWSExitCode {
     /// A remote command ran past `--timeout` and was stopped (as coreutils `timeout`).
     static let timedOut: Int32 = 124
+    /// A remote command was to be stopped (timeout, Ctrl+C) but processes of it still run, or
+    /// their end could not be checked (as coreutils `timeout` when it fails itself).
+    static let stopFailed: Int32 = 125
     /// Interrupted locally (Ctrl+C): 128 + SIGINT.
     static let interrupted: Int32 = 130
     /// The connection failed: host key, authentication, network (as `ssh`).

@@ -1,0 +1,101 @@
+/// The one script that stops a command's or a terminal's processes, run over a control channel,
+/// and what it reports.
+///
+/// The processes are found from the PID that ``StoppableCommand`` reported: every process in its
+/// session (it leads one on OpenSSH, and on dropbear after `setsid`), and every descendant of a
+/// process found, looked up again on each pass and remembered, so children that were adopted by
+/// PID 1 once their parent died, or that moved to a session of their own, are still included.
+/// Escapes: a process whose parent left before the first look and that left the session
+/// (a daemon's double fork with `setsid`).
+///
+/// Hang up, terminate and continue (interactive shells ignore TERM but leave on HUP; stopped
+/// jobs need CONT to act on TERM), wait up to the grace period, KILL what is left, wait up to a
+/// second, and print `rws-stop:` with the PIDs still running. Zombies do not count: they are
+/// dead and only unreaped (in containers whose PID 1 does not reap, they stay forever).
+/// The process table comes from `ps -A -o pid=,ppid=,sid=,stat=` (procps, BusyBox), else from
+/// `/proc/*/stat`; without either the script says `rws-stop:unverified`.
+enum ProcessKill {
+    /// What the kill script found at its end.
+    enum Outcome: Equatable {
+        /// Nothing of the command is left.
+        case stopped
+        /// These PIDs still ran after SIGKILL and the wait.
+        case survivors([Int])
+        /// The script could not read the process table, or did not report (the channel failed).
+        case unverified
+    }
+
+    static func script(pid: Int, grace: Duration) -> String {
+        let tenths = max(1, Int(grace.milliseconds / 100))
+        return """
+        p=\(pid) me=$$ known=\(pid)
+        table() {
+          ps -A -o pid= -o ppid= -o sid= -o stat= 2>/dev/null && return
+          for d in /proc/[0-9]*; do
+            l=; read -r l 2>/dev/null <"$d/stat" || continue
+            r=${l##*') '}; set -- $r
+            echo "${l%% *} $2 $4 $1"
+          done
+        }
+        members() {
+          t=$(table)
+          [ -n "$t" ] || { known=; return 1; }
+          known=$(printf '%s\\n' "$t" | awk -v p="$p" -v me="$me" -v known="$known" '
+            BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+            { pid[NR] = $1; ppid[NR] = $2; sid[NR] = $3; stat[NR] = $4 }
+            END {
+              do {
+                changed = 0
+                for (i = 1; i <= NR; i++)
+                  if (!(pid[i] in want) && (sid[i] == p || ppid[i] in want)) { want[pid[i]] = 1; changed = 1 }
+              } while (changed)
+              for (i = 1; i <= NR; i++) if ((pid[i] in want) && stat[i] !~ /^Z/ && pid[i] != me) printf "%s ", pid[i]
+            }')
+        }
+        signal() { [ -z "$known" ] || kill -"$1" $known 2>/dev/null; }
+        if ! members; then
+          kill -HUP -- -$p 2>/dev/null; kill -TERM -- -$p 2>/dev/null; sleep \(Double(tenths) / 10)
+          kill -KILL -- -$p 2>/dev/null; echo rws-stop:unverified; exit 0
+        fi
+        signal HUP; signal TERM; signal CONT
+        i=0; while [ $i -lt \(tenths) ] && members && [ -n "$known" ]; do sleep 0.1; i=$((i+1)); done
+        members; signal KILL
+        i=0; while [ $i -lt 20 ] && members && [ -n "$known" ]; do sleep 0.05; i=$((i+1)); done
+        members
+        echo "rws-stop:$known"
+        """
+    }
+
+    /// Reads the script's report from its result.
+    static func outcome(of result: Result<CommandResult, SSHError>) -> Outcome {
+        guard case .success(let output) = result,
+              let line = output.stdoutText.split(separator: "\n").last(where: { $0.hasPrefix("rws-stop:") }) else { return .unverified }
+        let rest = line.dropFirst("rws-stop:".count)
+        if rest == "unverified" { return .unverified }
+        let pids = rest.split(separator: " ").compactMap { Int($0) }
+        return pids.isEmpty ? .stopped : .survivors(pids)
+    }
+
+    /// The error a stop ends with: `reason` when everything stopped, else ``SSHError/stopFailed(command:survivors:)``.
+    static func error(_ outcome: Outcome, reason: SSHError, command: String) -> SSHError {
+        switch outcome {
+        case .stopped: return reason
+        case .survivors(let pids): return .stopFailed(command: command, survivors: pids)
+        case .unverified: return .stopFailed(command: command, survivors: [])
+        }
+    }
+}
+
+extension ConnectionLoop {
+    /// Stops every process of the command or terminal that reported `pid` (see ``ProcessKill``)
+    /// over a fresh control channel, then calls `done` with what is left.
+    func stopProcesses(of pid: Int, done: @escaping (ProcessKill.Outcome) -> Void) {
+        configuration.logger.info("stopping a remote command", metadata: ["pid": "\(pid)"])
+        let grace = configuration.terminationGracePeriod
+        let killer = ExecChannel(loop: self, command: ProcessKill.script(pid: pid, grace: grace), sink: .collect,
+                                 timeout: grace + .seconds(10), capturePID: false, isControl: true) { result in
+            done(ProcessKill.outcome(of: result))
+        }
+        enqueue(killer)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import RWSTestSupport
+import Testing
+
+/// The test servers run on this machine, so the local process table is the remote one.
+enum RemoteProcesses {
+    /// Live (not zombie) processes whose command line contains `marker`, as "PID STAT ARGS".
+    static func matching(_ marker: String) throws -> [String] {
+        try Shell.run("/bin/ps", ["-eo", "pid=,stat=,args="]).split(separator: "\n")
+            .filter { $0.contains(marker) }
+            .filter { $0.split(separator: " ", maxSplits: 2).dropFirst().first?.hasPrefix("Z") == false }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The PIDs of live processes whose whole command line is `commandLine` (the shells that
+    /// run a command hold it in their own arguments too, so ``matching(_:)`` finds those as well).
+    static func pids(running commandLine: String) throws -> [Int] {
+        try matching(commandLine).compactMap { line in
+            let fields = line.split(separator: " ", maxSplits: 2)
+            return fields.count == 3 && fields[2].trimmingCharacters(in: .whitespaces) == commandLine ? Int(fields[0]) : nil
+        }
+    }
+
+    /// A number no other test uses, for `sleep N` markers.
+    static func uniqueSeconds() -> Int { Int.random(in: 100_000...999_999) }
+
+    /// Waits up to 5 s for `condition`; records an issue when it never holds.
+    static func waitUntil(_ condition: () throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try !condition() {
+            guard ContinuousClock.now < deadline else { Issue.record("condition not met in 5 s"); return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Kills what a test deliberately left running.
+    static func killLocally(_ pids: [Int]) {
+        for pid in pids { kill(pid_t(pid), SIGKILL) }
+    }
+}
