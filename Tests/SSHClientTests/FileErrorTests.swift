@@ -71,6 +71,37 @@ import Testing
         }
     }
 
+    /// A server may accept the sftp subsystem and then fail to run its sftp-server, so that the
+    /// channel just ends: dropbear on a box without one, sshd whose `Subsystem` names a missing
+    /// program. libssh2 1.10 waits for the SFTP version forever there; the file API gives up after
+    /// `SFTPChannel.versionTimeout` (2 s) and uses the shell, and the connection never hangs.
+    @Test(arguments: ServerKind.allCases)
+    func anSFTPSubsystemWhoseServerCannotRunFallsBackToTheShellInsteadOfHanging(kind: ServerKind) async throws {
+        // Dropbear without an sftp-server; sshd runs a Subsystem program without checking that it exists.
+        let server = try kind == .dropbear ? TestSSHServer(kind, .init(sftp: false))
+            : TestSSHServer(kind, .init(sftp: false, extraConfig: ["Subsystem sftp /nonexistent/rws-sftp-server"]))
+        defer { server.stop() }
+        let directory = try FileFixtures.scratchDirectory("unrunnable")
+        try FileFixtures.makeFile(directory + "/file", Data("x".utf8))
+        let started = ContinuousClock.now
+        let (names, transport) = try await server.withConnection(fileTransport: .automatic) { connection in
+            (try await connection.listDirectory(directory).map(\.name), try await connection.activeFileTransport())
+        }
+        #expect(names == ["file"])
+        #expect(transport == .shell)
+        #expect(ContinuousClock.now - started < .seconds(15))
+        try await server.withConnection(fileTransport: .sftp) { connection in
+            do {
+                _ = try await connection.listDirectory(directory)
+                Issue.record("SFTP was used on a server whose sftp-server cannot run")
+            } catch let error as RemoteFileError {
+                guard case .sftpUnavailable(let reason) = error else { throw error }
+                #expect(reason.contains("no sftp-server answered"))
+            }
+            #expect(try await connection.run("echo ok").stdoutText == "ok\n")
+        }
+    }
+
     @Test(arguments: FileRoute.allCases)
     func filesVanishingDuringAListingAreLeftOutWithoutAnError(route: FileRoute) async throws {
         let directory = try FileFixtures.scratchDirectory("vanish")
