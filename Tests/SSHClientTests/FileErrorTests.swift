@@ -4,11 +4,11 @@ import SSHClient
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct FileErrorTests {
-    @Test(arguments: FileRoute.allCases)
-    func missingPathsAndNonDirectoriesGiveDistinctErrorsAndTheConnectionKeepsWorking(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func missingPathsAndNonDirectoriesGiveDistinctErrorsAndTheConnectionKeepsWorking(kind: ServerKind, route: FileRoute) async throws {
         let directory = try FileFixtures.scratchDirectory("errors")
         try FileFixtures.makeFile(directory + "/file", Data("x".utf8))
-        try await route.withConnection { connection in
+        try await route.withConnection(kind) { connection in
             await #expect(throws: RemoteFileError.noSuchFile(path: directory + "/missing")) {
                 try await connection.listDirectory(directory + "/missing")
             }
@@ -32,9 +32,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [RemoteFileTransport.sftp, .shell])
-    func permissionDeniedIsItsOwnError(transport: RemoteFileTransport) async throws {
-        let server = try FileFixtures.restrictedServer.get()
+    @Test(arguments: ServerKind.allCases, [RemoteFileTransport.sftp, .shell])
+    func permissionDeniedIsItsOwnError(kind: ServerKind, transport: RemoteFileTransport) async throws {
+        let server = try FileFixtures.restrictedServer(kind)
         let directory = try FileFixtures.scratchDirectory("denied")
         try FileManager.default.createDirectory(atPath: directory + "/closed", withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o000])
@@ -56,8 +56,9 @@ import Testing
         }
     }
 
-    @Test func forcingSFTPOnAServerWithoutItSaysSo() async throws {
-        let server = try FileFixtures.serverWithoutSFTP.get()
+    @Test(arguments: ServerKind.allCases)
+    func forcingSFTPOnAServerWithoutItSaysSo(kind: ServerKind) async throws {
+        let server = try FileFixtures.serverWithoutSFTP(kind)
         try await server.withConnection(fileTransport: .sftp) { connection in
             await #expect(throws: RemoteFileError.self) { try await connection.listDirectory("/") }
             do {
@@ -102,14 +103,14 @@ import Testing
         }
     }
 
-    @Test(arguments: FileRoute.allCases)
-    func filesVanishingDuringAListingAreLeftOutWithoutAnError(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func filesVanishingDuringAListingAreLeftOutWithoutAnError(kind: ServerKind, route: FileRoute) async throws {
         let directory = try FileFixtures.scratchDirectory("vanish")
         for index in 0..<2000 { try FileFixtures.makeFile("\(directory)/f\(index)", Data(count: index % 50)) }
         let churn = try Churn(directory: directory)
         churn.start()
         defer { churn.stop() }
-        try await route.withConnection { connection in
+        try await route.withConnection(kind) { connection in
             // A fast listing can finish before the churn thread gets the CPU: every listing is
             // checked, and listing goes on until three of them ran while files were being
             // removed and re-created (a bound, so that a churn that never runs fails, not hangs).
