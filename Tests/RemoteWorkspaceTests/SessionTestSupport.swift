@@ -40,7 +40,7 @@ enum Corpus {
     }
 }
 
-/// A Claude data folder of its own on the shared test box, with a cache file of its own.
+/// A Claude data folder of its own on the shared test server of one kind, with a cache file of its own.
 struct SessionSandbox {
     let server: TestSSHServer
     /// The sandbox folder on the box (a local path: the test box is this machine).
@@ -50,8 +50,8 @@ struct SessionSandbox {
     var projects: String { claudeDirectory + "/projects" }
     let cacheFile: URL
 
-    init() throws {
-        server = try SharedTestServer.get()
+    init(_ kind: ServerKind = .default) throws {
+        server = try SharedTestServer.get(kind)
         root = server.remoteHome + "/sessions-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: root + "/claude/projects", withIntermediateDirectories: true)
         cacheFile = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cache-\(UUID().uuidString.prefix(8))/sessions.cache")
