@@ -1,0 +1,56 @@
+import SSHClient
+
+/// Builds the remote command line that runs Claude Code for a conversation.
+///
+/// Every user value (directory, program, model, session id, environment) goes through
+/// ``ShellQuoting``. Stderr markers tell a missing directory or program apart from Claude Code's own failures.
+enum ClaudeCommandLine {
+    static let missingDirectoryMarker = "rws-conversation:no-directory"
+    static let missingClaudeMarker = "rws-conversation:no-claude"
+
+    /// The flags of the stream-json protocol; the caller answers permission questions over stdio.
+    static let protocolFlags = [
+        "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
+        "--include-partial-messages", "--permission-prompt-tool", "stdio",
+    ]
+
+    /// The command line for `options`, with `sessionID` already resolved from a prefix.
+    static func make(_ options: ClaudeConversationOptions, sessionID: String?) throws -> String {
+        var arguments = protocolFlags
+        if let mode = options.permissionMode { arguments += ["--permission-mode", mode.rawValue] }
+        // `--flag=value`: a value starting with "-" cannot be read as another flag.
+        if let model = options.model { arguments.append("--model=" + model) }
+        switch options.start {
+        case .new: break
+        case .resume: arguments.append("--resume=" + (sessionID ?? ""))
+        case .continueMostRecent: arguments.append("--continue")
+        }
+        if options.fork, options.start != .new { arguments.append("--fork-session") }
+        return try script(directory: options.directory, executable: options.claudeExecutable,
+                          environment: options.environment, arguments: arguments)
+    }
+
+    /// `cd DIR && exec env K=V EXE ARGS…`, with the two preconditions reported by marker.
+    static func script(directory: String?, executable: String, environment: [String: String], arguments: [String]) throws -> String {
+        for name in environment.keys where !isVariableName(name) {
+            throw ClaudeConversationError.invalidOption("\"\(name)\" is not an environment variable name")
+        }
+        guard !executable.isEmpty else { throw ClaudeConversationError.invalidOption("the Claude Code program name is empty") }
+        // Installers put claude in ~/.local/bin or ~/.claude/local, which a non-login shell's PATH may lack.
+        var lines = [#"PATH="$PATH:$HOME/.local/bin:$HOME/.claude/local"; export PATH"#]
+        if let directory {
+            lines.append("cd \(try ShellQuoting.quotePath(directory)) 2>/dev/null || { echo \(missingDirectoryMarker) >&2; exit 2; }")
+        }
+        let program = try ShellQuoting.quotePath(executable)
+        lines.append("command -v \(program) >/dev/null 2>&1 || { echo \(missingClaudeMarker) >&2; exit 127; }")
+        let assignments = try environment.sorted { $0.key < $1.key }.map { try ShellQuoting.quote("\($0.key)=\($0.value)") }
+        let prefix = assignments.isEmpty ? "exec " : "exec env " + assignments.joined(separator: " ") + " "
+        lines.append(prefix + program + " " + (try ShellQuoting.commandLine(arguments)))
+        return lines.joined(separator: "\n")
+    }
+
+    private static func isVariableName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+}
