@@ -45,6 +45,8 @@ public enum ClaudeCodeCLI {
             "ANTHROPIC_BASE_URL": "http://127.0.0.1:\(server.port)",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             "CLAUDE_CODE_MAX_RETRIES": "0",
+            // Tests run as root in containers; Claude Code refuses bypassPermissions for root elsewhere.
+            "IS_SANDBOX": "1",
         ]
         if let apiKey { environment["ANTHROPIC_API_KEY"] = apiKey }
         return environment

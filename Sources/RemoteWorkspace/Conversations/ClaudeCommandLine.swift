@@ -7,6 +7,7 @@ import SSHClient
 enum ClaudeCommandLine {
     static let missingDirectoryMarker = "rws-conversation:no-directory"
     static let missingClaudeMarker = "rws-conversation:no-claude"
+    static let exitMarker = "rws-conversation:exit:"
 
     /// The flags of the stream-json protocol; the caller answers permission questions over stdio.
     static let protocolFlags = [
@@ -30,7 +31,8 @@ enum ClaudeCommandLine {
                           environment: options.environment, arguments: arguments)
     }
 
-    /// `cd DIR && exec env K=V EXE ARGS…`, with the two preconditions reported by marker.
+    /// `cd DIR`, check EXE, then `{ cat; kill -TERM 0; } | { env K=V EXE ARGS…; …; kill -TERM 0; }`; the two
+    /// preconditions are reported by marker.
     static func script(directory: String?, executable: String, environment: [String: String], arguments: [String]) throws -> String {
         for name in environment.keys where !isVariableName(name) {
             throw ClaudeConversationError.invalidOption("\"\(name)\" is not an environment variable name")
@@ -44,8 +46,13 @@ enum ClaudeCommandLine {
         let program = try ShellQuoting.quotePath(executable)
         lines.append("command -v \(program) >/dev/null 2>&1 || { echo \(missingClaudeMarker) >&2; exit 127; }")
         let assignments = try environment.sorted { $0.key < $1.key }.map { try ShellQuoting.quote("\($0.key)=\($0.value)") }
-        let prefix = assignments.isEmpty ? "exec " : "exec env " + assignments.joined(separator: " ") + " "
-        lines.append(prefix + program + " " + (try ShellQuoting.commandLine(arguments)))
+        let prefix = assignments.isEmpty ? "" : "env " + assignments.joined(separator: " ") + " "
+        // Claude Code reads its stdin through cat: when the SSH channel's stdin ends (the client
+        // went away) the whole process group is killed, tools included, instead of the turn running
+        // on with no one to read it. When Claude Code exits by itself, its status goes to stderr
+        // and the group (cat) is killed too, so the channel closes.
+        let run = prefix + program + " " + (try ShellQuoting.commandLine(arguments))
+        lines.append("{ cat; kill -TERM 0; } | { \(run); echo \(exitMarker)$? >&2; kill -TERM 0; }")
         return lines.joined(separator: "\n")
     }
 

@@ -78,7 +78,13 @@ extension ClaudeConversation {
         if stderr.contains(ClaudeCommandLine.missingClaudeMarker) { return .claudeNotFound(executable: options.claudeExecutable) }
         if stderr.contains(ClaudeCommandLine.missingDirectoryMarker) { return .directoryNotFound(options.directory ?? "~") }
         if state.withLock({ $0.stopping }) { return .stopped }
-        return .processExited(status: status?.description ?? "unknown status", stderr: stderr)
+        var shown = status?.description ?? "unknown status"
+        var lines = stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        if let index = lines.lastIndex(where: { $0.hasPrefix(ClaudeCommandLine.exitMarker) }) {
+            shown = "exit status " + lines[index].dropFirst(ClaudeCommandLine.exitMarker.count)
+            lines.remove(at: index)
+        }
+        return .processExited(status: shown, stderr: lines.joined(separator: "\n"))
     }
 
     private func end(with error: Error) {

@@ -134,21 +134,6 @@ public final class ClaudeConversation: Sendable {
         await reader.withLock { $0 }?.value
     }
 
-    /// Ends the conversation the way Claude Code ends it itself: closes its stdin, so it exits
-    /// after the running turn; stops it if it has not exited within `timeout`.
-    ///
-    /// - Parameter timeout: How long to wait for Claude Code to exit.
-    public func close(timeout: Duration = .seconds(10)) async {
-        try? await command.closeInput()
-        let task = reader.withLock { $0 }
-        let waiter = Task {
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { await self.stop() }
-        }
-        await task?.value
-        waiter.cancel()
-    }
-
     /// Sends a control request and waits for its answer.
     func control(_ subtype: String, fields: [JSONMember] = []) async throws -> JSONValue {
         let id: String = state.withLock { state in
