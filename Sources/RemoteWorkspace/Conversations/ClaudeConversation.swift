@@ -43,15 +43,8 @@ public final class ClaudeConversation: Sendable {
     ///   ``ClaudeConversationError/directoryNotFound(_:)``, ``ClaudeConversationError/processExited(status:stderr:)``,
     ///   ``RemoteSessionError`` for an unknown or ambiguous session id, ``SSHError`` when the connection fails.
     public static func start(on connection: SSHConnection, options: ClaudeConversationOptions = ClaudeConversationOptions()) async throws -> ClaudeConversation {
-        var resolved = options
-        var sessionID: String?
-        if case .resume(let prefix) = options.start {
-            let listing = try await RemoteSessions(connection: connection, locations: options.locations, cache: nil).findSession(prefix)
-            sessionID = listing.id
-            resolved.start = .resume(listing.id)
-            if resolved.directory == nil { resolved.directory = listing.summary.cwd }
-        }
-        let line = try ClaudeCommandLine.make(resolved, sessionID: sessionID)
+        let resolved = try await options.resolved(on: connection)
+        let line = try ClaudeCommandLine.make(resolved)
         let conversation = ClaudeConversation(options: resolved, command: try connection.stream(line))
         conversation.startReading()
         do {

@@ -18,8 +18,6 @@ public enum ClaudeConversationError: Error, Sendable, Equatable, CustomStringCon
     case turnInProgress
     /// Claude Code answered a control request (interrupt, mode change…) with an error.
     case controlRequestFailed(subtype: String, message: String)
-    /// Claude Code wrote a line that is not JSON, or a message without the fields the protocol has.
-    case protocolViolation(String)
     /// The conversation was stopped with ``ClaudeConversation/stop()``.
     case stopped
     /// A local file attached to a prompt cannot be read or used.
@@ -49,8 +47,6 @@ public enum ClaudeConversationError: Error, Sendable, Equatable, CustomStringCon
             return "a turn is still running; wait for its result or interrupt it"
         case .controlRequestFailed(let subtype, let message):
             return "Claude Code refused \(subtype): \(message)"
-        case .protocolViolation(let reason):
-            return "unexpected output from Claude Code: \(reason)"
         case .stopped:
             return "the conversation was stopped"
         case .attachmentUnreadable(let path, let reason):

@@ -1,3 +1,5 @@
+import SSHClient
+
 /// Which conversation a ``ClaudeConversation`` continues.
 public enum ClaudeConversationStart: Sendable, Equatable {
     /// A new conversation.
@@ -52,5 +54,29 @@ public struct ClaudeConversationOptions: Sendable, Equatable {
         self.claudeExecutable = claudeExecutable
         self.environment = environment
         self.locations = locations
+    }
+}
+
+extension ClaudeConversationOptions {
+    /// These options with a ``ClaudeConversationStart/resume(_:)`` prefix replaced by the full
+    /// session id (``RemoteSessions/findSession(_:)``), and the session's own directory when
+    /// ``directory`` is nil.
+    ///
+    /// - Parameter connection: The connection to the box.
+    /// - Throws: ``RemoteSessionError`` when no session or several match.
+    public func resolved(on connection: SSHConnection) async throws -> ClaudeConversationOptions {
+        guard case .resume(let prefix) = start else { return self }
+        let listing = try await RemoteSessions(connection: connection, locations: locations, cache: nil).findSession(prefix)
+        var resolved = self
+        resolved.start = .resume(listing.id)
+        if resolved.directory == nil { resolved.directory = listing.summary.cwd }
+        return resolved
+    }
+
+    /// The command line that runs Claude Code's own interactive UI with these options (for a
+    /// remote terminal: `ShellConfiguration(command:)`). Resolve a session prefix first with
+    /// ``resolved(on:)``.
+    public func interactiveCommandLine() throws -> String {
+        try ClaudeCommandLine.interactive(self)
     }
 }

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import RemoteWorkspace
+import SSHClient
+
+struct ClaudeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "claude",
+        abstract: "Run Claude Code's own interactive UI on the box in this terminal.",
+        discussion: """
+        Opens a remote terminal (as rws shell does) running claude in PROJECT's directory: a project name in the workspace root (app), or a path on the box. Without PROJECT: the remote home, or the session's own directory with --resume. Keys, Ctrl+C included, go to Claude Code; the escapes of rws shell work (~. disconnects).
+
+        Exit status: Claude Code's; 255 after ~. or when the connection failed.
+
+        Examples:
+          rws claude --host box app
+          rws claude --host box --continue app
+          rws claude --host box --resume 0b1c
+        """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var workspace: WorkspaceOptions
+
+    @Argument(help: "A project name in the workspace root, or a path on the box.")
+    var project: String?
+
+    @Option(name: .long, help: ArgumentHelp("Continue this session (a unique id prefix is enough).", valueName: "id"))
+    var resume: String?
+
+    @Flag(name: .customLong("continue"), help: "Continue the most recent conversation in the directory.")
+    var continueMostRecent = false
+
+    @Option(name: .long, help: ArgumentHelp("default, plan, acceptEdits or bypassPermissions.", valueName: "mode"))
+    var permissionMode: String?
+
+    @Option(name: .long, help: ArgumentHelp("The model, such as sonnet, opus or a full model name.", valueName: "model"))
+    var model: String?
+
+    @Option(name: .customLong("claude"), help: ArgumentHelp("The Claude Code program on the box (default claude; env RWS_CLAUDE).", valueName: "path"))
+    var claudeProgram: String?
+
+    func validate() throws {
+        if resume != nil, continueMostRecent { throw ValidationError("--resume and --continue exclude each other") }
+        _ = try AskCommand.mode(permissionMode)
+    }
+
+    func run() async throws {
+        await runReportingErrors {
+            guard Terminal.isTTY(STDIN_FILENO) else {
+                throw CLIError.usage("rws claude needs a terminal; use rws ask to talk to Claude Code without one")
+            }
+            let locations = workspace.locations()
+            var options = ClaudeConversationOptions(
+                directory: AskCommand.directory(of: project, in: locations),
+                start: resume.map(ClaudeConversationStart.resume) ?? (continueMostRecent ? .continueMostRecent : .new),
+                permissionMode: try AskCommand.mode(permissionMode), model: model, locations: locations)
+            if let program = claudeProgram ?? ProcessInfo.processInfo.environment["RWS_CLAUDE"], !program.isEmpty {
+                options.claudeExecutable = program
+            }
+            return try await connection.withConnection { ssh in
+                let command = try await options.resolved(on: ssh).interactiveCommandLine()
+                return try await interact(command, on: ssh)
+            }
+        }
+    }
+
+    /// The remote terminal joined to this one (as `rws shell --command`), until Claude Code exits.
+    private func interact(_ command: String, on ssh: SSHConnection) async throws -> Int32 {
+        let size = LocalTerminal.size(of: STDIN_FILENO)
+        let terminal = try TerminalState.enterRawMode(fd: STDIN_FILENO)
+        defer { terminal.restore() }
+        let type = ProcessInfo.processInfo.environment["TERM"].flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color"
+        let session = try await ssh.openShell(ShellConfiguration(
+            terminalType: type, columns: size.columns, rows: size.rows,
+            modes: LocalTerminal.modes(from: terminal.original.value), command: command))
+        let end = await ShellBridge.run(session, inputFD: STDIN_FILENO, outputFD: STDOUT_FILENO)
+        terminal.restore()
+        switch end {
+        case .exited(let status): return status.shellCode
+        case .failed(let error): throw error
+        case .disconnected, .inputClosed:
+            Terminal.err("\nConnection to \(ssh.configuration.host) closed.\n")
+            return RWSExitCode.connectionFailed
+        case .signal(let number):
+            Terminal.err("\nrws: got signal \(number); disconnected\n")
+            return 128 + number
+        }
+    }
+}
