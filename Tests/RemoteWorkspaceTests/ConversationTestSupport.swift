@@ -13,18 +13,23 @@ final class ConversationBox: @unchecked Sendable {
     /// The project directory on the box (a local path: the box is this machine).
     let project: String
 
-    init(turns: [[String: Any]]) throws {
+    convenience init(turns: [[String: Any]]) throws {
+        try self.init { _ in turns }
+    }
+
+    /// A box whose script is made once the project's path is known.
+    init(turnsFor script: (_ project: String) -> [[String: Any]]) throws {
         server = try TestSSHServer()
         try ClaudeCodeCLI.install(on: server)
-        model = try ScriptedModelServer(turns: turns)
         project = server.remoteHome + "/workspace/app"
+        model = try ScriptedModelServer(turns: script(project))
         try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
     }
 
     func options(start: ClaudeConversationStart = .new, directory: String?? = .none, fork: Bool = false,
-                 mode: ClaudePermissionMode? = nil, apiKey: String? = "sk-test") -> ClaudeConversationOptions {
-        ClaudeConversationOptions(directory: directory ?? project, start: start, fork: fork, permissionMode: mode,
-                                  environment: ClaudeCodeCLI.environment(for: model, apiKey: apiKey))
+                 mode: ClaudePermissionMode? = nil, model: String? = nil, apiKey: String? = "sk-test") -> ClaudeConversationOptions {
+        ClaudeConversationOptions(directory: directory ?? project, start: start, fork: fork, permissionMode: mode, model: model,
+                                  environment: ClaudeCodeCLI.environment(for: self.model, apiKey: apiKey))
     }
 
     /// Claude Code's session files for the project: `~/.claude/projects/<cwd with / as ->/<id>.jsonl`.
