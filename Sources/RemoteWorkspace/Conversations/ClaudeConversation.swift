@@ -5,7 +5,7 @@ import Synchronization
 /// A conversation with Claude Code on the box, over one SSH channel.
 ///
 /// Runs `claude --input-format stream-json --output-format stream-json --verbose` in the project
-/// directory and keeps it running: each ``send(_:)`` writes a user message to its stdin and returns
+/// directory and keeps it running: each ``send(_:)-(ClaudePrompt)`` writes a user message to its stdin and returns
 /// the turn's events; permission questions arrive as ``ClaudeEvent/permissionRequest(_:)`` and are
 /// answered with ``respond(to:with:)``. Nothing but Claude Code has to be on the box.
 ///
@@ -41,7 +41,7 @@ public final class ClaudeConversation: Sendable {
     ///   - options: Directory, conversation to continue, permission mode, model, program.
     /// - Throws: ``ClaudeConversationError/claudeNotFound(executable:)``,
     ///   ``ClaudeConversationError/directoryNotFound(_:)``, ``ClaudeConversationError/processExited(status:stderr:)``,
-    ///   ``RemoteSessionError`` for an unknown or ambiguous session id, ``SSHError`` when the connection fails.
+    ///   ``RemoteSessionError`` for an unknown or ambiguous session id, `SSHError` when the connection fails.
     public static func start(on connection: SSHConnection, options: ClaudeConversationOptions = ClaudeConversationOptions()) async throws -> ClaudeConversation {
         let resolved = try await options.resolved(on: connection)
         let line = try ClaudeCommandLine.make(resolved)
@@ -82,7 +82,7 @@ public final class ClaudeConversation: Sendable {
         return stream
     }
 
-    /// Sends a text prompt; see ``send(_:)``.
+    /// Sends a text prompt; see ``send(_:)-(ClaudePrompt)``.
     ///
     /// - Parameter text: The prompt.
     public func send(_ text: String) async throws -> AsyncThrowingStream<ClaudeEvent, Error> {

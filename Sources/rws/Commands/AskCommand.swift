@@ -36,20 +36,10 @@ struct AskCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("[PROJECT] PROMPT: the project (optional) and what to ask.", valueName: "project-and-prompt"))
     var words: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Continue this session (a unique id prefix is enough).", valueName: "id"))
-    var resume: String?
-
-    @Flag(name: .customLong("continue"), help: "Continue the most recent conversation in the directory.")
-    var continueMostRecent = false
+    @OptionGroup var start: ClaudeStartOptions
 
     @Flag(name: .long, help: "With --resume or --continue: continue under a new session id, leaving the original as it was.")
     var fork = false
-
-    @Option(name: .long, help: ArgumentHelp("default, plan, acceptEdits or bypassPermissions.", valueName: "mode"))
-    var permissionMode: String?
-
-    @Option(name: .long, help: ArgumentHelp("The model, such as sonnet, opus or a full model name.", valueName: "model"))
-    var model: String?
 
     @Option(name: .customLong("image"), help: ArgumentHelp("Send this local image (PNG, JPEG, GIF, WebP) with the prompt; repeatable.", valueName: "path"))
     var images: [String] = []
@@ -60,25 +50,20 @@ struct AskCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON event per line.")
     var json = false
 
-    @Option(name: .customLong("claude"), help: ArgumentHelp("The Claude Code program on the box (default claude; env RWS_CLAUDE).", valueName: "path"))
-    var claudeProgram: String?
-
     func validate() throws {
         guard (1...2).contains(words.count) else { throw ValidationError("give a PROMPT, optionally after a PROJECT") }
-        if resume != nil, continueMostRecent { throw ValidationError("--resume and --continue exclude each other") }
-        if fork, resume == nil, !continueMostRecent { throw ValidationError("--fork needs --resume or --continue") }
-        _ = try Self.mode(permissionMode)
+        if fork, start.resume == nil, !start.continueMostRecent { throw ValidationError("--fork needs --resume or --continue") }
     }
 
     func run() async throws {
         await runReportingErrors(json: json) {
-            let mode = try Self.mode(permissionMode)
+            var options = try start.options(project: words.count == 2 ? words[0] : nil, locations: workspace.locations())
+            options.fork = fork
             let interactive = Terminal.isTTY(STDIN_FILENO)
-            guard interactive || mode != nil else {
+            guard interactive || options.permissionMode != nil else {
                 throw CLIError.usage("stdin is not a terminal, so rws cannot ask before a tool runs: pass --permission-mode (default, plan, acceptEdits or bypassPermissions)")
             }
             let prompt = ClaudePrompt(words.last ?? "", images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
-            let options = conversationOptions(mode: mode)
             return try await connection.withConnection { ssh in
                 let conversation = try await ClaudeConversation.start(on: ssh, options: options)
                 let interrupts = AskInterrupts(conversation: conversation, quiet: json)
@@ -88,32 +73,6 @@ struct AskCommand: AsyncParsableCommand {
                 return code
             }
         }
-    }
-
-    private func conversationOptions(mode: ClaudePermissionMode?) -> ClaudeConversationOptions {
-        var options = ClaudeConversationOptions(
-            directory: Self.directory(of: words.count == 2 ? words[0] : nil, in: workspace.locations()),
-            start: resume.map(ClaudeConversationStart.resume) ?? (continueMostRecent ? .continueMostRecent : .new),
-            fork: fork, permissionMode: mode, model: model, locations: workspace.locations())
-        if let program = claudeProgram ?? ProcessInfo.processInfo.environment["RWS_CLAUDE"], !program.isEmpty {
-            options.claudeExecutable = program
-        }
-        return options
-    }
-
-    static func mode(_ text: String?) throws -> ClaudePermissionMode? {
-        guard let text else { return nil }
-        guard let mode = ClaudePermissionMode(rawValue: text) else {
-            throw ValidationError("unknown permission mode \"\(text)\": use default, plan, acceptEdits or bypassPermissions")
-        }
-        return mode
-    }
-
-    /// A project name means a folder of the workspace root; a path (with `/` or `~`) is used as is.
-    static func directory(of project: String?, in locations: WorkspaceLocations) -> String? {
-        guard let project else { return nil }
-        if project.hasPrefix("~") || project.contains("/") { return project }
-        return locations.workspaceRoot + "/" + project
     }
 }
 
