@@ -114,6 +114,10 @@ import Glibc
             #expect(listed.map(\.id).contains(id))
             #expect(try await sessions.findSession(String(id.prefix(6))).file.path.hasSuffix(id + ".jsonl"))
             #expect(ClaudeCodeCLI.processes(in: box.project).contains { $0.command.contains("stream-json") })
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-home-\(UUID().uuidString.prefix(6))").path
+            defer { try? FileManager.default.removeItem(atPath: home) }
+            let cli = try RWSBinary.run(["sessions"] + box.server.rwsFlags + ["--json"], home: home)
+            #expect(cli.status == 0 && cli.stdout.contains(id), "\(cli.stderr)")
             await conversation.stop()
         }
     }

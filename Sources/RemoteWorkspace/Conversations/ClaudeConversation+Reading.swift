@@ -14,12 +14,14 @@ extension ClaudeConversation {
                     state.withLock { $0.appendStderr(bytes) }
                 case .stdout(let bytes):
                     buffer += bytes
-                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        let line = buffer[..<newline]
-                        defer { buffer.removeSubrange(...newline) }
+                    var start = buffer.startIndex
+                    while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                        let line = buffer[start..<newline]
+                        start = newline + 1
                         if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
                         await handle(line, parser: &parser)
                     }
+                    buffer.removeSubrange(..<start)
                 }
             }
             failure = exitError(try? await command.exitStatus())
