@@ -130,3 +130,31 @@ import Testing
         }
     }
 }
+
+/// A reader that goes away mid-turn.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ConversationCancellationTests {
+    @Test func cancellingTheReaderInterruptsTheTurnAndTheNextPromptGetsItsOwnAnswer() async throws {
+        let box = try ConversationBox(turns: [
+            Turn.text(String(repeating: "word ", count: 100), chunks: 100, delay: 0.1),
+            Turn.text("The next answer."),
+        ])
+        defer { box.stop() }
+        try await box.server.withConnection { ssh in
+            let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
+            let turn = try await conversation.send("Talk a lot")
+            let reader = Task {
+                for try await _ in turn {}
+            }
+            try await Task.sleep(for: .milliseconds(800))  // a few words streamed
+            reader.cancel()
+            _ = await reader.result
+            let next = try await collect(try await conversation.send("Next"), in: conversation)
+            #expect(next.result?.text == "The next answer.")
+            #expect(next.result?.wasInterrupted == false)
+            #expect(!next.streamedText.contains("word"))
+            let file = try String(contentsOfFile: box.sessionFile(try #require(next.session?.id)), encoding: .utf8)
+            #expect(file.contains("[Request interrupted by user]"))
+            await conversation.stop()
+        }
+    }
+}

@@ -65,6 +65,10 @@ extension ClaudeConversation {
     private func deliver(_ events: [ClaudeEvent], endsTurn: Bool) {
         let turn: AsyncThrowingStream<ClaudeEvent, Error>.Continuation? = state.withLock { state in
             for case .sessionStarted(let info) in events { state.sessionID = info.id }
+            if state.discardingTurn {
+                if endsTurn { state.discardingTurn = false }
+                return nil
+            }
             let turn = state.turn
             if endsTurn { state.turn = nil }
             return turn

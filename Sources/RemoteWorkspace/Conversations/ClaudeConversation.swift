@@ -62,16 +62,31 @@ public final class ClaudeConversation: Sendable {
     /// Sends a prompt and returns the turn's events, ending with ``ClaudeEvent/result(_:)``.
     ///
     /// The stream throws when Claude Code exits or the connection fails during the turn.
+    /// Cancelling the task that reads it interrupts the turn.
     ///
     /// - Parameter prompt: Text, images and file references.
     /// - Throws: ``ClaudeConversationError/turnInProgress`` while the previous turn runs; the
     ///   error that ended the conversation once it ended.
     public func send(_ prompt: ClaudePrompt) async throws -> AsyncThrowingStream<ClaudeEvent, Error> {
         let (stream, continuation) = AsyncThrowingStream<ClaudeEvent, Error>.makeStream()
-        try state.withLock { state in
+        let number = try state.withLock { state in
             if let ended = state.ended { throw ended }
             guard state.turn == nil else { throw ClaudeConversationError.turnInProgress }
             state.turn = continuation
+            state.turnNumber += 1
+            return state.turnNumber
+        }
+        // A reader that stops reading (its task cancelled) interrupts the turn and frees the
+        // conversation for the next prompt.
+        continuation.onTermination = { [weak self] reason in
+            guard case .cancelled = reason, let self else { return }
+            let mine = self.state.withLock { state in
+                guard state.turnNumber == number, state.turn != nil else { return false }
+                state.turn = nil
+                state.discardingTurn = true
+                return true
+            }
+            if mine { Task { try? await self.interrupt() } }
         }
         do {
             try await command.write(ClaudeOutgoing.userMessage(prompt.content))

@@ -14,6 +14,10 @@ struct ClaudeConversationState {
     var stderrTail: [UInt8] = []
     /// Counter for rws's control request ids.
     var nextRequest = 0
+    /// A turn whose reader went away runs to its (interrupted) result: its events are dropped.
+    var discardingTurn = false
+    /// Counts turns, so that a cancelled reader clears only its own turn.
+    var turnNumber = 0
     /// Whether ``ClaudeConversation/stop()`` was called.
     var stopping = false
 
