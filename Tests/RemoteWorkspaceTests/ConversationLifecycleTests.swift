@@ -70,6 +70,23 @@ import Glibc
         }
     }
 
+    @Test func aClaudeThatNeverAnswersTimesOutAndIsStopped() async throws {
+        let box = try ConversationBox(turns: [])
+        defer { box.stop() }
+        let silent = box.server.remoteHome + "/.local/bin/claude-silent"
+        try "#!/bin/sh\nexec sleep 300\n".write(toFile: silent, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: silent)
+        var options = box.options()
+        options.claudeExecutable = "claude-silent"
+        options.startTimeout = .seconds(1)
+        _ = try await box.server.withConnection { ssh in
+            await #expect(throws: ClaudeConversationError.startTimedOut(after: .seconds(1))) {
+                _ = try await ClaudeConversation.start(on: ssh, options: options)
+            }
+        }
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
     @Test func anAPIErrorEndsTheTurnWithATypedErrorAndTheConversationGoesOn() async throws {
         let box = try ConversationBox(turns: [Turn.error(529, "Overloaded"), Turn.error(500, "Internal trouble"), Turn.text("Back again.")])
         defer { box.stop() }

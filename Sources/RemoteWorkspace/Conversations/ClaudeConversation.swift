@@ -47,6 +47,11 @@ public final class ClaudeConversation: Sendable {
         let line = try ClaudeCommandLine.make(resolved)
         let conversation = ClaudeConversation(options: resolved, command: try connection.stream(line))
         conversation.startReading()
+        let timer = Task { [timeout = resolved.startTimeout] in
+            try await Task.sleep(for: timeout)
+            conversation.failWaiters(with: ClaudeConversationError.startTimedOut(after: timeout))
+        }
+        defer { timer.cancel() }
         do {
             _ = try await conversation.control("initialize", fields: [JSONMember("hooks", .null)])
         } catch {
@@ -164,6 +169,15 @@ public final class ClaudeConversation: Sendable {
                 }
             }
         }
+    }
+
+    /// Fails every control request still waiting for an answer.
+    func failWaiters(with error: Error) {
+        let waiting = state.withLock { state in
+            defer { state.pending = [:] }
+            return Array(state.pending.values)
+        }
+        for waiter in waiting { waiter.continuation.resume(throwing: error) }
     }
 
     private func startReading() {

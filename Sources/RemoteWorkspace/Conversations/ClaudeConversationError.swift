@@ -12,6 +12,8 @@ public enum ClaudeConversationError: Error, Sendable, Equatable, CustomStringCon
     case turnFailed(subtype: String, message: String)
     /// Claude Code exited; its exit status and the end of its stderr.
     case processExited(status: String, stderr: String)
+    /// Claude Code did not answer the `initialize` request in time; it was stopped.
+    case startTimedOut(after: Duration)
     /// A value in the options cannot be used.
     case invalidOption(String)
     /// A prompt was sent while the previous turn was still running.
@@ -41,6 +43,8 @@ public enum ClaudeConversationError: Error, Sendable, Equatable, CustomStringCon
         case .processExited(let status, let stderr):
             let detail = stderr.split(separator: "\n").last.map { ": \($0)" } ?? ""
             return "Claude Code exited (\(status))\(detail)"
+        case .startTimedOut(let after):
+            return "Claude Code did not answer within \(after); it was stopped"
         case .invalidOption(let reason):
             return "invalid conversation option: \(reason)"
         case .turnInProgress:

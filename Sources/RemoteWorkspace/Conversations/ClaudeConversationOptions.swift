@@ -30,6 +30,9 @@ public struct ClaudeConversationOptions: Sendable, Equatable {
     public var environment: [String: String]
     /// Where Claude Code keeps its data on the box, used to resolve session id prefixes.
     public var locations: WorkspaceLocations
+    /// How long ``ClaudeConversation/start(on:options:)`` waits for Claude Code to answer the
+    /// `initialize` request before it stops it.
+    public var startTimeout: Duration
 
     /// Options for a conversation; every value has a default.
     ///
@@ -42,10 +45,11 @@ public struct ClaudeConversationOptions: Sendable, Equatable {
     ///   - claudeExecutable: The Claude Code program on the box.
     ///   - environment: Environment variables for Claude Code.
     ///   - locations: Where Claude Code keeps its data on the box.
+    ///   - startTimeout: How long to wait for Claude Code's answer to `initialize`.
     public init(directory: String? = nil, start: ClaudeConversationStart = .new, fork: Bool = false,
                 permissionMode: ClaudePermissionMode? = nil, model: String? = nil,
                 claudeExecutable: String = "claude", environment: [String: String] = [:],
-                locations: WorkspaceLocations = WorkspaceLocations()) {
+                locations: WorkspaceLocations = WorkspaceLocations(), startTimeout: Duration = .seconds(60)) {
         self.directory = directory
         self.start = start
         self.fork = fork
@@ -54,6 +58,7 @@ public struct ClaudeConversationOptions: Sendable, Equatable {
         self.claudeExecutable = claudeExecutable
         self.environment = environment
         self.locations = locations
+        self.startTimeout = startTimeout
     }
 }
 

@@ -74,6 +74,7 @@ extension ClaudeConversationError {
         case .apiError: return "api_error"
         case .turnFailed: return "turn_failed"
         case .processExited: return "process_exited"
+        case .startTimedOut: return "start_timed_out"
         case .invalidOption: return "invalid_option"
         case .turnInProgress: return "turn_in_progress"
         case .controlRequestFailed: return "control_request_failed"
