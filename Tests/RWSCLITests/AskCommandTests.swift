@@ -76,6 +76,20 @@ final class AskBox: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: box.project + "/no.txt"))
     }
 
+    @Test func imageAndFileFlagsReachTheModel() throws {
+        let box = try AskBox(turns: [["text": "Seen both."]])
+        defer { box.stop() }
+        try "FILE-ON-BOX 9\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
+        let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+        let image = box.home + "/pixel.png"
+        try png.write(to: URL(fileURLWithPath: image))
+        let outcome = try box.rws(["ask", "app", "Look", "--permission-mode", "plan", "--image", image, "--file", "notes.txt"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout == "Seen both.\n")
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: try #require(box.model.conversationRequests().last)), as: UTF8.self)
+        #expect(body.contains(png.base64EncodedString()) && body.contains("FILE-ON-BOX 9"))
+    }
+
     @Test func aBoxWithoutClaudeCodeFailsWithAMessageSayingSo() throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }
