@@ -42,12 +42,16 @@ import Testing
     @Test func sessionsListsTheBoxAtAGlanceAndAsJSON() async throws {
         let table = try await rws(["sessions"])
         #expect(table.status == 0)
-        #expect(table.stdout == "77777777  2026-01-02 10:00  List the files\n")
+        // Written a moment ago, last record a tool result: Claude is working; one subagent file.
+        #expect(table.stdout == "ID        LAST              STATE       CONTEXT      AGENTS  TITLE\n" + "77777777  2026-01-02 10:00  running     -            1       List the files\n")
         let json = try await rws(["sessions", "/home/dev/proj", "--json", "--limit", "5"])
         #expect(json.status == 0)
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect((decoded?.first?["summary"] as? [String: Any])?["cwd"] as? String == "/home/dev/proj", "\(json.stdout)")
         #expect((decoded?.first?["subagentFiles"] as? [Any])?.count == 1)
+        #expect(decoded?.first?["state"] as? String == "running", "\(json.stdout)")
+        #expect((decoded?.first?["summary"] as? [String: Any])?["activity"] as? String == "working")
+        #expect((decoded?.first?["summary"] as? [String: Any])?["subagentCount"] as? Int == 1)
     }
 
     @Test func historyShowsRolesTimesAndOneLinePerToolCall() async throws {
