@@ -66,7 +66,7 @@ import Testing
         writer.arguments = ["-c", Self.twoPieceWriter, "writer", path, stop]
         try writer.run()
         defer {
-            FileManager.default.createFile(atPath: stop, contents: Data())
+            _ = FileManager.default.createFile(atPath: stop, contents: Data())
             writer.waitUntilExit()
         }
         try await sandbox.withSessions { sessions in
@@ -76,7 +76,7 @@ import Testing
                     try await sessions.renameSession(id, title: "busy \(attempt)")
                 }
             }
-            FileManager.default.createFile(atPath: stop, contents: Data())
+            _ = FileManager.default.createFile(atPath: stop, contents: Data())
             try await offPool { writer.waitUntilExit() }
             try await sessions.renameSession(id, title: "at rest")
         }
