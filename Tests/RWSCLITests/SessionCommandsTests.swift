@@ -62,6 +62,14 @@ import Testing
         #expect(outcome.stdout.contains("▸ Bash(ls) → 2 lines"))
     }
 
+    @Test func historyLastShowsOnlyTheLastMessages() async throws {
+        let outcome = try await rws(["history", "7777", "--last", "1"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("▸ Bash(ls) → 2 lines"), "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("You\n  List the files"), "\(outcome.stdout)")
+        #expect(try await rws(["history", "7777", "--last", "0"]).status != 0)
+    }
+
     @Test func exportWritesMarkdownToAFile() async throws {
         let output = home + "-export.md"
         defer { try? FileManager.default.removeItem(atPath: output) }
