@@ -7,7 +7,7 @@ import Testing
 /// The remote scripts give the same answers with BusyBox's sh, find, stat, head and tail as
 /// with GNU coreutils and dash. BusyBox runs from a folder of applet links put first on PATH.
 @Suite struct BusyBoxUserlandTests {
-    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat"]
+    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat", "gzip"]
 
     /// A folder of BusyBox applet links; fails loudly when BusyBox is not installed.
     static func appletFolder(in sandbox: SessionSandbox) throws -> String {
@@ -71,9 +71,14 @@ import Testing
         })
         try await sandbox.server.withConnection { connection in
             let ranges: [RemoteScript.Argument] = [.path(path), .word("0"), .word("100"), .path(path), .word("1000"), .word("333")]
-            let read = try await Self.runBoth(RemoteByteReader.script, ranges, busybox: busybox, on: connection)
+            let read = try await Self.runBoth(RemoteByteReader.script, [.word("raw")] + ranges, busybox: busybox, on: connection)
             #expect(read.gnu.map(\.content) == read.busybox.map(\.content))
             #expect(read.gnu.first?.content.count == 100)
+            // Compressed: BusyBox's gzip applet gives other bytes that inflate to the same.
+            let packed = try await Self.runBoth(RemoteByteReader.script, [.word("6")] + ranges, busybox: busybox, on: connection)
+            #expect(packed.busybox.dropLast().allSatisfy { $0.header.hasSuffix(" 6") } && packed.busybox.count == 3, "\(packed.busybox.map(\.header))")
+            #expect(try packed.busybox.map { try Gunzip.decompress($0.content, step: "test") } == read.gnu.map(\.content))
+            #expect(try packed.gnu.map { try Gunzip.decompress($0.content, step: "test") } == read.gnu.map(\.content))
 
             let follow: [RemoteScript.Argument] = [.path(path), .word("0"), .word(""), .word("0.1")]
             var outputs: [[UInt8]] = []
