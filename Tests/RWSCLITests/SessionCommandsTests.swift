@@ -43,7 +43,7 @@ import Testing
         let table = try await rws(["sessions"])
         #expect(table.status == 0)
         // Written a moment ago, last record a tool result: Claude is working; one subagent file.
-        #expect(table.stdout == "ID        LAST              STATE       CONTEXT      AGENTS  TITLE\n" + "77777777  2026-01-02 10:00  running     -            1       List the files\n")
+        #expect(table.stdout == "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  TITLE\n" + "77777777  2026-01-02 10:00  3      running     -            1       List the files\n")
         let json = try await rws(["sessions", "/home/dev/proj", "--json", "--limit", "5"])
         #expect(json.status == 0)
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]

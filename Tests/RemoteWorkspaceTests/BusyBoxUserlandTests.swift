@@ -1,13 +1,14 @@
 import Foundation
 @testable import RemoteWorkspace
 import RWSTestSupport
+import SessionHistory
 import SSHClient
 import Testing
 
 /// The remote scripts give the same answers with BusyBox's sh, find, stat, head and tail as
 /// with GNU coreutils and dash. BusyBox runs from a folder of applet links put first on PATH.
 @Suite struct BusyBoxUserlandTests {
-    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat", "gzip"]
+    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat", "gzip", "grep"]
 
     /// A folder of BusyBox applet links; fails loudly when BusyBox is not installed.
     static func appletFolder(in sandbox: SessionSandbox) throws -> String {
@@ -49,6 +50,13 @@ import Testing
             #expect(bbFolders.first?.heads.mapValues(\.bytes) == gnuFolders.first?.heads.mapValues(\.bytes))
             #expect(bbFolders.first?.tails.mapValues(\.bytes) == gnuFolders.first?.tails.mapValues(\.bytes))
             #expect(gnuFolders.first?.heads.values.allSatisfy(\.isExact) == true)
+            // Message lines counted by BusyBox's grep and GNU grep, and as the local listing counts them.
+            #expect(bbFolders.first?.counts == gnuFolders.first?.counts)
+            for (path, count) in gnuFolders.first?.counts ?? [:] {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sandbox.projects + "/" + path)))
+                #expect(MessageLines.count(in: bytes) == count, "\(path)")
+            }
+            #expect(gnuFolders.first?.counts.count == gnuFolders.first?.files.filter(\.isTopLevelTranscript).count)
 
             // Told an older size of every file, the script sends the same appended ranges on both.
             let known = gnuFolders[0].files.filter(\.isTopLevelTranscript).map {

@@ -56,7 +56,7 @@ import Testing
             }
         }
         #expect(local.contains { $0.summary.subagentCount > 0 } && Set(local.compactMap(\.summary.activity)).count >= 2
-                && local.contains { $0.summary.contextUse != nil }, "seed \(seed): the generator lost the new fields")
+                && local.contains { $0.summary.contextUse != nil } && local.contains { ($0.summary.messageCount ?? 0) > 0 }, "seed \(seed): the generator lost the new fields")
         #expect(remote.map(\.summary.lastTimestamp) == local.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }.map(\.summary.lastTimestamp))
         // The cached listing that follows must say the same.
         let warm = try await sandbox.withSessions { try await $0.listing(includeUnlisted: true) }.sessions
@@ -102,7 +102,7 @@ import Testing
         check("lastTimestamp", \.lastTimestamp); check("model", \.model); check("version", \.version)
         check("tag", \.tag); check("isSidechain", \.isSidechain); check("fileSize", \.fileSize)
         check("activity", \.activity); check("contextUse", \.contextUse); check("subagentCount", \.subagentCount)
-        check("modificationTime", \.modificationTime)
+        check("modificationTime", \.modificationTime); check("messageCount", \.messageCount)
         if result.isEmpty, lhs != rhs { result.append("other fields") }
         return result
     }

@@ -95,3 +95,25 @@ import Testing
         #expect(SessionSummary.subagentCount(fileNames: ["agent-a1.jsonl", "agent-a1.meta.json", "agent-acompact-0f0f0f.jsonl", "agent-ea02459f.jsonl"]) == 2)
     }
 }
+
+/// The message count a listing shows: lines holding a user or assistant record type.
+@Suite struct MessageLinesTests {
+    @Test func countsLinesHoldingAUserOrAssistantTypeOnceEachAsGrepDoes() {
+        let lines = [
+            #"{"type":"user","message":{"role":"user","content":"a"}}"#,
+            #"{"type":"assistant","message":{"content":[{"type":"text","text":"quoting \"type\":\"user\" is not a record"}]}}"#,
+            #"{"type":"progress","data":{"text":"escaped: \"type\":\"assistant\""}}"#,
+            #"{"type":"custom-title","customTitle":"x"}"#,
+            "",
+            #"{"type":"user"}"#,
+        ]
+        #expect(MessageLines.count(in: Array(lines.joined(separator: "\n").utf8)) == 3)
+        #expect(MessageLines.count(in: []) == 0)
+    }
+
+    @Test func agreesWithGrepOnACorpusSession() throws {
+        // `LC_ALL=C grep -c -F -e '"type":"user"' -e '"type":"assistant"'` on these files.
+        #expect(MessageLines.count(in: try TestFiles.corpusFile("daaain__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl")) == 107)
+        #expect(MessageLines.count(in: try TestFiles.corpusFile("marot__spotter__258c7280-ae70-4798-800f-63464d01a85d.jsonl")) == 496)
+    }
+}

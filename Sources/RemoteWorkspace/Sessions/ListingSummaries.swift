@@ -70,6 +70,7 @@ enum ListingSummaries {
             guard var summary = file.summary, includeUnlisted || summary.isListable else { continue }
             let key = file.folder + "\u{0}" + file.project + "/" + summary.id
             let subagents = (nested[key] ?? []).sorted { $0.path < $1.path } + (agents[key] ?? []).sorted { $0.path < $1.path }
+            summary.messageCount = file.messageCount
             summary.fillListingFields(
                 modificationTime: file.stat.mtime, subagentFileNames: subagents.map { String($0.path.split(separator: "/").last ?? "") })
             listings.append(RemoteSessionListing(

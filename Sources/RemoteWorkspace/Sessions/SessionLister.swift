@@ -40,6 +40,7 @@ struct SessionLister: Sendable {
             for stat in folder.files where stat.isTopLevelTranscript {
                 var file = ListedFile(folder: folder.folder, stat: stat)
                 ListingWindows.resolve(&file, in: folder, cache: contents, window: options.window)
+                file.messageCount = folder.counts[stat.path] ?? file.cached?.messageCount
                 if file.cached != nil { statistics.cacheHits += 1 }
                 if file.wasRead, folder.ranges[stat.path] != nil {
                     statistics.filesGrown += 1

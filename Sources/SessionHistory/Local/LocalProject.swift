@@ -48,6 +48,7 @@ public enum LocalProject {
             let nested = try SubagentFiles.nested(in: folder.appendingPathComponent(summary.id).appendingPathComponent("subagents"))
             let subagents = nested + (agentsBySession[summary.id] ?? [])
             summary.fillListingFields(modificationTime: window.modified, subagentFileNames: subagents.map(\.lastPathComponent))
+            summary.messageCount = MessageLines.count(in: try LocalFiles.read(window.url, offset: 0, count: window.size))
             listings.append(LocalSessionListing(url: window.url, summary: summary, subagentFiles: subagents))
         }
         return listings.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }

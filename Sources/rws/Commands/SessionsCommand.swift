@@ -57,17 +57,18 @@ struct SessionsCommand: AsyncParsableCommand {
 
 /// How session summaries look on a terminal and in JSON.
 enum SessionTable {
-    /// One line per session: id, last time, state, context use, subagents, title.
+    /// One line per session: id, last time, message count, state, context use, subagents, title.
     static func text(_ summaries: [SessionSummary], now: Int = Int(Date().timeIntervalSince1970)) -> String {
         guard !summaries.isEmpty else { return "no sessions\n" }
-        let header = "ID        LAST              STATE       CONTEXT      AGENTS  TITLE\n"
+        let header = "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  TITLE\n"
         return header + summaries.map { summary in
             let when = summary.lastTimestamp.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ").safeLine } ?? "-               "
             let id = String(summary.id.prefix(8)).safeLine
             let title = summary.title?.safeLine ?? "(untitled)"
             let state = pad(summary.state(now: now).map(label) ?? "-", 10)
             let agents = pad(summary.subagentCount == 0 ? "-" : String(summary.subagentCount), 6)
-            return "\(id)  \(when)  \(state)  \(pad(context(summary.contextUse), 11))  \(agents)  \(title)\n"
+            let messages = pad(summary.messageCount.map(String.init) ?? "-", 5)
+            return "\(id)  \(when)  \(messages)  \(state)  \(pad(context(summary.contextUse), 11))  \(agents)  \(title)\n"
         }.joined()
     }
 
