@@ -55,13 +55,15 @@ enum DropbearServer {
             if [ -n "$2" ] && [ -e /usr/lib/sftp-server ]; then mount --bind "$2" /usr/lib/sftp-server || exit 1; fi
             (while kill -0 "$7" 2>/dev/null; do sleep 1; done; kill -KILL $$) </dev/null >/dev/null 2>&1 &
             if [ -n "$8" ]; then set -- "$@" -c "$8"; fi
-            a=$3 k=$4 f=$5 l=$6; shift 8
-            exec /usr/sbin/dropbear -F -E -s -p "127.0.0.1:$a" -r "$k" -P "$f" "$@" 2>>"$l"
+            if [ -z "$9" ]; then set -- "$@" -s; fi
+            a=$3 k=$4 f=$5 l=$6; shift 9
+            exec /usr/sbin/dropbear -F -E -p "127.0.0.1:$a" -r "$k" -P "$f" "$@" 2>>"$l"
             """
         return try SpawnedProcess("/usr/bin/unshare", [
             "-m", "--propagation", "private", "/bin/sh", "-c", script, "dropbear-test",
             directory + "/passwd", options.sftp ? "" : directory + "/no-sftp-server", String(port),
             directory + "/host_ed25519", directory + "/dropbear.pid", logPath, String(getpid()), options.forceCommand ?? "",
+            options.passwordAuthentication ? "password" : "",
         ])
     }
 

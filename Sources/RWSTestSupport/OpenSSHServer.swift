@@ -31,7 +31,7 @@ enum OpenSSHServer {
             "PidFile \(directory)/sshd.pid",
             "AuthorizedKeysFile \(directory)/authorized_keys",
             "PubkeyAuthentication yes",
-            "PasswordAuthentication no",
+            "PasswordAuthentication \(options.passwordAuthentication ? "yes" : "no")",
             "KbdInteractiveAuthentication no",
             "UsePAM no",
             "StrictModes no",

@@ -22,13 +22,17 @@ public final class TestSSHServer: @unchecked Sendable {
         /// A program run instead of every requested command, which finds that command in
         /// `SSH_ORIGINAL_COMMAND` (sshd `ForceCommand`, dropbear `-c`).
         public var forceCommand: String?
+        /// Whether password logins are offered (sshd `PasswordAuthentication yes`, dropbear without `-s`).
+        public var passwordAuthentication: Bool
 
-        /// Options for a default-configured server with SFTP.
-        public init(maxSessions: Int? = nil, sftp: Bool = true, extraConfig: [String] = [], forceCommand: String? = nil) {
+        /// Options for a default-configured server with SFTP and key logins only.
+        public init(maxSessions: Int? = nil, sftp: Bool = true, extraConfig: [String] = [], forceCommand: String? = nil,
+                    passwordAuthentication: Bool = false) {
             self.maxSessions = maxSessions
             self.sftp = sftp
             self.extraConfig = extraConfig
             self.forceCommand = forceCommand
+            self.passwordAuthentication = passwordAuthentication
         }
     }
 
@@ -48,6 +52,8 @@ public final class TestSSHServer: @unchecked Sendable {
     public let remoteHome: String
     /// The server's log, for diagnosing failed tests.
     public let logPath: String
+    /// The file holding the listening server's PID.
+    public var pidFilePath: String { directory.path + "/\(kind == .openssh ? "sshd" : "dropbear").pid" }
     private let authorizedKeysPath: String
     private var process: SpawnedProcess?
 

@@ -12,6 +12,7 @@ enum ConfigSetting: Sendable, Equatable {
     case connectTimeout(Int)
     case serverAliveInterval(Int)
     case serverAliveCountMax(Int)
+    case proxyJump([HostArgument])
 
     /// Reads the setting on `line`, or `nil` when rws does not use the keyword
     /// (unknown keywords are ignored rather than rejected).
@@ -57,6 +58,7 @@ enum ConfigSetting: Sendable, Equatable {
         "connecttimeout": { ValueParsing.seconds($0).map(ConfigSetting.connectTimeout) },
         "serveraliveinterval": { ValueParsing.seconds($0).map(ConfigSetting.serverAliveInterval) },
         "serveralivecountmax": { ValueParsing.count($0).map(ConfigSetting.serverAliveCountMax) },
+        "proxyjump": { JumpHosts.parse($0).map(ConfigSetting.proxyJump) },
     ]
 
     private static let expectations: [String: String] = [
@@ -66,5 +68,6 @@ enum ConfigSetting: Sendable, Equatable {
         "connecttimeout": ValueParsing.timeExpectation,
         "serveraliveinterval": ValueParsing.timeExpectation,
         "serveralivecountmax": ValueParsing.countExpectation,
+        "proxyjump": JumpHosts.expectation,
     ]
 }

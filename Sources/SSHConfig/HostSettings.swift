@@ -23,6 +23,8 @@ public struct HostSettings: Sendable, Hashable, Codable {
     public var serverAliveInterval: Int?
     /// `ServerAliveCountMax`.
     public var serverAliveCountMax: Int?
+    /// `ProxyJump`: the jump hosts, first hop first; `[]` for `ProxyJump none`.
+    public var proxyJump: [HostArgument]?
 
     /// Settings with nothing set.
     public init() {}
@@ -41,6 +43,7 @@ public struct HostSettings: Sendable, Hashable, Codable {
         case let .connectTimeout(value): connectTimeout = connectTimeout ?? value
         case let .serverAliveInterval(value): serverAliveInterval = serverAliveInterval ?? value
         case let .serverAliveCountMax(value): serverAliveCountMax = serverAliveCountMax ?? value
+        case let .proxyJump(value): proxyJump = proxyJump ?? value
         }
     }
 }

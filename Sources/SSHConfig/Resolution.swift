@@ -80,6 +80,7 @@ public enum Resolution {
             serverAliveCountMax: chooser.pick(
                 .serveralivecountmax, \.serverAliveCountMax, \.serverAliveCountMax, default: defaultServerAliveCountMax),
             agentSocket: agentSocket,
+            proxyJump: chooser.pick(.proxyjump, \.proxyJump, \.proxyJump, default: []),
             origins: chooser.origins,
             configFiles: config.filesRead,
             warnings: config.warnings)

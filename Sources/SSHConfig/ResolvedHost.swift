@@ -26,6 +26,8 @@ public enum SettingKey: String, Sendable, Hashable, Codable, CodingKeyRepresenta
     case serveralivecountmax
     /// The agent socket.
     case identityagent
+    /// The jump hosts.
+    case proxyjump
 }
 
 /// Where a resolved setting came from, highest precedence first.
@@ -79,6 +81,9 @@ public struct ResolvedHost: Sendable, Hashable, Codable {
     public var serverAliveCountMax: Int
     /// The agent socket (`SSH_AUTH_SOCK`), if set.
     public var agentSocket: String?
+    /// Jump hosts (`ProxyJump`, `-J`), first hop first, as written; empty for a direct
+    /// connection. Each is resolved as a host of its own when connecting.
+    public var proxyJump: [HostArgument] = []
     /// Where each setting came from.
     public var origins: [SettingKey: SettingOrigin]
     /// The configuration files that were read, outermost first.

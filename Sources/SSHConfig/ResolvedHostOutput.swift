@@ -22,7 +22,9 @@ extension ResolvedHost {
             (.identityagent, agentSocket ?? "none"),
         ]
         let identities = identityFiles.map { (SettingKey.identityfile, $0) }
-        return (scalar + identities + rest).map { "\($0.rawValue) \($1)" }
+        // Printed only when set, as `ssh -G` does.
+        let jumps = proxyJump.isEmpty ? [] : [(SettingKey.proxyjump, JumpHosts.format(proxyJump))]
+        return (scalar + identities + rest + jumps).map { "\($0.rawValue) \($1)" }
     }
 
     /// The settings as pretty-printed JSON with sorted keys (all fields,

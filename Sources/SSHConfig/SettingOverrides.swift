@@ -17,6 +17,7 @@
 /// | `RWS_CONNECT_TIMEOUT` | seconds, or a time like `1m30s` |
 /// | `RWS_SERVER_ALIVE_INTERVAL` | seconds, or a time like `1m` |
 /// | `RWS_SERVER_ALIVE_COUNT_MAX` | count |
+/// | `RWS_PROXY_JUMP` | jump hosts, as `ProxyJump` (`none` for none) |
 public struct SettingOverrides: Sendable, Hashable, Codable {
     /// The host, with an optional user and port.
     public var host: HostArgument?
@@ -40,6 +41,8 @@ public struct SettingOverrides: Sendable, Hashable, Codable {
     public var serverAliveInterval: Int?
     /// Unanswered keep-alives before the connection is dropped.
     public var serverAliveCountMax: Int?
+    /// Jump hosts, first hop first (`[]`: none, overriding the configuration file).
+    public var proxyJump: [HostArgument]?
 
     /// No overrides.
     public init() {}
@@ -71,6 +74,7 @@ public struct SettingOverrides: Sendable, Hashable, Codable {
         connectTimeout = try parsed("RWS_CONNECT_TIMEOUT", Self.parseSeconds)
         serverAliveInterval = try parsed("RWS_SERVER_ALIVE_INTERVAL", Self.parseSeconds)
         serverAliveCountMax = try parsed("RWS_SERVER_ALIVE_COUNT_MAX", Self.parseCount)
+        proxyJump = try parsed("RWS_PROXY_JUMP", Self.parseJumpHosts)
     }
 
     private static func pathList(_ text: String?) -> [String] {
@@ -100,6 +104,11 @@ public struct SettingOverrides: Sendable, Hashable, Codable {
     /// Parses a host key policy flag value; the error names `flag`.
     public static func parseStrictHostKeyChecking(_ text: String, flag: String) throws -> StrictHostKeyChecking {
         try parse(text, flag: flag, StrictHostKeyChecking.init(configValue:), expected: StrictHostKeyChecking.expectation)
+    }
+
+    /// Parses a jump host list (`-J`), as `ProxyJump`; the error names `flag`.
+    public static func parseJumpHosts(_ text: String, flag: String) throws -> [HostArgument] {
+        try parse(text, flag: flag, JumpHosts.parse, expected: JumpHosts.expectation)
     }
 
     private static func parse<T>(

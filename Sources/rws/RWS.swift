@@ -20,6 +20,7 @@ struct RWS: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ExecCommand.self, ShellCommand.self,
+            AskCommand.self, ClaudeCommand.self,
             ProjectsCommand.self, CreateCommand.self, CloneCommand.self, DeleteCommand.self,
             SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
             ListCommand.self, CatCommand.self,

@@ -5,36 +5,41 @@ import Testing
 @Suite struct ExecCommandTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
 
-    @Test func execStreamsOutputAndExitsWithTheRemoteStatus() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func execStreamsOutputAndExitsWithTheRemoteStatus(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let outcome = try RWSBinary.run(["exec"] + server.rwsFlags + ["--", "echo hello; echo oops >&2; exit 7"], home: home)
         #expect(outcome.stdout == "hello\n")
         #expect(outcome.stderr == "oops\n")
         #expect(outcome.status == 7)
     }
 
-    @Test func execForwardsLocalStdin() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func execForwardsLocalStdin(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let outcome = try RWSBinary.run(["exec"] + server.rwsFlags + ["--", "tr a-z A-Z"], stdin: "shout\n", home: home)
         #expect(outcome.stdout == "SHOUT\n")
         #expect(outcome.status == 0)
     }
 
-    @Test func execReportsASignalAs128PlusItsNumber() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func execReportsASignalAs128PlusItsNumber(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let outcome = try RWSBinary.run(["exec"] + server.rwsFlags + ["--", "kill -KILL $$"], home: home)
         #expect(outcome.status == 137)
     }
 
-    @Test func execTimeoutStopsTheCommandAndExits124() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func execTimeoutStopsTheCommandAndExits124(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let outcome = try RWSBinary.run(["exec"] + server.rwsFlags + ["--timeout", "1s", "--", "sleep 30"], home: home)
         #expect(outcome.status == 124)
         #expect(outcome.stderr.contains("timed out after 1s"))
     }
 
-    @Test func theHostMayComeFromRWS_HOST() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func theHostMayComeFromRWS_HOST(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let flags = ["--identity", server.clientKeyPath, "--known-hosts", server.knownHostsPath, "-F", "/dev/null"]
         let outcome = try RWSBinary.run(["exec"] + flags + ["--", "echo via env"], home: home,
                                         environment: ["RWS_HOST": "\(server.user)@127.0.0.1:\(server.port)"])
@@ -49,8 +54,9 @@ import Testing
         #expect(outcome.stderr.contains("RWS_HOST"))
     }
 
-    @Test func unknownHostKeyFailsWith255AndShowsTheFingerprint() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func unknownHostKeyFailsWith255AndShowsTheFingerprint(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let emptyKnownHosts = home + "-known_hosts"
         let flags = ["--host", "\(server.user)@127.0.0.1:\(server.port)", "--identity", server.clientKeyPath,
                      "--known-hosts", emptyKnownHosts, "-F", "/dev/null"]
@@ -62,8 +68,9 @@ import Testing
 }
 
 @Suite struct LoggingTests {
-    @Test func verboseLogsTheStepsButNeverThePassword() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func verboseLogsTheStepsButNeverThePassword(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-log-\(UUID().uuidString.prefix(8))").path
         let secret = "s3cret-\(UUID().uuidString)"
         let flags = ["--host", "\(server.user)@127.0.0.1:\(server.port)", "--known-hosts", server.knownHostsPath,
@@ -77,8 +84,9 @@ import Testing
         #expect(!outcome.stdout.contains(secret))
     }
 
-    @Test func withoutVerboseNothingButTheErrorIsPrinted() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func withoutVerboseNothingButTheErrorIsPrinted(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-log-quiet").path
         let outcome = try RWSBinary.run(["exec"] + server.rwsFlags + ["--", "true"], home: home)
         #expect(outcome.status == 0)

@@ -17,16 +17,18 @@ import Testing
         return name
     }
 
-    @Test func lsPrintsOneNamePerLineForAPathRelativeToTheRemoteHome() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func lsPrintsOneNamePerLineForAPathRelativeToTheRemoteHome(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)
         let outcome = try RWSBinary.run(["ls"] + server.rwsFlags + [name], home: home)
         #expect(outcome.stdout == "link\nnotes.txt\nsub dir\n")
         #expect(outcome.status == 0)
     }
 
-    @Test func lsLongShowsModeOwnerSizeTimeAndLinkTargets() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func lsLongShowsModeOwnerSizeTimeAndLinkTargets(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)
         let outcome = try RWSBinary.run(["ls", "--long"] + server.rwsFlags + ["~/" + name], home: home)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
@@ -36,8 +38,9 @@ import Testing
         #expect(lines[2].hasPrefix("drwxr-xr-x") && lines[2].hasSuffix("sub dir"))
     }
 
-    @Test func lsJSONGivesTypedEntries() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func lsJSONGivesTypedEntries(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)
         let outcome = try RWSBinary.run(["ls", "--json"] + server.rwsFlags + [name], home: home)
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
@@ -48,8 +51,9 @@ import Testing
         #expect(entries[2]["kind"] as? String == "directory")
     }
 
-    @Test func lsErrorsAreOneLineOrJSONWithExitStatusOne() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func lsErrorsAreOneLineOrJSONWithExitStatusOne(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let plain = try RWSBinary.run(["ls"] + server.rwsFlags + ["/no/such/dir"], home: home)
         #expect(plain.stderr == "rws: /no/such/dir: no such file or directory\n")
         #expect(plain.status == 1)
@@ -58,8 +62,9 @@ import Testing
         #expect(json.status == 1)
     }
 
-    @Test func catWritesTheFileFromAnOffsetOnAServerWithoutSFTPToo() throws {
-        for server in [try SharedTestServer.get(), try TestSSHServer(.init(sftp: false))] {
+    @Test(arguments: ServerKind.allCases)
+    func catWritesTheFileFromAnOffsetOnAServerWithoutSFTPToo(kind: ServerKind) throws {
+        for server in [try SharedTestServer.get(kind), try TestSSHServer(kind, .init(sftp: false))] {
             let name = try makeTree(server)
             let whole = try RWSBinary.run(["cat"] + server.rwsFlags + [name + "/notes.txt"], home: home)
             #expect(whole.stdout == "hello\n" && whole.status == 0)

@@ -12,8 +12,9 @@ import Testing
         return (directory + "/workspace", server.rwsFlags + ["--workspace-root", directory + "/workspace", "--claude-dir", directory + "/claude"])
     }
 
-    @Test func createListCloneAndDeleteFromTheCommandLine() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func createListCloneAndDeleteFromTheCommandLine(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let (root, flags) = try sandbox(server)
         let created = try RWSBinary.run(["create", "notes", "--git-init"] + flags, home: home)
         #expect(created.status == 0 && created.stdout.hasPrefix("created "), "\(created.stderr)")
@@ -41,8 +42,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root + "/app"))
     }
 
-    @Test func badNamesAreUsageErrorsSayingWhatIsAllowed() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func badNamesAreUsageErrorsSayingWhatIsAllowed(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let (_, flags) = try sandbox(server)
         let outcome = try RWSBinary.run(["create", "../up"] + flags, home: home)
         #expect(outcome.status == 64)

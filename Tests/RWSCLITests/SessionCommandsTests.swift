@@ -10,11 +10,9 @@ import Testing
     let claude: String
     let file: String
 
-    init() throws {
-        try self.init(.default)
-    }
+    init() throws { try self.init(.default) }
 
-    /// The session laid out on the shared server of `kind`.
+    /// One session laid out on the shared server of `kind`.
     init(_ kind: ServerKind) throws {
         server = try SharedTestServer.get(kind)
         claude = server.remoteHome + "/cli-\(UUID().uuidString.prefix(8))/claude"
@@ -39,12 +37,14 @@ import Testing
         }
     }
 
-    @Test func sessionsListsTheBoxAtAGlanceAndAsJSON() async throws {
-        let table = try await rws(["sessions"])
+    @Test(arguments: ServerKind.allCases)
+    func sessionsListsTheBoxAtAGlanceAndAsJSON(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        let table = try await box.rws(["sessions"])
         #expect(table.status == 0)
         // Written a moment ago, last record a tool result: Claude is working; one subagent file.
         #expect(table.stdout == "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  TITLE\n" + "77777777  2026-01-02 10:00  3      running     -            1       List the files\n")
-        let json = try await rws(["sessions", "/home/dev/proj", "--json", "--limit", "5"])
+        let json = try await box.rws(["sessions", "/home/dev/proj", "--json", "--limit", "5"])
         #expect(json.status == 0)
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect((decoded?.first?["summary"] as? [String: Any])?["cwd"] as? String == "/home/dev/proj", "\(json.stdout)")
@@ -54,53 +54,65 @@ import Testing
         #expect((decoded?.first?["summary"] as? [String: Any])?["subagentCount"] as? Int == 1)
     }
 
-    @Test func historyShowsRolesTimesAndOneLinePerToolCall() async throws {
-        let outcome = try await rws(["history", "7777"])
+    @Test(arguments: ServerKind.allCases)
+    func historyShowsRolesTimesAndOneLinePerToolCall(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        let outcome = try await box.rws(["history", "7777"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("[2026-01-02 10:00:00] You\n  List the files"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("Claude (claude-test)"))
         #expect(outcome.stdout.contains("▸ Bash(ls) → 2 lines"))
     }
 
-    @Test func historyLastShowsOnlyTheLastMessages() async throws {
-        let outcome = try await rws(["history", "7777", "--last", "1"])
+    @Test(arguments: ServerKind.allCases)
+    func historyLastShowsOnlyTheLastMessages(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        let outcome = try await box.rws(["history", "7777", "--last", "1"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("▸ Bash(ls) → 2 lines"), "\(outcome.stdout)")
         #expect(!outcome.stdout.contains("You\n  List the files"), "\(outcome.stdout)")
-        #expect(try await rws(["history", "7777", "--last", "0"]).status != 0)
+        #expect(try await box.rws(["history", "7777", "--last", "0"]).status != 0)
     }
 
-    @Test func exportWritesMarkdownToAFile() async throws {
-        let output = home + "-export.md"
+    @Test(arguments: ServerKind.allCases)
+    func exportWritesMarkdownToAFile(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        let output = box.home + "-export.md"
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let outcome = try await rws(["export", Self.id, "-o", output])
+        let outcome = try await box.rws(["export", Self.id, "-o", output])
         #expect(outcome.status == 0)
         let written = try String(contentsOfFile: output, encoding: .utf8)
         #expect(written.hasPrefix("# List the files"))
         #expect(written.contains("Bash"))
     }
 
-    @Test func renameThenListShowsTheNewTitle() async throws {
-        #expect(try await rws(["rename", "77", "Files of proj"]).status == 0)
-        #expect(try await rws(["sessions"]).stdout.contains("Files of proj"))
+    @Test(arguments: ServerKind.allCases)
+    func renameThenListShowsTheNewTitle(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        #expect(try await box.rws(["rename", "77", "Files of proj"]).status == 0)
+        #expect(try await box.rws(["sessions"]).stdout.contains("Files of proj"))
     }
 
-    @Test func rmSessionNeedsYesOffATerminalAndThenDeletes() async throws {
-        let refused = try await rws(["rm-session", "7777"])
+    @Test(arguments: ServerKind.allCases)
+    func rmSessionNeedsYesOffATerminalAndThenDeletes(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        let refused = try await box.rws(["rm-session", "7777"])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--yes"))
-        #expect(FileManager.default.fileExists(atPath: file))
-        let deleted = try await rws(["rm-session", "7777", "--yes"])
+        #expect(FileManager.default.fileExists(atPath: box.file))
+        let deleted = try await box.rws(["rm-session", "7777", "--yes"])
         #expect(deleted.status == 0)
-        #expect(!FileManager.default.fileExists(atPath: file))
-        #expect(!FileManager.default.fileExists(atPath: String(file.dropLast(6))))
+        #expect(!FileManager.default.fileExists(atPath: box.file))
+        #expect(!FileManager.default.fileExists(atPath: String(box.file.dropLast(6))))
     }
 
-    @Test func anUnknownSessionFailsWithOneLineAndJSONWhenAsked() async throws {
-        let text = try await rws(["history", "0000dead"])
+    @Test(arguments: ServerKind.allCases)
+    func anUnknownSessionFailsWithOneLineAndJSONWhenAsked(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        let text = try await box.rws(["history", "0000dead"])
         #expect(text.status == 1)
         #expect(text.stderr == "rws: no session 0000dead on the box (see `rws sessions` for the ids)\n")
-        let json = try await rws(["history", "0000dead", "--format", "json"])
+        let json = try await box.rws(["history", "0000dead", "--format", "json"])
         #expect(json.stdout.contains(#""error":"no session 0000dead"#))
     }
 }

@@ -12,8 +12,7 @@ import Testing
     }
 
     /// Starts tmux with `rws shell` in it and a recognisable remote prompt; stops tmux after `body`.
-    private func withRemoteShell(on server: TestSSHServer? = nil, _ body: (Tmux) async throws -> Void) async throws {
-        let server = try server ?? SharedTestServer.get()
+    private func withRemoteShell(on server: TestSSHServer, _ body: (Tmux) async throws -> Void) async throws {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let tmux = try Tmux.start(home: home)
         defer { tmux.stop() }
@@ -32,8 +31,9 @@ import Testing
         return words.contains("icanon") && words.contains("echo") && !words.contains("-icanon") && !words.contains("-echo")
     }
 
-    @Test func runsACommandInterruptsWithCtrlCDisconnectsWithTildeDotAndLeavesTheTerminalCooked() async throws {
-        try await withRemoteShell { tmux in
+    @Test(arguments: ServerKind.allCases)
+    func runsACommandInterruptsWithCtrlCDisconnectsWithTildeDotAndLeavesTheTerminalCooked(kind: ServerKind) async throws {
+        try await withRemoteShell(on: try SharedTestServer.get(kind)) { tmux in
             try tmux.type("echo $((6*7))-ok")
             try await tmux.wait(for: "42-ok")
             try tmux.type("sleep 100")
@@ -50,8 +50,9 @@ import Testing
         }
     }
 
-    @Test func theRemoteSizeFollowsTheLocalWindow() async throws {
-        try await withRemoteShell { tmux in
+    @Test(arguments: ServerKind.allCases)
+    func theRemoteSizeFollowsTheLocalWindow(kind: ServerKind) async throws {
+        try await withRemoteShell(on: try SharedTestServer.get(kind)) { tmux in
             try tmux.type("stty size")
             try await tmux.wait(for: "\n40 120\n")
             try tmux.command(["resize-window", "-t", "main", "-x", "100", "-y", "30"])
@@ -66,16 +67,18 @@ import Testing
         }
     }
 
-    @Test func connectionLossEndsWith255AndRestoresTheTerminal() async throws {
-        let server = try TestSSHServer()
+    @Test(arguments: ServerKind.allCases)
+    func connectionLossEndsWith255AndRestoresTheTerminal(kind: ServerKind) async throws {
+        let server = try TestSSHServer(kind)
         defer { server.stop() }
         try await withRemoteShell(on: server) { tmux in
             // Kill this server's per-connection processes (children of the listener): the socket closes under rws.
-            let listener = try String(contentsOfFile: server.directory.path + "/sshd.pid", encoding: .utf8)
+            // Dropbear's listener also parents the test watchdog, whose `sleep 1` may end before the kill.
+            let listener = try String(contentsOfFile: server.pidFilePath, encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             let monitors = try Shell.run("/usr/bin/pgrep", ["-P", listener]).split(separator: "\n").map(String.init)
             let sessions = try monitors.flatMap { try Shell.run("/usr/bin/pgrep", ["-P", $0], allowFailure: true).split(separator: "\n") }
-            try Shell.run("/bin/kill", ["-KILL"] + monitors + sessions.map(String.init))
+            try Shell.run("/bin/kill", ["-KILL"] + monitors + sessions.map(String.init), allowFailure: kind == .dropbear)
             try await tmux.wait(for: "rws: connection lost")
             try await tmux.waitForLastLine(Tmux.localPrompt)
             try tmux.type("echo rws-exit=$?; stty -a")
@@ -84,8 +87,9 @@ import Testing
         }
     }
 
-    @Test func aSignalToTheLocalProcessRestoresTheTerminal() async throws {
-        try await withRemoteShell { tmux in
+    @Test(arguments: ServerKind.allCases)
+    func aSignalToTheLocalProcessRestoresTheTerminal(kind: ServerKind) async throws {
+        try await withRemoteShell(on: try SharedTestServer.get(kind)) { tmux in
             let rws = try Shell.run("/usr/bin/pgrep", ["-P", "\(try tmux.panePID())"]).trimmingCharacters(in: .whitespacesAndNewlines)
             try Shell.run("/bin/kill", ["-QUIT", rws])
             try await tmux.waitForLastLine(Tmux.localPrompt)
@@ -95,8 +99,9 @@ import Testing
         }
     }
 
-    @Test func withoutALocalTerminalItSaysSoAndRunsTheShellOnStdin() throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func withoutALocalTerminalItSaysSoAndRunsTheShellOnStdin(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
         let outcome = try RWSBinary.run(["shell"] + server.rwsFlags, stdin: "echo piped-$((1+1))\nexit 4\n", home: home)
         #expect(outcome.stdout.contains("piped-2\n"))
         #expect(outcome.stderr.contains("stdin is not a terminal"))

@@ -8,8 +8,9 @@ import Testing
 @Suite struct CloneTests {
     let local = CloneOptions(allowLocal: true)
 
-    @Test func cloneOfALocalBareRepositoryReportsEveryPhaseInOrderEndingAt100PercentAndChecksOutTheTree() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func cloneOfALocalBareRepositoryReportsEveryPhaseInOrderEndingAt100PercentAndChecksOutTheTree(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let events = Mutex<[CloneEvent]>([])
         let project = try await sandbox.withManager { manager in
             try await manager.cloneProject(from: "file://" + (try TestRepository.path()), name: "app", options: local) { event in
@@ -34,8 +35,9 @@ import Testing
         #expect(sandbox.exists(project.historyFolders[0]))
     }
 
-    @Test func branchAndDepthAreHonoured() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func branchAndDepthAreHonoured(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let project = try await sandbox.withManager { manager in
             try await manager.cloneProject(from: "file://" + (try TestRepository.path()), name: "shallow", branch: "feature",
                                            depth: 2, options: local)
@@ -46,16 +48,18 @@ import Testing
         #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
     }
 
-    @Test func theNameIsDerivedFromTheAddress() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func theNameIsDerivedFromTheAddress(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let project = try await sandbox.withManager { manager in
             try await manager.cloneProject(from: try TestRepository.path(), depth: 1, options: local)
         }
         #expect(project.name == "source")
     }
 
-    @Test func aMissingRepositoryLeavesNothingAndSaysNotFound() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func aMissingRepositoryLeavesNothingAndSaysNotFound(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let error = await #expect(throws: ProjectError.self) {
             try await sandbox.withManager { manager in
                 try await manager.cloneProject(from: "file://\(sandbox.directory)/nothing.git", name: "gone", options: local)
@@ -66,8 +70,9 @@ import Testing
         #expect(sandbox.workspaceEntries() == [])
     }
 
-    @Test func anExistingDestinationIsNeverOverwritten() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func anExistingDestinationIsNeverOverwritten(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/taken", withIntermediateDirectories: true)
         try "mine".write(toFile: sandbox.workspaceRoot + "/taken/keep.txt", atomically: true, encoding: .utf8)
         let error = await #expect(throws: ProjectError.self) {
@@ -80,8 +85,9 @@ import Testing
         #expect(sandbox.workspaceEntries() == ["taken"])
     }
 
-    @Test func cancellingMidTransferStopsGitAndRemovesThePartialDirectory() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func cancellingMidTransferStopsGitAndRemovesThePartialDirectory(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let proxy = try FaultProxy(targetPort: sandbox.server.port, link: .init(bytesPerSecond: 150_000))
         defer { proxy.stop() }
         let url = "ssh://\(sandbox.server.user)@127.0.0.1:\(proxy.port)\(try TestRepository.path())"
@@ -104,8 +110,9 @@ import Testing
         #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "git was stopped")
     }
 
-    @Test func aCloneThatPrintsNothingForTheStallTimeIsStoppedAndRemoved() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func aCloneThatPrintsNothingForTheStallTimeIsStoppedAndRemoved(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let options = CloneOptions(stallTimeout: .seconds(1), sshOptions: ["ProxyCommand=sleep 30"])
         let started = ContinuousClock.now
         let error = await #expect(throws: ProjectError.self) {
@@ -119,8 +126,9 @@ import Testing
         #expect(sandbox.workspaceEntries() == [])
     }
 
-    @Test func anUnknownHostKeyIsNamedAndNothingIsLeft() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func anUnknownHostKeyIsNamedAndNothingIsLeft(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let emptyKnownHosts = sandbox.directory + "/known_hosts"
         try "".write(toFile: emptyKnownHosts, atomically: true, encoding: .utf8)
         let options = CloneOptions(sshOptions: ["UserKnownHostsFile=\(emptyKnownHosts)", "StrictHostKeyChecking=yes"] + Self.noCredentials)
@@ -133,8 +141,9 @@ import Testing
         #expect(sandbox.workspaceEntries() == [])
     }
 
-    @Test func missingCredentialsAreNamedAsAuthenticationNeeded() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func missingCredentialsAreNamedAsAuthenticationNeeded(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let options = CloneOptions(sshOptions: ["UserKnownHostsFile=\(sandbox.server.knownHostsPath)"] + Self.noCredentials)
         let error = await #expect(throws: ProjectError.self) {
             try await sandbox.withManager { manager in

@@ -14,8 +14,9 @@ import Testing
         "a b", "x;touch CANARY", "",
     ]
 
-    @Test func hostileAddressesAndNamesAreRefusedBeforeAnythingRunsOnTheBox() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func hostileAddressesAndNamesAreRefusedBeforeAnythingRunsOnTheBox(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let canary = sandbox.directory + "/canary"
         let channels = try await sandbox.withManager { manager in
             let before = manager.connection.channelsOpened
@@ -38,9 +39,10 @@ import Testing
         #expect(sandbox.workspaceEntries() == [])
     }
 
-    @Test func namesThatReachTheBoxAreQuotedNeverRun() async throws {
-        let sandbox = try ProjectSandbox()
-        // Names may not hold '/', so each attack first changes to $HOME, the sandbox home (sshd starts in the real one).
+    @Test(arguments: ServerKind.allCases)
+    func namesThatReachTheBoxAreQuotedNeverRun(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
+        // Names may not hold '/', so each attack first changes to $HOME, the sandbox home (sshd starts commands in the real one).
         let canaryName = "canary-\(UUID().uuidString.prefix(8))"
         let canary = sandbox.server.remoteHome + "/" + canaryName
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot, withIntermediateDirectories: true)

@@ -5,8 +5,9 @@ import SessionHistory
 import Testing
 
 @Suite struct ProjectCreateTests {
-    @Test func createMakesTheDirectoryAndRegistersItWhereClaudeCodeLooks() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func createMakesTheDirectoryAndRegistersItWhereClaudeCodeLooks(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let project = try await sandbox.withManager { try await $0.createProject(name: "fresh", gitInit: true) }
         let real = URL(fileURLWithPath: sandbox.workspaceRoot + "/fresh").resolvingSymlinksInPath().path
         #expect(project.path == real)
@@ -16,8 +17,9 @@ import Testing
         #expect(sandbox.exists(project.historyFolders[0]))
     }
 
-    @Test func anExistingDirectoryIsAnErrorAndIsLeftAlone() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func anExistingDirectoryIsAnErrorAndIsLeftAlone(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/here", withIntermediateDirectories: true)
         try "mine".write(toFile: sandbox.workspaceRoot + "/here/file", atomically: true, encoding: .utf8)
         let error = await #expect(throws: ProjectError.self) { try await sandbox.withManager { try await $0.createProject(name: "here") } }

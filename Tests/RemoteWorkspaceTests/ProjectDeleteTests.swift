@@ -4,8 +4,9 @@ import RWSTestSupport
 import Testing
 
 @Suite struct ProjectDeleteTests {
-    @Test func aProjectThatIsASymlinkOutsideTheRootLosesOnlyTheLink() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func aProjectThatIsASymlinkOutsideTheRootLosesOnlyTheLink(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let outside = sandbox.directory + "/outside"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try "precious".write(toFile: outside + "/data.txt", atomically: true, encoding: .utf8)
@@ -18,8 +19,9 @@ import Testing
         #expect(sandbox.workspaceEntries() == ["other"])
     }
 
-    @Test func theRootItselfIsNeverDeleted() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func theRootItselfIsNeverDeleted(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/keep", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: sandbox.workspaceRoot + "/self", withDestinationPath: ".")
         try await sandbox.withManager { manager in
@@ -33,8 +35,9 @@ import Testing
         #expect(sandbox.workspaceEntries() == ["keep"])
     }
 
-    @Test func aDirectoryAndItsHistoryAreRemovedAndReported() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func aDirectoryAndItsHistoryAreRemovedAndReported(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let project = try await sandbox.withManager { try await $0.createProject(name: "app") }
         try sandbox.writeSession(folder: (project.historyFolders[0] as NSString).lastPathComponent, cwd: project.path)
         let (dry, real) = try await sandbox.withManager { manager in
@@ -46,8 +49,9 @@ import Testing
         #expect(!sandbox.exists(project.path) && !sandbox.exists(project.historyFolders[0]))
     }
 
-    @Test func deletingAMissingProjectSaysSo() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func deletingAMissingProjectSaysSo(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let error = await #expect(throws: ProjectError.self) { try await sandbox.withManager { try await $0.deleteProject(name: "ghost") } }
         #expect(error == .projectNotFound(name: "ghost", root: sandbox.workspaceRoot))
     }

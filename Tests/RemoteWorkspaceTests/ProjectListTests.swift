@@ -5,8 +5,9 @@ import SessionHistory
 import Testing
 
 @Suite struct ProjectListTests {
-    @Test func twoHundredProjectsWithHistoryForHalfAreListedWithOneRemoteCommand() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func twoHundredProjectsWithHistoryForHalfAreListedWithOneRemoteCommand(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let root = URL(fileURLWithPath: sandbox.workspaceRoot).resolvingSymlinksInPath().path
         for index in 0..<200 {
             let name = String(format: "p%03d", index)
@@ -31,8 +32,9 @@ import Testing
         }
     }
 
-    @Test func historyIsJoinedByTheRecordedCwdNeverByDecodingTheFolderName() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func historyIsJoinedByTheRecordedCwdNeverByDecodingTheFolderName(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let root = URL(fileURLWithPath: sandbox.workspaceRoot).resolvingSymlinksInPath().path
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/my_app", withIntermediateDirectories: true)
         // Both paths encode to the same folder name; the folder's records say which one it is.
@@ -47,8 +49,9 @@ import Testing
         #expect(projects[2].path == "/srv/other project")
     }
 
-    @Test func gitBranchAndDirtyFlagAreReported() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func gitBranchAndDirtyFlagAreReported(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         let repo = sandbox.workspaceRoot + "/repo"
         try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
         try Shell.run("/usr/bin/git", ["init", "-q", "-b", "trunk", repo])
@@ -59,8 +62,9 @@ import Testing
         #expect(dirty.first?.isDirty == true)
     }
 
-    @Test func aMissingWorkspaceRootListsNothing() async throws {
-        let sandbox = try ProjectSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func aMissingWorkspaceRootListsNothing(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
         #expect(try await sandbox.withManager { try await $0.listProjects() } == [])
     }
 }

@@ -12,8 +12,9 @@ import Testing
         cache[8..<16].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
     }
 
-    @Test func aGrownFileIsReadFromItsOldSizeOnly() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func aGrownFileIsReadFromItsOldSizeOnly(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy"])
         let path = try sandbox.writeSession(Self.id, lines: (1...400).map {
@@ -36,8 +37,9 @@ import Testing
         }
     }
 
-    @Test func aCorruptCacheIsIgnoredAndRebuilt() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func aCorruptCacheIsIgnoredAndRebuilt(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["chiphuyen", "marot__spotter__short"])
         try await sandbox.withSessions { sessions in
@@ -57,8 +59,9 @@ import Testing
         }
     }
 
-    @Test func damagedBytesOfAnEntryAreNotTrustedWhenTheFileGrows() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func damagedBytesOfAnEntryAreNotTrustedWhenTheFileGrows(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         let path = try sandbox.writeSession(Self.id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: Self.id)])
         try await sandbox.withSessions { sessions in
@@ -76,8 +79,9 @@ import Testing
         }
     }
 
-    @Test func twoRwsProcessesListingAtOnceLeaveAUsableCache() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func twoRwsProcessesListingAtOnceLeaveAUsableCache(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["daaain"])
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-home-\(UUID().uuidString.prefix(8))").path

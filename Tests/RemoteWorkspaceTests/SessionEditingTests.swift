@@ -1,13 +1,15 @@
 import Foundation
 import RemoteWorkspace
+import RWSTestSupport
 import SessionHistory
 import Testing
 
 @Suite struct SessionEditingTests {
     static let ef958 = "ef958aa1-0e93-49f0-bb71-150f63befcd1"
 
-    @Test func renameAppendsExactlyOneLineAndTheListingShowsTheTitle() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func renameAppendsExactlyOneLineAndTheListingShowsTheTitle(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["ef958aa1", "03eb5929"])
         let path = sandbox.projects + "/-experiments-worktrees/\(Self.ef958).jsonl"
@@ -27,8 +29,9 @@ import Testing
                                             tail: [UInt8](after.suffix(65_536))).title == "Worktree \"experiments\" ✓")
     }
 
-    @Test func renameWaitsForALineBeingWrittenAndRefusesAnEmptyTitle() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func renameWaitsForALineBeingWrittenAndRefusesAnEmptyTitle(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         let id = "55555555-0000-0000-0000-000000000005"
         let path = try sandbox.writeSession(id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: id)])
@@ -55,8 +58,9 @@ import Testing
         done
         """#
 
-    @Test func renameRefusesWhileAWriterAppendsLinesInPiecesAndNeverGluesOntoOne() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func renameRefusesWhileAWriterAppendsLinesInPiecesAndNeverGluesOntoOne(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         let id = "55555555-0000-0000-0000-000000000006"
         let path = try sandbox.writeSession(id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: id)])
@@ -90,8 +94,9 @@ import Testing
         #expect(lines.filter { $0.contains("\"piece\":2") }.count >= 10, "the writer wrote while rename was refused")
     }
 
-    @Test func deleteRemovesExactlyTheSessionFileAndItsFolder() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func deleteRemovesExactlyTheSessionFileAndItsFolder(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["ef958aa1", "03eb5929", "a95fea4a"])
         let project = "claude/projects/-experiments-worktrees/"
@@ -113,8 +118,9 @@ import Testing
         #expect(Set(try sandbox.tree()).isSubset(of: Set(before)))
     }
 
-    @Test func sessionIdsMayBeShortenedToAUniquePrefix() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ServerKind.allCases)
+    func sessionIdsMayBeShortenedToAUniquePrefix(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         for id in ["66666666-aaaa-0000-0000-000000000001", "66666666-bbbb-0000-0000-000000000002"] {
             try sandbox.writeSession(id, lines: [Records.user("hello \(id)", uuid: "u1", parent: nil, session: id)])

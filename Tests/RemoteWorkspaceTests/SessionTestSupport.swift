@@ -40,7 +40,7 @@ enum Corpus {
     }
 }
 
-/// A Claude data folder of its own on the shared test box, with a cache file of its own.
+/// A Claude data folder of its own on the shared test server of one kind, with a cache file of its own.
 struct SessionSandbox {
     let server: TestSSHServer
     /// The sandbox folder on the box (a local path: the test box is this machine).

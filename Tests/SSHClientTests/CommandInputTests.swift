@@ -5,8 +5,9 @@ import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct CommandInputTests {
-    @Test func closingTheInputOfACommandThatAlreadyEndedReturnsAtOnce() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func closingTheInputOfACommandThatAlreadyEndedReturnsAtOnce(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let command = try connection.stream("echo done")
             for try await _ in command.output {}
             let closed = Mutex(false)

@@ -7,8 +7,9 @@ import Glibc
 #endif
 
 @Suite struct ConnectionLossTests {
-    @Test func killingTheServerFailsPendingCommandsPromptly() async throws {
-        let server = try TestSSHServer()
+    @Test(arguments: ServerKind.allCases)
+    func killingTheServerFailsPendingCommandsPromptly(kind: ServerKind) async throws {
+        let server = try TestSSHServer(kind)
         defer { server.stop() }
         let connection = try await server.connect()
         let pending = (0..<3).map { _ in Task { try await connection.run("sleep 30") } }
@@ -30,8 +31,9 @@ import Glibc
         await connection.close()
     }
 
-    @Test func aServerThatStopsAnsweringIsDetectedByKeepalive() async throws {
-        let server = try TestSSHServer()
+    @Test(arguments: ServerKind.allCases)
+    func aServerThatStopsAnsweringIsDetectedByKeepalive(kind: ServerKind) async throws {
+        let server = try TestSSHServer(kind)
         defer { server.stop() }
         let connection = try await server.connect(deadPeerTimeout: .seconds(3))
         let pending = Task { try await connection.run("sleep 60") }

@@ -4,11 +4,11 @@ import SSHClient
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct FileConcurrencyTests {
-    @Test(arguments: FileRoute.allCases)
-    func aListingRunsWhileAShellAndALongCommandAreActiveOnTheSameConnection(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func aListingRunsWhileAShellAndALongCommandAreActiveOnTheSameConnection(kind: ServerKind, route: FileRoute) async throws {
         let (path, expected) = try FileFixtures.bigDirectory.get()
         let release = try FileFixtures.scratchDirectory("release") + "/go"
-        try await route.withConnection { connection in
+        try await route.withConnection(kind) { connection in
             let shell = try await connection.openShell()
             var shellOutput = shell.output.makeAsyncIterator()
             try await shell.send("echo re''ady\n")
@@ -42,10 +42,11 @@ import Testing
         return false
     }
 
-    @Test func sftpOperationsFromManyTasksShareOneSessionAndAllComplete() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func sftpOperationsFromManyTasksShareOneSessionAndAllComplete(kind: ServerKind) async throws {
         let (path, expected) = try FileFixtures.bigDirectory.get()
         let (bigPath, bigBytes) = try FileFixtures.bigFile.get()
-        try await FileRoute.sftp.withConnection { connection in
+        try await FileRoute.sftp.withConnection(kind) { connection in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<8 {
                     group.addTask {

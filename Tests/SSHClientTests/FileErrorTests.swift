@@ -4,11 +4,11 @@ import SSHClient
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct FileErrorTests {
-    @Test(arguments: FileRoute.allCases)
-    func missingPathsAndNonDirectoriesGiveDistinctErrorsAndTheConnectionKeepsWorking(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func missingPathsAndNonDirectoriesGiveDistinctErrorsAndTheConnectionKeepsWorking(kind: ServerKind, route: FileRoute) async throws {
         let directory = try FileFixtures.scratchDirectory("errors")
         try FileFixtures.makeFile(directory + "/file", Data("x".utf8))
-        try await route.withConnection { connection in
+        try await route.withConnection(kind) { connection in
             await #expect(throws: RemoteFileError.noSuchFile(path: directory + "/missing")) {
                 try await connection.listDirectory(directory + "/missing")
             }
@@ -32,9 +32,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [RemoteFileTransport.sftp, .shell])
-    func permissionDeniedIsItsOwnError(transport: RemoteFileTransport) async throws {
-        let server = try FileFixtures.restrictedServer.get()
+    @Test(arguments: ServerKind.allCases, [RemoteFileTransport.sftp, .shell])
+    func permissionDeniedIsItsOwnError(kind: ServerKind, transport: RemoteFileTransport) async throws {
+        let server = try FileFixtures.restrictedServer(kind)
         let directory = try FileFixtures.scratchDirectory("denied")
         try FileManager.default.createDirectory(atPath: directory + "/closed", withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o000])
@@ -56,8 +56,9 @@ import Testing
         }
     }
 
-    @Test func forcingSFTPOnAServerWithoutItSaysSo() async throws {
-        let server = try FileFixtures.serverWithoutSFTP.get()
+    @Test(arguments: ServerKind.allCases)
+    func forcingSFTPOnAServerWithoutItSaysSo(kind: ServerKind) async throws {
+        let server = try FileFixtures.serverWithoutSFTP(kind)
         try await server.withConnection(fileTransport: .sftp) { connection in
             await #expect(throws: RemoteFileError.self) { try await connection.listDirectory("/") }
             do {
@@ -71,24 +72,60 @@ import Testing
         }
     }
 
-    @Test(arguments: FileRoute.allCases)
-    func filesVanishingDuringAListingAreLeftOutWithoutAnError(route: FileRoute) async throws {
+    /// A server may accept the sftp subsystem and then fail to run its sftp-server, so that the
+    /// channel just ends: dropbear on a box without one, sshd whose `Subsystem` names a missing
+    /// program. libssh2 1.10 waits for the SFTP version forever there; the file API gives up after
+    /// `SFTPChannel.versionTimeout` (2 s) and uses the shell, and the connection never hangs.
+    @Test(arguments: ServerKind.allCases)
+    func anSFTPSubsystemWhoseServerCannotRunFallsBackToTheShellInsteadOfHanging(kind: ServerKind) async throws {
+        // Dropbear without an sftp-server; sshd runs a Subsystem program without checking that it exists.
+        let server = try kind == .dropbear ? TestSSHServer(kind, .init(sftp: false))
+            : TestSSHServer(kind, .init(sftp: false, extraConfig: ["Subsystem sftp /nonexistent/rws-sftp-server"]))
+        defer { server.stop() }
+        let directory = try FileFixtures.scratchDirectory("unrunnable")
+        try FileFixtures.makeFile(directory + "/file", Data("x".utf8))
+        let started = ContinuousClock.now
+        let (names, transport) = try await server.withConnection(fileTransport: .automatic) { connection in
+            (try await connection.listDirectory(directory).map(\.name), try await connection.activeFileTransport())
+        }
+        #expect(names == ["file"])
+        #expect(transport == .shell)
+        #expect(ContinuousClock.now - started < .seconds(15))
+        try await server.withConnection(fileTransport: .sftp) { connection in
+            do {
+                _ = try await connection.listDirectory(directory)
+                Issue.record("SFTP was used on a server whose sftp-server cannot run")
+            } catch let error as RemoteFileError {
+                guard case .sftpUnavailable(let reason) = error else { throw error }
+                #expect(reason.contains("no sftp-server answered"))
+            }
+            #expect(try await connection.run("echo ok").stdoutText == "ok\n")
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func filesVanishingDuringAListingAreLeftOutWithoutAnError(kind: ServerKind, route: FileRoute) async throws {
         let directory = try FileFixtures.scratchDirectory("vanish")
         for index in 0..<2000 { try FileFixtures.makeFile("\(directory)/f\(index)", Data(count: index % 50)) }
         let churn = try Churn(directory: directory)
         churn.start()
         defer { churn.stop() }
-        try await route.withConnection { connection in
-            for _ in 0..<3 {
+        try await route.withConnection(kind) { connection in
+            // A fast listing can finish before the churn thread gets the CPU: every listing is
+            // checked, and listing goes on until three of them ran while files were being
+            // removed and re-created (a bound, so that a churn that never runs fails, not hangs).
+            var listingsDuringChurn = 0
+            for _ in 0..<50 where listingsDuringChurn < 3 {
                 let before = churn.count
                 let entries = try await connection.listDirectory(directory)
-                #expect(churn.count > before, "files were removed and re-created while the listing ran")
+                if churn.count > before { listingsDuringChurn += 1 }
                 #expect(entries.count > 1500 && entries.count <= 2000)
                 for entry in entries {
                     let index = Int(entry.name.dropFirst()) ?? -1
                     #expect(entry.name.hasPrefix("f") && entry.size == UInt64(index % 50) && entry.kind == .file, "\(entry.name)")
                 }
             }
+            #expect(listingsDuringChurn == 3, "files were removed and re-created while three listings ran")
         }
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 
 /// Test data and servers for the file tests, made once per test process and removed at exit.
 ///
-/// The test sshd runs on this machine as this user, so tests create remote files directly.
+/// The test servers run on this machine as this user, so tests create remote files directly.
 enum FileFixtures {
     /// A fresh directory for one test (tests run in parallel).
     static func scratchDirectory(_ label: String = "t") throws -> String {
@@ -83,34 +83,52 @@ enum FileFixtures {
 
     // MARK: Servers
 
-    /// A server whose sshd_config has no sftp subsystem.
-    static let serverWithoutSFTP: Result<TestSSHServer, any Error> = Result {
-        let server = try TestSSHServer(.init(sftp: false))
-        servers.withLock { $0.append(server) }
-        return server
+    private static let started = Mutex<[String: TestSSHServer]>([:])
+
+    /// The server of `kind` made by `make` under `name`, started once per test process.
+    private static func server(_ name: String, _ kind: ServerKind, _ make: () throws -> TestSSHServer) throws -> TestSSHServer {
+        try started.withLock { started in
+            if let server = started["\(name)-\(kind)"] { return server }
+            let server = try make()
+            started["\(name)-\(kind)"] = server
+            servers.withLock { $0.append(server) }
+            return server
+        }
+    }
+
+    /// A server of `kind` that offers no sftp subsystem: sshd has none configured; dropbear
+    /// accepts the request, but its sftp-server is an empty file, as on a box without one.
+    static func serverWithoutSFTP(_ kind: ServerKind) throws -> TestSSHServer {
+        try server("no-sftp", kind) { try TestSSHServer(kind, .init(sftp: false)) }
     }
 
     /// A server whose sessions (commands and the sftp-server) run without the capabilities that
     /// let root ignore file permissions, so "permission denied" can be shown even when the tests
     /// run as root. Uses util-linux `setpriv`.
-    static let restrictedServer: Result<TestSSHServer, any Error> = Result {
-        try Prerequisites.require("/usr/bin/setpriv", package: "util-linux")
-        let script = try root.get() + "/drop-capabilities.sh"
-        let drop = "setpriv --inh-caps=-dac_override,-dac_read_search --bounding-set=-dac_override,-dac_read_search --"
-        try """
-            #!/bin/sh
-            case "$SSH_ORIGINAL_COMMAND" in
-              */sftp-server) exec \(drop) /usr/lib/openssh/sftp-server ;;
-              *) exec \(drop) /bin/sh -c "$SSH_ORIGINAL_COMMAND" ;;
-            esac
+    static func restrictedServer(_ kind: ServerKind) throws -> TestSSHServer {
+        try server("restricted", kind) {
+            try Prerequisites.require("/usr/bin/setpriv", package: "util-linux")
+            let script = try root.get() + "/drop-capabilities.sh"
+            let drop = "setpriv --inh-caps=-dac_override,-dac_read_search --bounding-set=-dac_override,-dac_read_search --"
+            try """
+                #!/bin/sh
+                case "$SSH_ORIGINAL_COMMAND" in
+                  */sftp-server) exec \(drop) /usr/lib/openssh/sftp-server ;;
+                  *) exec \(drop) /bin/sh -c "$SSH_ORIGINAL_COMMAND" ;;
+                esac
 
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-        try Shell.run("/bin/chmod", ["755", script])
-        let server = try TestSSHServer(.init(sftp: false, extraConfig: [
-            "Subsystem sftp /usr/lib/openssh/sftp-server", "ForceCommand \(script)",
-        ]))
-        servers.withLock { $0.append(server) }
-        return server
+                """.write(toFile: script, atomically: true, encoding: .utf8)
+            try Shell.run("/bin/chmod", ["755", script])
+            switch kind {
+            case .openssh:
+                // An external sftp-server, so that ForceCommand sees the subsystem as a command too.
+                return try TestSSHServer(kind, .init(sftp: false, extraConfig: ["Subsystem sftp /usr/lib/openssh/sftp-server"],
+                                                     forceCommand: script))
+            case .dropbear:
+                // Dropbear runs its compiled-in /usr/lib/sftp-server through the forced command as well.
+                return try TestSSHServer(kind, .init(forceCommand: script))
+            }
+        }
     }
 }
 
@@ -125,15 +143,14 @@ enum FileRoute: String, CaseIterable, Sendable, CustomStringConvertible {
 
     var description: String { rawValue }
 
-    var server: TestSSHServer {
-        get throws {
-            self == .serverWithoutSFTP ? try FileFixtures.serverWithoutSFTP.get() : try SharedTestServer.get()
-        }
+    /// The server this route uses for `kind`.
+    func server(_ kind: ServerKind) throws -> TestSSHServer {
+        self == .serverWithoutSFTP ? try FileFixtures.serverWithoutSFTP(kind) : try SharedTestServer.get(kind)
     }
 
-    /// Connects along this route, checks the transport in use, runs `body`, closes.
-    func withConnection<T>(_ body: (SSHConnection) async throws -> T) async throws -> T {
-        try await server.withConnection(fileTransport: self == .shell ? .shell : .automatic) { connection in
+    /// Connects to the server of `kind` along this route, checks the transport in use, runs `body`, closes.
+    func withConnection<T>(_ kind: ServerKind, _ body: (SSHConnection) async throws -> T) async throws -> T {
+        try await server(kind).withConnection(fileTransport: self == .shell ? .shell : .automatic) { connection in
             let transport = try await connection.activeFileTransport()
             guard transport == (self == .sftp ? .sftp : .shell) else {
                 throw TestServerError.commandFailed("route \(self) used \(transport)")

@@ -4,10 +4,10 @@ import SSHClient
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct FileListingTests {
-    @Test(arguments: FileRoute.allCases)
-    func listingTenThousandEntriesReturnsEveryOneWithItsKindAndSize(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func listingTenThousandEntriesReturnsEveryOneWithItsKindAndSize(kind: ServerKind, route: FileRoute) async throws {
         let (path, expected) = try FileFixtures.bigDirectory.get()
-        let entries = try await route.withConnection { try await $0.listDirectory(path) }
+        let entries = try await route.withConnection(kind) { try await $0.listDirectory(path) }
         #expect(entries.count == 10_000)
         var mismatches: [String] = []
         for entry in entries {
@@ -22,14 +22,14 @@ import Testing
         #expect(entries.first?.path == path + "/" + entries[0].name)
     }
 
-    @Test(arguments: FileRoute.allCases)
-    func entriesCarryPermissionsOwnerModificationTimeAndLinkTargets(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func entriesCarryPermissionsOwnerModificationTimeAndLinkTargets(kind: ServerKind, route: FileRoute) async throws {
         let directory = try FileFixtures.scratchDirectory("attrs")
         try FileFixtures.makeFile(directory + "/script", Data("#!/bin/sh\n".utf8), permissions: 0o750)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)],
                                               ofItemAtPath: directory + "/script")
         try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: "../some where/else\nnewline")
-        let entries = try await route.withConnection { try await $0.listDirectory(directory, includeSymlinkTargets: true) }
+        let entries = try await route.withConnection(kind) { try await $0.listDirectory(directory, includeSymlinkTargets: true) }
         let script = try #require(entries.first { $0.name == "script" })
         #expect(script.attributes.permissions == 0o750)
         #expect(script.attributes.userID == getuid())
@@ -48,13 +48,13 @@ import Testing
         "f 1\n81a4 0 0 0 0 f 2",
     ]
 
-    @Test(arguments: FileRoute.allCases)
-    func awkwardNamesComeBackExactly(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func awkwardNamesComeBackExactly(kind: ServerKind, route: FileRoute) async throws {
         let directory = try FileFixtures.scratchDirectory("names")
         for name in Self.awkwardNames {
             try FileFixtures.makeFile(directory + "/" + name, Data(name.utf8))
         }
-        let entries = try await route.withConnection { try await $0.listDirectory(directory) }
+        let entries = try await route.withConnection(kind) { try await $0.listDirectory(directory) }
         #expect(entries.map(\.name).sorted() == Self.awkwardNames.sorted())
         for entry in entries {
             #expect(entry.size == UInt64(entry.name.utf8.count), "\(entry.name.debugDescription)")
@@ -63,12 +63,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory + "/canary"))
     }
 
-    @Test(arguments: FileRoute.allCases)
-    func statDescribesOnePathAndFollowsLinksOnlyWhenAsked(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func statDescribesOnePathAndFollowsLinksOnlyWhenAsked(kind: ServerKind, route: FileRoute) async throws {
         let directory = try FileFixtures.scratchDirectory("stat")
         try FileFixtures.makeFile(directory + "/file", Data(count: 1234))
         try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: "file")
-        try await route.withConnection { connection in
+        try await route.withConnection(kind) { connection in
             let file = try await connection.stat(directory + "/file")
             #expect(file.kind == .file && file.size == 1234 && file.name == "file")
             let link = try await connection.stat(directory + "/link")
@@ -79,12 +79,12 @@ import Testing
         }
     }
 
-    @Test(arguments: FileRoute.allCases)
-    func tildeAndRelativePathsMeanTheRemoteHome(route: FileRoute) async throws {
-        let server = try route.server
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func tildeAndRelativePathsMeanTheRemoteHome(kind: ServerKind, route: FileRoute) async throws {
+        let server = try route.server(kind)
         let name = "home-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: server.remoteHome + "/" + name + "/inner", withIntermediateDirectories: true)
-        try await route.withConnection { connection in
+        try await route.withConnection(kind) { connection in
             #expect(try await connection.listDirectory("~/" + name).map(\.name) == ["inner"])
             #expect(try await connection.listDirectory(name).map(\.name) == ["inner"])
             let home = try await connection.listDirectory("~")

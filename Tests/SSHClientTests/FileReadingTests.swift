@@ -4,11 +4,11 @@ import SSHClient
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct FileReadingTests {
-    @Test(arguments: FileRoute.allCases)
-    func readingFiftyMegabytesAndARangeInTheMiddleGivesTheServersBytes(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func readingFiftyMegabytesAndARangeInTheMiddleGivesTheServersBytes(kind: ServerKind, route: FileRoute) async throws {
         let (path, bytes) = try FileFixtures.bigFile.get()
         let range: Range<UInt64> = 20_000_001..<23_000_018
-        let (whole, middle) = try await route.withConnection { connection in
+        let (whole, middle) = try await route.withConnection(kind) { connection in
             (try await connection.readFile(path), try await connection.readFile(path, range: range))
         }
         #expect(whole.count == 50_000_000)
@@ -16,11 +16,11 @@ import Testing
         #expect(middle == Array(bytes[20_000_001..<23_000_018]))
     }
 
-    @Test(arguments: FileRoute.allCases)
-    func readingFromAnOffsetReturnsOnlyWhatAGrowingFileGained(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func readingFromAnOffsetReturnsOnlyWhatAGrowingFileGained(kind: ServerKind, route: FileRoute) async throws {
         let path = try FileFixtures.scratchDirectory("grow") + "/session.jsonl"
         try FileFixtures.makeFile(path, Data("first line\n".utf8))
-        try await route.withConnection { connection in
+        try await route.withConnection(kind) { connection in
             let first = try await connection.readFile(path)
             let handle = try #require(FileHandle(forWritingAtPath: path))
             try handle.seekToEnd()
@@ -32,10 +32,10 @@ import Testing
         }
     }
 
-    @Test(arguments: FileRoute.allCases)
-    func streamingDeliversTheFileInOrderThroughASmallBuffer(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func streamingDeliversTheFileInOrderThroughASmallBuffer(kind: ServerKind, route: FileRoute) async throws {
         let (path, bytes) = try FileFixtures.bigFile.get()
-        let received = try await route.withConnection { connection in
+        let received = try await route.withConnection(kind) { connection in
             var received: [UInt8] = []
             for try await chunk in try await connection.streamFile(path, from: 1_000_000, length: 12_345_678, bufferSize: 64 << 10) {
                 received += chunk
@@ -46,12 +46,12 @@ import Testing
         #expect(received == Array(bytes[1_000_000..<13_345_678]))
     }
 
-    @Test(arguments: FileRoute.allCases)
-    func aStreamThatIsDroppedUnreadClosesTheRemoteFileAndTheConnectionKeepsWorking(route: FileRoute) async throws {
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func aStreamThatIsDroppedUnreadClosesTheRemoteFileAndTheConnectionKeepsWorking(kind: ServerKind, route: FileRoute) async throws {
         let (bigPath, _) = try FileFixtures.bigFile.get()
         let path = try FileFixtures.scratchDirectory("dropped") + "/dropped.bin"
         #expect(link(bigPath, path) == 0)
-        try await route.withConnection { connection in
+        try await route.withConnection(kind) { connection in
             do {
                 let reader = try await connection.streamFile(path, bufferSize: 64 << 10)
                 var iterator = reader.makeAsyncIterator()

@@ -13,8 +13,9 @@ import Testing
         return String(line.split(separator: " ")[1])
     }
 
-    @Test func strictModeRefusesAnUnknownHostAndShowsItsFingerprint() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func strictModeRefusesAnUnknownHostAndShowsItsFingerprint(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("empty")
         let expected = try serverFingerprint(server)
@@ -27,8 +28,9 @@ import Testing
         }
     }
 
-    @Test func acceptNewRecordsALineThatOpenSSHFinds() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func acceptNewRecordsALineThatOpenSSHFinds(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("known_hosts")
         configuration.hostKeyPolicy = .acceptNew
@@ -41,8 +43,9 @@ import Testing
         await (try await SSHConnection.connect(configuration)).close()
     }
 
-    @Test func aChangedKeyIsRefusedEvenUnderAcceptNew() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func aChangedKeyIsRefusedEvenUnderAcceptNew(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         let otherKey = scratchFile("other")
         try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", otherKey])
         let otherPublic = try String(contentsOfFile: otherKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
@@ -61,8 +64,9 @@ import Testing
         #expect(contents.split(separator: "\n").count == 1, "the file must not gain the new key")
     }
 
-    @Test func hashedKnownHostsEntriesAreRecognised() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func hashedKnownHostsEntriesAreRecognised(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         let hashed = scratchFile("hashed")
         try FileManager.default.copyItem(atPath: server.knownHostsPath, toPath: hashed)
         try Shell.run("/usr/bin/ssh-keygen", ["-H", "-f", hashed])

@@ -9,8 +9,9 @@ import Testing
 /// sat in the socket and an operation waited on the server. Any such poll is a stall of up to
 /// the poll timeout (a second), which showed as 1,004 ms outliers among 3 ms commands.
 @Suite struct LoopStallTests {
-    @Test func fiveThousandSequentialCommandsNeverWaitForThePollTimeoutWithAReplyPending() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func fiveThousandSequentialCommandsNeverWaitForThePollTimeoutWithAReplyPending(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             for index in 0..<5000 {
                 let result = try await connection.run("true")
                 #expect(result.status == .exited(0), "command \(index)")
@@ -21,11 +22,12 @@ import Testing
         }
     }
 
-    @Test func commandsStartedWhileAPausedChannelKeepsReceivingNeverStall() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func commandsStartedWhileAPausedChannelKeepsReceivingNeverStall(kind: ServerKind) async throws {
         // A command whose reader is not reading (its buffer is full) keeps getting bytes from the
         // server; nobody takes them, so the loop stops asking for them. The replies of every new
         // command must still be read at once.
-        try await SharedTestServer.get().withConnection { connection in
+        try await SharedTestServer.get(kind).withConnection { connection in
             let ticker = try connection.stream("while :; do echo tick; sleep 0.002; done", bufferSize: 1)
             for index in 0..<300 {
                 let result = try await connection.run("true")

@@ -5,8 +5,9 @@ import Testing
 
 /// A real bash on a real PTY behind the test sshd, typed at as a person would.
 @Suite struct ShellSessionTests {
-    @Test func echoHiPrintsHiAndTheWrapperPIDLineStaysHidden() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func echoHiPrintsHiAndTheWrapperPIDLineStaysHidden(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let session = try await PromptedShell.open(connection)
             try await session.shell.send("echo hi")
             try await session.shell.send(.enter)
@@ -17,8 +18,9 @@ import Testing
         }
     }
 
-    @Test func ctrlCInterruptsSleepAndThePromptReturnsWithinASecond() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func ctrlCInterruptsSleepAndThePromptReturnsWithinASecond(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let session = try await PromptedShell.open(connection)
             // The marker printed just before sleep starts says the command is running.
             try await session.shell.send("printf 'sle''eping\\n'; sleep 100\r")
@@ -32,8 +34,9 @@ import Testing
         }
     }
 
-    @Test func upArrowRecallsThePreviousCommand() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func upArrowRecallsThePreviousCommand(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let session = try await PromptedShell.open(connection)
             #expect(try await session.run("echo recalled-$((40+2))").contains("recalled-42\r\n"))
             try await session.shell.send(.up)
@@ -45,8 +48,9 @@ import Testing
         }
     }
 
-    @Test func tabCompletesAUniqueFileName() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func tabCompletesAUniqueFileName(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         let folder = "tab-\(UUID().uuidString.prefix(8))"
         try await server.withConnection { connection in
             _ = try await connection.run("mkdir -p \(folder) && echo completed-content > \(folder)/unique-file-for-tab.txt && touch \(folder)/other")
@@ -61,16 +65,18 @@ import Testing
         }
     }
 
-    @Test func ctrlDOnAnEmptyLineEndsTheShellWithStatusZero() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func ctrlDOnAnEmptyLineEndsTheShellWithStatusZero(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let session = try await PromptedShell.open(connection)
             try await session.shell.send(.ctrl("d"))
             #expect(try await session.shell.exitStatus() == .exited(0))
         }
     }
 
-    @Test func resizeIsVisibleToSttySize() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func resizeIsVisibleToSttySize(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let session = try await PromptedShell.open(connection, columns: 100, rows: 30)
             try await session.shell.send("stty size\r")
             try await session.transcript.wait(for: "\r\n30 100\r\n")
@@ -83,8 +89,11 @@ import Testing
         }
     }
 
-    @Test func staysResponsiveWhileTwentyCommandsRunOnTheSameConnection() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func staysResponsiveWhileTwentyCommandsRunOnTheSameConnection(kind: ServerKind) async throws {
+        let server = try TestSSHServer(kind)
+        defer { server.stop() }
+        try await DropbearChannelRace(server).outcome { try await server.withConnection { connection in
             let session = try await PromptedShell.open(connection)
             try await withThrowingTaskGroup(of: CommandResult.self) { group in
                 for index in 0..<20 {
@@ -105,11 +114,12 @@ import Testing
                 #expect(finished == 20)
             }
             try await session.shell.close()
-        }
+        } }
     }
 
-    @Test func closeLeavesNoProcessBehindEvenWhenTheForegroundProgramIgnoresHangUp() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func closeLeavesNoProcessBehindEvenWhenTheForegroundProgramIgnoresHangUp(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         var configuration = server.configuration()
         configuration.terminationGracePeriod = .milliseconds(300)
         let connection = try await SSHConnection.connect(configuration)
@@ -132,8 +142,9 @@ import Testing
         await connection.close()
     }
 
-    @Test func commandRunsInThePTYInsteadOfTheLoginShell() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func commandRunsInThePTYInsteadOfTheLoginShell(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let shell = try await connection.openShell(ShellConfiguration(terminalType: "vt100", command: "tty; echo \"$TERM\"; exit 5"))
             let transcript = ShellTranscript(shell)
             #expect(try await shell.exitStatus() == .exited(5))
@@ -142,8 +153,9 @@ import Testing
         }
     }
 
-    @Test func theInteractiveTerminalModesAreAppliedRemotely() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func theInteractiveTerminalModesAreAppliedRemotely(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let shell = try await connection.openShell(ShellConfiguration(command: "stty -a"))
             let transcript = ShellTranscript(shell)
             #expect(try await shell.exitStatus() == .exited(0))
@@ -154,8 +166,9 @@ import Testing
         }
     }
 
-    @Test func impossibleSizesAndKeysAreRefusedWithAReason() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func impossibleSizesAndKeysAreRefusedWithAReason(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             await #expect(throws: SSHError.self) { try await connection.openShell(ShellConfiguration(columns: 0)) }
             let session = try await PromptedShell.open(connection)
             await #expect(throws: SSHError.invalidArgument("Ctrl+1 has no control character: use a letter or one of @ [ \\ ] ^ _")) {

@@ -46,3 +46,25 @@ install_prerequisites() {
         _apt_install "${missing[@]}"
     fi
 }
+
+# The real Claude Code CLI for the conversation tests: the one bundled in the claude-agent-sdk
+# wheel (~170 MB), unpacked once into a cache folder keyed by version. Keep the version in step
+# with ClaudeCodeCLI.sdkVersion (Sources/RWSTestSupport/ClaudeCodeCLI.swift).
+CLAUDE_AGENT_SDK_VERSION=0.2.187
+
+install_claude_cli() {
+    local folder="$HOME/.cache/rws-test/claude-agent-sdk/$CLAUDE_AGENT_SDK_VERSION"
+    local program="$folder/claude_agent_sdk/_bundled/claude"
+    [ -x "$program" ] && return
+    command -v python3 >/dev/null 2>&1 || _apt_install python3 python3-pip
+    python3 -m pip --version >/dev/null 2>&1 || _apt_install python3-pip
+    local download
+    download="$(mktemp -d)"
+    echo "installing: claude-agent-sdk $CLAUDE_AGENT_SDK_VERSION (the Claude Code CLI) into $folder" >&2
+    python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$download" "claude-agent-sdk==$CLAUDE_AGENT_SDK_VERSION"
+    mkdir -p "$folder.partial"
+    python3 -m zipfile -e "$download"/claude_agent_sdk-*.whl "$folder.partial"
+    chmod +x "$folder.partial/claude_agent_sdk/_bundled/claude"
+    rm -rf "$download" "$folder"
+    mv "$folder.partial" "$folder"
+}

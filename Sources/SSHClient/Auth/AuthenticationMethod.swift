@@ -2,12 +2,22 @@
 public enum AuthenticationMethod: Sendable {
     /// A private key file (ed25519 or ECDSA; OpenSSH or PEM format), optionally encrypted.
     case privateKey(path: String, passphrase: String? = nil)
+    /// A private key given as text; build it with ``privateKey(pem:passphrase:)``.
+    case privateKeyText(String, passphrase: String?)
     /// A password, sent with the `password` method.
     case password(String)
     /// The identities of the ssh-agent listening on `SSH_AUTH_SOCK` (or the given socket path).
     case agent(socketPath: String? = nil)
     /// The `keyboard-interactive` method: `respond` answers each round of prompts.
     case keyboardInteractive(respond: @Sendable (KeyboardInteractiveChallenge) -> [String])
+
+    /// A private key given as text, as it would be in a key file: OpenSSH format
+    /// (`BEGIN OPENSSH PRIVATE KEY`) or PEM (`BEGIN EC PRIVATE KEY`, PKCS#8), ed25519 or ECDSA,
+    /// optionally encrypted. For keys kept in a keychain or secret store rather than on disk.
+    /// The text and the passphrase are never logged nor put in an error.
+    public static func privateKey(pem: String, passphrase: String? = nil) -> AuthenticationMethod {
+        .privateKeyText(pem, passphrase: passphrase)
+    }
 
     /// Keyboard-interactive answering every prompt with `password`, as most servers ask for just that.
     public static func keyboardInteractive(password: String) -> AuthenticationMethod {
@@ -17,7 +27,7 @@ public enum AuthenticationMethod: Sendable {
     /// The SSH method name, as servers list it.
     var methodName: String {
         switch self {
-        case .privateKey, .agent: return "publickey"
+        case .privateKey, .privateKeyText, .agent: return "publickey"
         case .password: return "password"
         case .keyboardInteractive: return "keyboard-interactive"
         }
@@ -27,6 +37,7 @@ public enum AuthenticationMethod: Sendable {
     var displayName: String {
         switch self {
         case .privateKey(let path, _): return "key \(path)"
+        case .privateKeyText(let text, _): return PrivateKeyFile.inspect(text: text).inMemoryLabel
         case .password: return "password"
         case .agent: return "ssh-agent"
         case .keyboardInteractive: return "keyboard-interactive"

@@ -44,6 +44,8 @@ struct Authenticator {
         switch method {
         case .privateKey(let path, let passphrase):
             return try authenticateWithKey(path: path, passphrase: passphrase)
+        case .privateKeyText(let text, let passphrase):
+            return try authenticateWithKey(text: text, passphrase: passphrase)
         case .password(let password):
             let rc = try waiter.retry {
                 libssh2_userauth_password_ex(session.raw, user, userLength, password, UInt32(password.utf8.count), nil)
@@ -66,15 +68,35 @@ struct Authenticator {
         let rc = try waiter.retry {
             libssh2_userauth_publickey_fromfile_ex(session.raw, user, userLength, nil, path, passphrase ?? "")
         }
+        return try interpretKeyResult(rc, key: key, label: path, passphrase: passphrase)
+    }
+
+    /// The same as a key file, from text: libssh2 derives the public key from the private one.
+    private func authenticateWithKey(text: String, passphrase: String?) throws(SSHError) -> Bool {
+        let key = PrivateKeyFile.inspect(text: text)
+        let bytes = Array(text.utf8)
+        let rc = try waiter.retry {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    libssh2_userauth_publickey_frommemory(session.raw, user, Int(userLength), nil, 0,
+                                                          chars.baseAddress, chars.count, passphrase ?? "")
+                }
+            }
+        }
+        return try interpretKeyResult(rc, key: key, label: key.inMemoryLabel, passphrase: passphrase)
+    }
+
+    /// libssh2 reports every local key problem as one "file" error: tell the cases apart.
+    private func interpretKeyResult(_ rc: Int32, key: PrivateKeyFile, label: String, passphrase: String?) throws(SSHError) -> Bool {
         switch rc {
         case 0:
             return true
         case LIBSSH2_ERROR_FILE, LIBSSH2_ERROR_KEYFILE_AUTH_FAILED:
-            if key.isEncrypted { throw .wrongPassphrase(path: path, passphraseGiven: passphrase?.isEmpty == false) }
-            if key.keyType == "ssh-rsa", !supportsRSASHA2 { throw rsaUnsupported(path: path) }
-            throw .keyFileUnreadable(path: path, reason: session.lastError.message)
+            if key.isEncrypted { throw .wrongPassphrase(path: label, passphraseGiven: passphrase?.isEmpty == false) }
+            if key.keyType == "ssh-rsa", !supportsRSASHA2 { throw rsaUnsupported(path: label) }
+            throw .keyFileUnreadable(path: label, reason: session.lastError.message)
         default:
-            if key.keyType == "ssh-rsa", !supportsRSASHA2 { throw rsaUnsupported(path: path) }
+            if key.keyType == "ssh-rsa", !supportsRSASHA2 { throw rsaUnsupported(path: label) }
             return false
         }
     }

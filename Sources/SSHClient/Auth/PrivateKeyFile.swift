@@ -18,6 +18,9 @@ struct PrivateKeyFile {
         return inspect(text: text)
     }
 
+    /// How a key given as text is named in logs and errors: its type, never its content.
+    var inMemoryLabel: String { "in-memory key (\(keyType ?? "unknown type"))" }
+
     static func inspect(text: String) -> PrivateKeyFile {
         if text.contains("-----BEGIN OPENSSH PRIVATE KEY-----") {
             return inspectOpenSSH(text)

@@ -179,9 +179,11 @@ final class ConnectionLoop: @unchecked Sendable {
     func lose(_ error: SSHError) {
         if lossError == nil {
             configuration.logger.error("connection lost", metadata: ["error": "\(error)"])
-            let reason: String
-            if case .libssh2(let operation, _, let message) = error { reason = "\(operation): \(message)" } else { reason = error.description }
-            lossError = .connectionLost(reason: reason)
+            switch error {
+            case .connectionLost: lossError = error
+            case .libssh2(let operation, _, let message): lossError = .connectionLost(reason: "\(operation): \(message)")
+            default: lossError = .connectionLost(reason: error.description)
+            }
         }
     }
 

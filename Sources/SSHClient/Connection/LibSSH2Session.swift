@@ -13,6 +13,8 @@ private let libssh2Initialized: Bool = libssh2_init(0) == 0
 final class SessionContext {
     /// When bytes last arrived from the server; dead-peer detection reads it.
     var lastReceive = ContinuousClock.now
+    /// Whether every receive is acknowledged at once (jump connections; see ``acknowledgeAtOnce(_:)``).
+    var quickAcknowledgement = false
     /// Answers keyboard-interactive prompts while that method runs.
     var keyboardInteractive: (@Sendable (KeyboardInteractiveChallenge) -> [String])?
 }
@@ -82,7 +84,21 @@ private func countingReceive(
         return -Int(code == EWOULDBLOCK ? EAGAIN : code)
     }
     if count > 0, let pointer = abstract?.pointee {
-        Unmanaged<SessionContext>.fromOpaque(pointer).takeUnretainedValue().lastReceive = .now
+        let context = Unmanaged<SessionContext>.fromOpaque(pointer).takeUnretainedValue()
+        context.lastReceive = .now
+        if context.quickAcknowledgement { acknowledgeAtOnce(socket) }
     }
     return count
+}
+
+/// Turns delayed ACKs off until the next receive (Linux `TCP_QUICKACK` is not sticky).
+///
+/// sshd leaves Nagle on for a connection that only forwards (direct-tcpip): it holds each second
+/// small packet until the first is acknowledged, and a delayed ACK makes that ~40 ms. Measured
+/// through a jump host: 44 ms per command without this, 4 ms with it.
+private func acknowledgeAtOnce(_ socket: libssh2_socket_t) {
+    #if os(Linux)
+    var one: Int32 = 1
+    setsockopt(socket, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+    #endif
 }

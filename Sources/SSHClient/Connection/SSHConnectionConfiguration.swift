@@ -34,6 +34,15 @@ public struct SSHConnectionConfiguration: Sendable {
     /// How the file calls (``SSHConnection/listDirectory(_:includeSymlinkTargets:)`` and the
     /// others) reach the box: SFTP when the server offers it, else the shell (the default), or forced.
     public var fileTransport: RemoteFileTransport = .automatic
+    /// Hosts to pass through on the way to ``host`` (OpenSSH `ProxyJump`), first hop first: the
+    /// first is connected directly, each next one through a `direct-tcpip` channel of the one
+    /// before, and ``host``/``port`` are reached from the last (so `127.0.0.1` there means the
+    /// last jump host itself). Each hop is checked and authenticated with its own settings;
+    /// their own `jumpHosts` must be empty. The hops live exactly as long as this connection:
+    /// closing it closes them, and losing one fails it with ``SSHError/connectionLost(reason:)``.
+    public var jumpHosts: [SSHConnectionConfiguration] = []
+    /// Set on a jump host's own connection: it acknowledges every receive at once.
+    var carriesJumpTraffic = false
 
     /// A configuration with OpenSSH's defaults: strict host keys, `~/.ssh/known_hosts`, 10 channels.
     public init(

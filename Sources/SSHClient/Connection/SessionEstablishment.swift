@@ -11,9 +11,12 @@ struct SessionEstablishment {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         let logger = configuration.logger
         logger.info("connecting", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
-        let socket = try TCPSocket.connect(host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
+        let socket = configuration.jumpHosts.isEmpty
+            ? try TCPSocket.connect(host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
+            : try JumpTransport.open(to: configuration, deadline: deadline)
         do throws(SSHError) {
             let session = try LibSSH2Session()
+            session.context.quickAcknowledgement = configuration.carriesJumpTraffic
             let waiter = SocketWaiter(session: session, socket: socket, deadline: deadline,
                                       onTimeout: .connectTimedOut(host: configuration.host, port: configuration.port,
                                                                   after: configuration.connectTimeout))
@@ -25,7 +28,7 @@ struct SessionEstablishment {
                 throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: describeHandshakeFailure(session))
             }
             logger.debug("SSH handshake done")
-            try verifyHostKey(session, knownHosts)
+            try HostKeyVerification(configuration: configuration, deadline: deadline).verify(session, knownHosts)
             try Authenticator(configuration: configuration, session: session, waiter: waiter).authenticate()
             logger.info("authenticated", metadata: ["user": "\(configuration.user)"])
             socket.setUserTimeout(configuration.deadPeerTimeout)
@@ -48,31 +51,6 @@ struct SessionEstablishment {
         let known = knownHosts.knownAlgorithms(host: configuration.host, port: configuration.port)
         let order = known + HostKeyName.defaultOrder.filter { !known.contains($0) }
         session.setPreference(LIBSSH2_METHOD_HOSTKEY, order)
-    }
-
-    private func verifyHostKey(_ session: LibSSH2Session, _ knownHosts: KnownHostsFile?) throws(SSHError) {
-        guard let knownHosts else { return }
-        guard let key = HostKey(session: session) else {
-            throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: "the server sent no host key")
-        }
-        let host = configuration.host, port = configuration.port
-        configuration.logger.debug("host key", metadata: ["type": "\(key.typeName)", "fingerprint": "\(key.fingerprint)"])
-        switch knownHosts.check(host: host, port: port, keyBytes: key.bytes, algorithm: key.typeName) {
-        case .match:
-            return
-        case .mismatch:
-            throw .hostKeyChanged(host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint, knownHostsFile: knownHosts.path)
-        case .notFound:
-            // Known under another key type only: a key swap we cannot vouch for, as OpenSSH warns.
-            if !knownHosts.knownAlgorithms(host: host, port: port).isEmpty {
-                throw .hostKeyChanged(host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint, knownHostsFile: knownHosts.path)
-            }
-            guard configuration.hostKeyPolicy == .acceptNew else {
-                throw .hostKeyUnknown(host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint, knownHostsFile: knownHosts.path)
-            }
-            try knownHosts.append(host: host, port: port, key: key)
-            configuration.logger.notice("recorded a new host key", metadata: ["file": "\(knownHosts.path)", "fingerprint": "\(key.fingerprint)"])
-        }
     }
 
     private func describeHandshakeFailure(_ session: LibSSH2Session) -> String {

@@ -5,9 +5,12 @@ import Glibc
 import Darwin
 #endif
 
-/// A connected, nonblocking TCP socket with the options an SSH transport wants.
+/// A connected, nonblocking TCP socket with the options an SSH transport wants, or the local
+/// end of a jump host's relay (see ``JumpTransport``).
 struct TCPSocket {
     let fd: Int32
+    /// The jump host connection this socket is relayed through, closed with the socket.
+    var jumpConnection: SSHConnection?
 
     /// Resolves `host`, connects to the first address that answers within `timeout`.
     static func connect(host: String, port: Int, timeout: Duration) throws(SSHError) -> TCPSocket {
@@ -120,8 +123,11 @@ struct TCPSocket {
         _ = shutdown(fd, Int32(SHUT_RDWR))
     }
 
+    /// Closes the descriptor; a jump host connection behind it is closed too, and waited for,
+    /// so that no jump connection's thread is still inside libssh2 once the target is closed.
     func closeDescriptor() {
         _ = close(fd)
+        if let jumpConnection { JumpTransport.closeAndWait(jumpConnection) }
     }
 }
 

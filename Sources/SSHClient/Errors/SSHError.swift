@@ -17,6 +17,8 @@ public enum SSHError: Error, Sendable, Equatable {
     case hostKeyUnknown(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
     /// The host presented a key different from the one recorded for it: refused under every policy.
     case hostKeyChanged(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
+    /// A ``HostKeyPolicy/ask(_:)`` callback refused the host key with this fingerprint.
+    case hostKeyRejected(host: String, port: Int, keyType: String, fingerprint: String)
     /// The known hosts file could not be read or written.
     case knownHostsFileFailed(path: String, reason: String)
     /// The server accepted none of the offered credentials.
@@ -69,6 +71,8 @@ extension SSHError: CustomStringConvertible, LocalizedError {
             return "HOST KEY CHANGED for \(HostKeyName.knownHostsName(host: host, port: port)): it now presents \(keyType) \(fingerprint), "
                 + "which does not match \(file); this may be an attack. If the change is expected, remove the old entry "
                 + "(ssh-keygen -R '\(HostKeyName.knownHostsName(host: host, port: port))' -f \(file)) and connect again"
+        case .hostKeyRejected(let host, let port, let keyType, let fingerprint):
+            return "host key of \(HostKeyName.knownHostsName(host: host, port: port)) (\(keyType) \(fingerprint)) was refused by the host key approval"
         case .knownHostsFileFailed(let path, let reason):
             return "known hosts file \(path): \(reason)"
         case .authenticationFailed(let user, let host, let tried, let allowed):

@@ -53,32 +53,62 @@ final class SFTPChannel: ChannelOperation {
 
     // MARK: Opening
 
+    /// How long the sftp-server may take to send its version once the session is set up.
+    ///
+    /// A server can accept the sftp subsystem and then fail to run its sftp-server (dropbear on
+    /// a box without one, sshd whose `Subsystem` names a program that cannot run): the channel
+    /// just ends. libssh2 1.10's `libssh2_sftp_init` reads that end as a short read and answers
+    /// EAGAIN forever, while this open holds the loop's open and request turns, so every other
+    /// channel of the connection would wait behind it. A healthy sftp-server answers within a
+    /// round trip of starting.
+    static let versionTimeout: Duration = .seconds(2)
+    /// Why SFTP cannot be used on this connection, once known.
+    private var unavailableReason: String?
+    private var versionTimedOut = false
+
     override func attemptOpen() -> OpenAttempt {
         guard loop.requestHolder == nil || loop.requestHolder === self else { return .pending }
         loop.requestHolder = self
+        if versionTimedOut {
+            loop.requestHolder = nil
+            unavailableReason = "the server accepted the sftp subsystem, but no sftp-server answered within \(Self.versionTimeout)"
+            return .failed(LIBSSH2_ERROR_CHANNEL_FAILURE)
+        }
         if let session = libssh2_sftp_init(loop.session.raw) {
             loop.requestHolder = nil
+            deadline = nil
             sftp = session
             return .opened(libssh2_sftp_get_channel(session))
         }
         let code = loop.session.lastErrno
-        if code == LIBSSH2_ERROR_EAGAIN { return .pending }
+        if code == LIBSSH2_ERROR_EAGAIN {
+            if deadline == nil, loop.session.lastError.message.contains("SSH_FXP_VERSION") {
+                deadline = .now + Self.versionTimeout
+            }
+            return .pending
+        }
         loop.requestHolder = nil
+        deadline = nil
         openFailure = loop.session.lastError.message
+        if openFailure.contains("subsystem") { unavailableReason = "the server refused the sftp subsystem" }
         return .failed(code)
+    }
+
+    override func deadlineExpired() {
+        if phase == .opening { versionTimedOut = true }
     }
 
     /// libssh2 reports a refused channel and a refused subsystem with the same code; only the
     /// first is worth retrying when another channel closes.
     override func openWasRefused(_ code: Int32) -> Bool {
-        code == LIBSSH2_ERROR_CHANNEL_FAILURE && !openFailure.contains("subsystem")
+        code == LIBSSH2_ERROR_CHANNEL_FAILURE && unavailableReason == nil
     }
 
     override func setupFailed(_ error: SSHError) {
         loop.files.sftp = nil
-        if openFailure.contains("subsystem") {
-            loop.files.sftpRefusal = "the server refused the sftp subsystem"
-            failAll(.file(.sftpUnavailable(reason: "the server refused the sftp subsystem")))
+        if let reason = unavailableReason {
+            loop.files.sftpRefusal = reason
+            failAll(.file(.sftpUnavailable(reason: reason)))
         } else {
             failAll(.connection(.channelFailed(operation: "starting SFTP", reason: openFailure.isEmpty ? error.description : openFailure)))
         }

@@ -61,46 +61,8 @@ struct ShellCommand: AsyncParsableCommand {
                     Terminal.err("rws: stdin is not a terminal: running without a remote terminal (no PTY)\n")
                     return try await ExecCommand.execute(command ?? ShellConfiguration.loginShellCommand, on: ssh, timeout: nil).shellCode
                 }
-                return try await interact(on: ssh)
+                return try await RemoteTerminal.run(command, on: ssh)
             }
-        }
-    }
-
-    /// Runs the remote terminal in this one until it ends; the local settings are back on return.
-    private func interact(on ssh: SSHConnection) async throws -> Int32 {
-        let terminal = try TerminalState.enterRawMode(fd: STDIN_FILENO)
-        defer { terminal.restore() }
-        let session = try await ssh.openShell(Self.terminalConfiguration(terminal, command: command))
-        let end = await ShellBridge.run(session, keyboard: Keyboard(fd: STDIN_FILENO), inputFD: STDIN_FILENO, outputFD: STDOUT_FILENO)
-        terminal.restore()
-        return try report(end, host: ssh.configuration.host)
-    }
-
-    /// The remote terminal like this one: type, size and modes.
-    private static func terminalConfiguration(_ terminal: TerminalState, command: String? = nil) -> ShellConfiguration {
-        let size = LocalTerminal.size(of: STDIN_FILENO)
-        let type = ProcessInfo.processInfo.environment["TERM"].flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color"
-        return ShellConfiguration(terminalType: type, columns: size.columns, rows: size.rows,
-                                  modes: LocalTerminal.modes(from: terminal.original.value), command: command)
-    }
-
-    /// The exit code for how the bridge ended, with a line on stderr where one helps.
-    private func report(_ end: ShellBridge.End, host: String) throws -> Int32 {
-        switch end {
-        case .exited(let status):
-            return status.shellCode
-        case .failed(let error):
-            Terminal.err("\n")
-            throw error
-        case .disconnected:
-            Terminal.err("\nConnection to \(host) closed.\n")
-            return RWSExitCode.connectionFailed
-        case .inputClosed:
-            Terminal.err("\nrws: the local terminal closed; disconnected\n")
-            return RWSExitCode.connectionFailed
-        case .signal(let number):
-            Terminal.err("\nrws: got signal \(number); disconnected\n")
-            return 128 + number
         }
     }
 }
@@ -118,7 +80,7 @@ extension ShellCommand {
                 defer { terminal.restore() }
                 let keyboard = Keyboard(fd: STDIN_FILENO)
                 while true {
-                    let session = try await ssh.openPersistentShell(named: name, Self.terminalConfiguration(terminal))
+                    let session = try await ssh.openPersistentShell(named: name, RemoteTerminal.configuration(terminal))
                     let end = await ShellBridge.run(session, keyboard: keyboard, inputFD: STDIN_FILENO, outputFD: STDOUT_FILENO)
                     if case .failed(SSHError.connectionLost(let reason)) = end {
                         Terminal.err("\r\nrws: link lost (\(reason)); reattaching to \(name) when the box is back…\r\n")
@@ -129,7 +91,7 @@ extension ShellCommand {
                         Terminal.err("\nDetached from \(name); it keeps running on \(ssh.configuration.host) (rws shell --persist \(name)).\n")
                         return RWSExitCode.connectionFailed
                     }
-                    return try report(end, host: ssh.configuration.host)
+                    return try RemoteTerminal.report(end, host: ssh.configuration.host)
                 }
             }
         }

@@ -13,9 +13,32 @@ extension ConnectionOptions {
         }
     }
 
-    /// The connection settings the library takes.
+    /// The connection settings the library takes, with the jump hosts (`-J`, `ProxyJump`) in front.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SSHConnectionConfiguration {
         let resolved = try resolve(environment: environment)
+        var target = try configuration(for: resolved, environment: environment)
+        target.jumpHosts = try resolved.proxyJump.map { hop in
+            try configuration(for: try resolveJumpHost(hop, environment: environment), environment: environment)
+        }
+        return target
+    }
+
+    /// A jump host resolved as a host of its own: its config entry applies, and so do the
+    /// credential and host key flags (`-i`, `--known-hosts`, `--password-env`...), but not the
+    /// target's user, port or jump hosts. A jump host's own ProxyJump is not followed: `-J`
+    /// and `ProxyJump` list the whole chain.
+    private func resolveJumpHost(_ hop: HostArgument, environment: [String: String]) throws -> ResolvedHost {
+        var flags = try overrides()
+        flags.host = hop
+        flags.user = nil
+        flags.port = nil
+        flags.proxyJump = []
+        var hopEnvironment = environment
+        for name in ["RWS_HOST", "RWS_USER", "RWS_PORT", "RWS_PROXY_JUMP"] { hopEnvironment[name] = nil }
+        return try Resolution.resolve(flags: flags, environment: hopEnvironment, local: .forRWS(environment))
+    }
+
+    private func configuration(for resolved: ResolvedHost, environment: [String: String]) throws -> SSHConnectionConfiguration {
         var methods: [AuthenticationMethod] = []
         let explicitKeys = !identity.isEmpty || environment["RWS_IDENTITY"] != nil
         for path in resolved.identityFiles {

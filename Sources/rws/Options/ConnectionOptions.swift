@@ -35,6 +35,11 @@ struct ConnectionOptions: ParsableArguments {
         "OpenSSH client config to read (default ~/.ssh/config; env RWS_SSH_CONFIG).", valueName: "file"))
     var sshConfig: String?
 
+    @Option(name: [.customShort("J"), .customLong("jump")], help: ArgumentHelp(
+        "Jump hosts, first hop first: [USER@]HOST[:PORT],... as ssh -J; 'none' ignores the config's ProxyJump (env RWS_PROXY_JUMP).",
+        valueName: "hosts"))
+    var jump: String?
+
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for the connection (default 15).", valueName: "seconds"))
     var connectTimeout: Int?
 
@@ -51,6 +56,7 @@ struct ConnectionOptions: ParsableArguments {
         if let knownHosts { flags.userKnownHostsFiles = [knownHosts] }
         if acceptNewHostKey { flags.strictHostKeyChecking = .acceptNew }
         flags.connectTimeout = connectTimeout
+        flags.proxyJump = try jump.map { try SettingOverrides.parseJumpHosts($0, flag: "--jump") }
         return flags
     }
 }

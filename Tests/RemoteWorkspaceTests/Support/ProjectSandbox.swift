@@ -2,15 +2,15 @@ import Foundation
 import RemoteWorkspace
 import RWSTestSupport
 
-/// A fresh folder on the test box for one test: its own workspace root and Claude data directory,
+/// A fresh folder on the shared test server of one kind for one test: its own workspace root and Claude data directory,
 /// so tests running in parallel on the shared server never see each other's projects.
 struct ProjectSandbox {
     let server: TestSSHServer
     /// The sandbox folder (absolute).
     let directory: String
 
-    init() throws {
-        server = try SharedTestServer.get()
+    init(_ kind: ServerKind = .default) throws {
+        server = try SharedTestServer.get(kind)
         directory = server.remoteHome + "/projects-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }

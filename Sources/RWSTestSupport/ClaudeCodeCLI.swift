@@ -1,0 +1,98 @@
+import Foundation
+
+/// The real Claude Code CLI the conversation tests run on the test box: the one bundled in the
+/// `claude-agent-sdk` wheel, which `scripts/test` unpacks into a cache folder keyed by version.
+public enum ClaudeCodeCLI {
+    /// The `claude-agent-sdk` release whose bundled CLI the tests run (keep in step with
+    /// `scripts/lib/prerequisites.sh`).
+    public static let sdkVersion = "0.2.187"
+
+    /// `~/.cache/rws-test/claude-agent-sdk/<version>`, where `scripts/test` unpacks the wheel.
+    public static var installFolder: String {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.cache/rws-test/claude-agent-sdk/" + sdkVersion
+    }
+
+    /// The CLI program.
+    public static var path: String { installFolder + "/claude_agent_sdk/_bundled/claude" }
+
+    /// The CLI program; fails with the command that installs it when it is missing.
+    public static func require() throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw TestServerError.missingPrerequisite(
+                path: path, installCommand: "scripts/test (it runs: source scripts/lib/prerequisites.sh; install_claude_cli)")
+        }
+        return path
+    }
+
+    /// Puts `claude` on the test box: a symlink in the sandbox home's `~/.local/bin`, where Claude
+    /// Code's installer puts it and where the conversation command line looks.
+    public static func install(on server: TestSSHServer) throws {
+        let program = try require()
+        let bin = server.remoteHome + "/.local/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let link = bin + "/claude"
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != program {
+            try? FileManager.default.removeItem(atPath: link)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: program)
+        }
+    }
+
+    /// The environment that points Claude Code at `server` with a test key, no traffic of its
+    /// own and no retries (so scripted API errors end the turn at once).
+    public static func environment(for server: ScriptedModelServer, apiKey: String? = "sk-test") -> [String: String] {
+        var environment = [
+            "ANTHROPIC_BASE_URL": "http://127.0.0.1:\(server.port)",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "CLAUDE_CODE_MAX_RETRIES": "0",
+            // Tests run as root in containers; Claude Code refuses bypassPermissions for root elsewhere.
+            "IS_SANDBOX": "1",
+        ]
+        if let apiKey { environment["ANTHROPIC_API_KEY"] = apiKey }
+        return environment
+    }
+
+    /// The processes (pid and command line) whose working directory is `directory`: how tests
+    /// check on the box's process table that Claude Code and the tools it started are gone.
+    public static func processes(in directory: String) -> [(pid: Int32, command: String)] {
+        let target = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry in
+            guard let pid = Int32(entry), pid != getpid(),
+                  let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/cwd"),
+                  cwd == target,
+                  let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"), !raw.isEmpty else { return nil }
+            // Zombies keep no cmdline; an empty one was skipped above.
+            let command = String(decoding: raw.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            return (pid, command)
+        }
+    }
+
+    /// The sshd processes serving the connection whose remote command is `pid`: its ancestors up
+    /// to (not including) the listening sshd. Killing them drops that one connection.
+    public static func sessionDaemons(above pid: Int32) -> [Int32] {
+        var result: [Int32] = []
+        var current = pid
+        while let parent = parentPID(of: current), parent > 1 {
+            let command = commandLine(of: parent)
+            guard command.hasPrefix("sshd") || command.contains("/sshd") else { break }
+            if command.contains(" -D ") { break }  // the listener
+            result.append(parent)
+            current = parent
+        }
+        return result
+    }
+
+    private static func parentPID(of pid: Int32) -> Int32? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("PPid:") {
+            return Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+
+    private static func commandLine(of pid: Int32) -> String {
+        let raw = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+        return String(decoding: raw.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+extension TestSSHServer {
+    /// How many processes run under the listening OpenSSH server: one or more per open
+    /// connection, none when no client is connected. Read from the process table (`ps`), with
+    /// the listener found through its PidFile; OpenSSH only.
+    public func connectionProcessCount() throws -> Int {
+        guard kind == .openssh else { throw TestServerError.commandFailed("connectionProcessCount needs an OpenSSH test server") }
+        let pidText = try String(contentsOfFile: directory.path + "/sshd.pid", encoding: .utf8)
+        guard let root = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TestServerError.commandFailed("sshd.pid holds no PID: \(pidText)")
+        }
+        let table = try Shell.run("/bin/ps", ["-eo", "pid=,ppid="])
+        var children: [Int32: [Int32]] = [:]
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ").compactMap { Int32($0) }
+            if fields.count == 2 { children[fields[1], default: []].append(fields[0]) }
+        }
+        var count = 0
+        var frontier = [root]
+        while let next = frontier.popLast() {
+            let direct = children[next] ?? []
+            count += direct.count
+            frontier += direct
+        }
+        return count
+    }
+
+    /// Polls ``connectionProcessCount()`` until it equals `expected` or `limit` passes; returns the last count.
+    public func waitForConnectionProcesses(_ expected: Int, within limit: Duration = .seconds(10)) async throws -> Int {
+        let deadline = ContinuousClock.now + limit
+        var count = try connectionProcessCount()
+        while count != expected, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            count = try connectionProcessCount()
+        }
+        return count
+    }
+}

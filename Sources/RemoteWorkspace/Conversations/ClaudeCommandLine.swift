@@ -1,0 +1,80 @@
+import SSHClient
+
+/// Builds the remote command line that runs Claude Code for a conversation.
+///
+/// Every user value (directory, program, model, session id, environment) goes through
+/// ``ShellQuoting``. Stderr markers tell a missing directory or program apart from Claude Code's own failures.
+enum ClaudeCommandLine {
+    static let missingDirectoryMarker = "rws: that directory does not exist on the box"
+    static let missingClaudeMarker = "rws: Claude Code is not installed on the box (not on PATH)"
+    static let exitMarker = "rws-conversation:exit:"
+
+    /// The flags of the stream-json protocol; the caller answers permission questions over stdio.
+    static let protocolFlags = [
+        "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
+        "--include-partial-messages", "--permission-prompt-tool", "stdio",
+    ]
+
+    /// The command line for `options`, whose session id is already resolved from a prefix.
+    static func make(_ options: ClaudeConversationOptions) throws -> String {
+        let arguments = protocolFlags + startArguments(options)
+        return try script(directory: options.directory, executable: options.claudeExecutable,
+                          environment: options.environment, arguments: arguments)
+    }
+
+    /// The command line for Claude Code's own interactive UI (in a PTY, which ends it with SIGHUP
+    /// when the connection goes, so no stdin guard).
+    static func interactive(_ options: ClaudeConversationOptions) throws -> String {
+        try script(directory: options.directory, executable: options.claudeExecutable, environment: options.environment,
+                   arguments: startArguments(options), guarded: false)
+    }
+
+    private static func startArguments(_ options: ClaudeConversationOptions) -> [String] {
+        var arguments: [String] = []
+        if let mode = options.permissionMode { arguments += ["--permission-mode", mode.rawValue] }
+        // `--flag=value`: a value starting with "-" cannot be read as another flag.
+        if let model = options.model { arguments.append("--model=" + model) }
+        switch options.start {
+        case .new: break
+        case .resume(let id): arguments.append("--resume=" + id)
+        case .continueMostRecent: arguments.append("--continue")
+        }
+        if options.fork, options.start != .new { arguments.append("--fork-session") }
+        return arguments
+    }
+
+    /// `cd DIR`, check EXE, then `{ cat; kill -TERM 0; } | { env K=V EXE ARGS…; …; kill -TERM 0; }`; the two
+    /// preconditions are reported by marker.
+    static func script(directory: String?, executable: String, environment: [String: String], arguments: [String],
+                       guarded: Bool = true) throws -> String {
+        for name in environment.keys where !isVariableName(name) {
+            throw ClaudeConversationError.invalidOption("\"\(name)\" is not an environment variable name")
+        }
+        guard !executable.isEmpty else { throw ClaudeConversationError.invalidOption("the Claude Code program name is empty") }
+        // Installers put claude in ~/.local/bin or ~/.claude/local, which a non-login shell's PATH may lack.
+        var lines = [#"PATH="$PATH:$HOME/.local/bin:$HOME/.claude/local"; export PATH"#]
+        if let directory {
+            lines.append("cd \(try ShellQuoting.quotePath(directory)) 2>/dev/null || { echo \(try ShellQuoting.quote(missingDirectoryMarker)) >&2; exit 2; }")
+        }
+        let program = try ShellQuoting.quotePath(executable)
+        lines.append("command -v \(program) >/dev/null 2>&1 || { echo \(try ShellQuoting.quote(missingClaudeMarker)) >&2; exit 127; }")
+        let assignments = try environment.sorted { $0.key < $1.key }.map { try ShellQuoting.quote("\($0.key)=\($0.value)") }
+        let prefix = assignments.isEmpty ? "" : "env " + assignments.joined(separator: " ") + " "
+        // Claude Code reads its stdin through cat: when the SSH channel's stdin ends (the client
+        // went away) the whole process group is killed, tools included, instead of the turn running
+        // on with no one to read it. When Claude Code exits by itself, its status goes to stderr
+        // and the group (cat) is killed too, so the channel closes.
+        let run = prefix + program + (arguments.isEmpty ? "" : " " + (try ShellQuoting.commandLine(arguments)))
+        guard guarded else {
+            lines.append("exec " + run)
+            return lines.joined(separator: "\n")
+        }
+        lines.append("{ cat; kill -TERM 0; } | { \(run); echo \(exitMarker)$? >&2; kill -TERM 0; }")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func isVariableName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+}

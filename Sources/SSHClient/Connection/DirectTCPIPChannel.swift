@@ -1,0 +1,182 @@
+import CLibSSH2
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A `direct-tcpip` channel from a jump host to the next host, relayed to one end of a local
+/// socket pair whose other end is the next connection's socket.
+///
+/// The next session's bytes go through unchanged: libssh2 on the next connection sees a plain
+/// socket. The channel lives as long as that socket: when the next connection closes its end,
+/// the channel is closed and so is this (dedicated) jump connection; when the jump connection
+/// or the channel dies, this end is closed and the next connection sees its server hang up.
+/// Confined to the jump connection's I/O thread, like every operation.
+final class DirectTCPIPChannel: ChannelOperation {
+    private let host: String
+    private let port: Int
+    private let fd: Int32
+    private let watcher: RelayWatcher
+    private let opened: Promise<Void>
+    /// The jump connection this channel belongs to, kept alive while the relay runs.
+    private var owner: SSHConnection?
+    private var announced = false
+    private var finished = false
+    /// Bytes from the channel not yet written to the socket, and from the socket not yet sent.
+    private var toSocket: [UInt8] = []
+    private var toChannel: [UInt8] = []
+    private var readBuffer = [UInt8](repeating: 0, count: DirectTCPIPChannel.chunk)
+    private var socketEnded = false
+    private var channelEnded = false
+    private static let chunk = 64 * 1024
+
+    init(loop: ConnectionLoop, host: String, port: Int, fd: Int32, owner: SSHConnection, opened: Promise<Void>) {
+        self.host = host
+        self.port = port
+        self.fd = fd
+        self.owner = owner
+        self.opened = opened
+        watcher = RelayWatcher(fd: fd) { [loop] in loop.wake() }
+        super.init(loop: loop, setupRequests: [])
+    }
+
+    override func attemptOpen() -> OpenAttempt {
+        if let channel = libssh2_channel_direct_tcpip_ex(loop.session.raw, host, Int32(port), "127.0.0.1", 22) {
+            return .opened(channel)
+        }
+        let code = loop.session.lastErrno
+        return code == LIBSSH2_ERROR_EAGAIN ? .pending : .failed(code)
+    }
+
+    /// A refused direct-tcpip means the next host cannot be reached from here, not a full server.
+    override func openWasRefused(_ code: Int32) -> Bool { false }
+
+    override func pump(_ channel: OpaquePointer) -> Bool {
+        var progressed = false
+        if !announced {
+            announced = true
+            opened.complete(.success(()))
+            progressed = true
+        }
+        var events: Int16 = 0
+        if channelToSocket(channel, &progressed) { events |= Int16(POLLOUT) }
+        if socketToChannel(channel, &progressed) { events |= Int16(POLLIN) }
+        if socketEnded && toChannel.isEmpty || channelEnded && toSocket.isEmpty {
+            if channelEnded { _ = shutdown(fd, Int32(SHUT_WR)) }
+            outputEnded()
+            if socketEnded { abandon() }
+            finish()
+            return true
+        }
+        watcher.arm(events)
+        return progressed
+    }
+
+    /// Moves channel data to the socket; true when the socket is full.
+    private func channelToSocket(_ channel: OpaquePointer, _ progressed: inout Bool) -> Bool {
+        while !channelEnded {
+            if !toSocket.isEmpty {
+                let sent = toSocket.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, noSignal) }
+                if sent > 0 {
+                    toSocket.removeFirst(sent)
+                    progressed = true
+                    continue
+                }
+                if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return true }
+                socketEnded = true  // the next connection is gone
+                toSocket = []
+                return false
+            }
+            let count = loop.scratch.withUnsafeMutableBytes { buffer in
+                libssh2_channel_read_ex(channel, 0, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Self.chunk)
+            }
+            if count > 0 {
+                toSocket.append(contentsOf: loop.scratch[0..<count])
+                progressed = true
+            } else if count == Int(LIBSSH2_ERROR_EAGAIN) {
+                if libssh2_channel_eof(channel) != 0 { channelEnded = true }
+                return false
+            } else if count == 0 {
+                if libssh2_channel_eof(channel) != 0 { channelEnded = true }
+                return false
+            } else {
+                failChannel(Int32(count), "reading from the jump channel")
+                return false
+            }
+        }
+        return false
+    }
+
+    /// Moves socket data to the channel; true when the socket had nothing more to read.
+    private func socketToChannel(_ channel: OpaquePointer, _ progressed: inout Bool) -> Bool {
+        while !channelEnded {
+            if !toChannel.isEmpty {
+                let written = toChannel.withUnsafeBytes { buffer in
+                    libssh2_channel_write_ex(channel, 0, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count)
+                }
+                if written > 0 {
+                    toChannel.removeFirst(written)
+                    progressed = true
+                    continue
+                }
+                if written == Int(LIBSSH2_ERROR_EAGAIN) { return false }  // the loop polls the session's socket
+                failChannel(Int32(written), "writing to the jump channel")
+                return false
+            }
+            if socketEnded { return false }
+            let count = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                toChannel = Array(readBuffer[0..<count])
+                progressed = true
+            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                return true
+            } else {
+                socketEnded = true
+                progressed = true
+                return false
+            }
+        }
+        return false
+    }
+
+    private func failChannel(_ code: Int32, _ operation: String) {
+        if loop.isFatal(code) {
+            loop.lose(loop.session.error(operation))
+        } else {
+            channelEnded = true
+        }
+    }
+
+    /// Closes this end of the pair and the jump connection it was dedicated to; runs once.
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        watcher.stop()
+        _ = close(fd)
+        loop.requestClose()
+        owner = nil
+    }
+
+    override func setupFailed(_ error: SSHError) {
+        opened.complete(.failure(error))
+        finish()
+    }
+
+    override func remoteClosed(status: ExitStatus?) { finish() }
+
+    override func connectionFailed(_ error: SSHError) {
+        opened.complete(.failure(error))
+        finish()
+    }
+
+    override func connectionClosing() { abandon() }
+}
+
+#if canImport(Glibc)
+/// `send` flags that turn a write to a closed peer into EPIPE instead of SIGPIPE.
+private let noSignal = Int32(MSG_NOSIGNAL)
+#else
+private let noSignal: Int32 = 0
+#endif

@@ -1,0 +1,206 @@
+import ArgumentParser
+import Foundation
+import RemoteWorkspace
+import SessionHistory
+import SSHClient
+import Synchronization
+
+struct AskCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ask",
+        abstract: "Ask Claude Code on the box and stream its answer.",
+        discussion: """
+        Runs Claude Code on the box over the SSH connection (nothing but Claude Code has to be installed there), in PROJECT's directory: a project name in the workspace root (app), or a path on the box (~/src/app, /srv/app). Without PROJECT: the remote home, or the session's own directory with --resume.
+
+        The answer streams to stdout; tool calls and their results go to stderr. When Claude Code asks whether a tool may run, rws asks you on the terminal: y (this once), a (always, for this tool in this session), n (no). Without a terminal rws cannot ask, so it refuses to start unless --permission-mode is given; questions that still come are then answered no.
+
+        Ctrl+C interrupts the turn; a second Ctrl+C stops Claude Code and exits with 130.
+
+        With --json, every event is one JSON object per line (session_started, text_delta, tool_call, tool_result, permission_request, usage, error, result…).
+
+        Exit status: 0 when the turn ended well; 1 when it ended in an error (API error, not logged in, Claude Code missing); 130 when interrupted; 255 when the connection failed.
+
+        Examples:
+          rws ask --host box app "What does main.swift do?"
+          rws ask --host box app "Run the tests and fix what fails" --permission-mode acceptEdits
+          rws ask --host box --continue app "And the other file?"
+          rws ask --host box --resume 0b1c "Summarise where we are"
+          rws ask --host box app "What is on this screenshot?" --image shot.png --file src/main.swift
+          rws ask --host box app "List the TODOs" --permission-mode plan --json
+        """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var workspace: WorkspaceOptions
+
+    @Argument(help: ArgumentHelp("[PROJECT] PROMPT: the project (optional) and what to ask.", valueName: "project-and-prompt"))
+    var words: [String] = []
+
+    @OptionGroup var start: ClaudeStartOptions
+
+    @Flag(name: .long, help: "With --resume or --continue: continue under a new session id, leaving the original as it was.")
+    var fork = false
+
+    @Option(name: .customLong("image"), help: ArgumentHelp("Send this local image (PNG, JPEG, GIF, WebP) with the prompt; repeatable.", valueName: "path"))
+    var images: [String] = []
+
+    @Option(name: .customLong("file"), help: ArgumentHelp("Have Claude Code read this file on the box into the prompt; repeatable.", valueName: "path"))
+    var files: [String] = []
+
+    @Flag(name: .long, help: "Print one JSON event per line.")
+    var json = false
+
+    func validate() throws {
+        guard (1...2).contains(words.count) else { throw ValidationError("give a PROMPT, optionally after a PROJECT") }
+        if fork, start.resume == nil, !start.continueMostRecent { throw ValidationError("--fork needs --resume or --continue") }
+    }
+
+    func run() async throws {
+        await runReportingErrors(json: json) {
+            var options = try start.options(project: words.count == 2 ? words[0] : nil, locations: workspace.locations())
+            options.fork = fork
+            let interactive = Terminal.isTTY(STDIN_FILENO)
+            guard interactive || options.permissionMode != nil else {
+                throw CLIError.usage("stdin is not a terminal, so rws cannot ask before a tool runs: pass --permission-mode (default, plan, acceptEdits or bypassPermissions)")
+            }
+            let prompt = ClaudePrompt(words.last ?? "", images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
+            return try await connection.withConnection { ssh in
+                let conversation = try await ClaudeConversation.start(on: ssh, options: options)
+                let interrupts = AskInterrupts(conversation: conversation, quiet: json)
+                defer { interrupts.remove() }
+                let code = try await AskTurn(conversation: conversation, json: json, interactive: interactive).run(prompt)
+                await conversation.stop()
+                return code
+            }
+        }
+    }
+}
+
+/// One turn of `rws ask`: prints events, asks permission questions, returns the exit status.
+struct AskTurn {
+    let conversation: ClaudeConversation
+    let json: Bool
+    let interactive: Bool
+
+    func run(_ prompt: ClaudePrompt) async throws -> Int32 {
+        var code: Int32 = 0
+        var printer = AskPrinter(json: json)
+        do {
+            for try await event in try await conversation.send(prompt) {
+                printer.show(event)
+                switch event {
+                case .permissionRequest(let request):
+                    try await conversation.respond(to: request, with: await decide(request))
+                case .result(let result):
+                    code = result.wasInterrupted ? RWSExitCode.interrupted : (result.isError ? RWSExitCode.failure : 0)
+                default:
+                    break
+                }
+            }
+        } catch ClaudeConversationError.stopped {
+            return RWSExitCode.interrupted
+        }
+        return code
+    }
+
+    private func decide(_ request: ClaudePermissionRequest) async -> ClaudePermissionDecision {
+        guard interactive else {
+            Terminal.err("rws: \(request.toolName) needs permission and there is no terminal to ask: denied\n")
+            return .deny(message: "The user could not be asked (no terminal); the permission mode does not allow this tool.")
+        }
+        Terminal.err("\nAllow \(request.toolName): \(AskPrinter.summary(of: request.input))? [y]es, [a]lways, [n]o: ")
+        let answer = await Self.readAnswer()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        switch answer {
+        case "y", "yes": return .allow
+        case "a", "always": return .allowAlways
+        default: return .deny(message: "The user denied this tool call.")
+        }
+    }
+
+    /// Reads one line from stdin on a thread of its own, so the event loop keeps running.
+    private static func readAnswer() async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: readLine()) }
+        }
+    }
+}
+
+/// Prints events as text (answer on stdout, the rest on stderr) or as JSON lines.
+struct AskPrinter {
+    let json: Bool
+    private var atLineStart = true
+
+    init(json: Bool) {
+        self.json = json
+    }
+
+    mutating func show(_ event: ClaudeEvent) {
+        if json { return Terminal.out(JSONWriter.string(from: event.json) + "\n") }
+        switch event {
+        case .textDelta(let text):
+            Terminal.out(text)
+            atLineStart = text.hasSuffix("\n")
+        case .toolCall(let call):
+            endLine()
+            Terminal.err("⏺ \(call.name)(\(Self.summary(of: call.input)))\n")
+        case .toolResult(let result):
+            let first = result.content.split(separator: "\n").first.map(String.init) ?? ""
+            Terminal.err("  ⎿ \(result.isError ? "error: " : "")\(Self.clip(first, to: 160))\n")
+        case .apiRetry(let attempt, let maxRetries, let status, let error):
+            Terminal.err("rws: API error \(status.map(String.init) ?? error); retry \(attempt) of \(maxRetries)\n")
+        case .error(let error):
+            endLine()
+            Terminal.err("rws: \(error.description)\n")
+        case .result(let result):
+            endLine()
+            let cost = String(format: "$%.4f", result.costUSD)
+            let seconds = String(format: "%.1f s", Double(result.duration.components.seconds) + Double(result.duration.components.attoseconds) / 1e18)
+            Terminal.err("\(result.wasInterrupted ? "interrupted · " : "")session \(result.sessionID) · \(cost) · \(seconds)\n")
+        default:
+            break
+        }
+    }
+
+    private mutating func endLine() {
+        if !atLineStart { Terminal.out("\n") }
+        atLineStart = true
+    }
+
+    /// A tool input in one line: its command or path when it has one, else compact JSON.
+    static func summary(of input: JSONValue) -> String {
+        for key in ["command", "file_path", "path", "pattern", "url"] {
+            if let value = input[key]?.stringValue { return clip(value, to: 200) }
+        }
+        return clip(JSONWriter.string(from: input), to: 200)
+    }
+
+    static func clip(_ text: String, to length: Int) -> String {
+        text.count <= length ? text : String(text.prefix(length)) + "…"
+    }
+}
+
+/// Ctrl+C during `rws ask`: the first interrupts the turn, the second stops Claude Code.
+final class AskInterrupts {
+    private final class Presses: Sendable {
+        private let count = Mutex(0)
+        func next() -> Int { count.withLock { $0 += 1; return $0 } }
+    }
+
+    private let handler: InterruptHandler
+
+    init(conversation: ClaudeConversation, quiet: Bool) {
+        let presses = Presses()
+        handler = InterruptHandler {
+            if presses.next() == 1 {
+                if !quiet { Terminal.err("\nrws: interrupting the turn (Ctrl+C again to quit)\n") }
+                Task { try? await conversation.interrupt() }
+            } else {
+                Task { await conversation.stop() }
+            }
+        }
+    }
+
+    func remove() {
+        handler.remove()
+    }
+}

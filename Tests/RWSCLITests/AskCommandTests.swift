@@ -1,0 +1,147 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// A test box whose Claude Code (the real CLI, on PATH in ~/.local/bin) talks to a scripted model
+/// through ~/.claude/settings.json, as a configured box would.
+final class AskBox: @unchecked Sendable {
+    let server: TestSSHServer
+    let model: ScriptedModelServer
+    let project: String
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-ask-home-\(UUID().uuidString.prefix(8))").path
+
+    init(turns: [[String: Any]]) throws {
+        server = try TestSSHServer()
+        try ClaudeCodeCLI.install(on: server)
+        model = try ScriptedModelServer(turns: turns)
+        project = server.remoteHome + "/workspace/app"
+        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: server.remoteHome + "/.claude", withIntermediateDirectories: true)
+        let settings = try JSONSerialization.data(withJSONObject: ["env": ClaudeCodeCLI.environment(for: model)])
+        try settings.write(to: URL(fileURLWithPath: server.remoteHome + "/.claude/settings.json"))
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    }
+
+    func rws(_ arguments: [String]) throws -> RWSBinary.Outcome {
+        try RWSBinary.run([arguments[0]] + server.rwsFlags + arguments.dropFirst(), home: home)
+    }
+
+    func stop() {
+        model.stop()
+        server.stop()
+        try? FileManager.default.removeItem(atPath: home)
+    }
+}
+
+@Suite(.serialized, .timeLimit(.minutes(1))) struct AskCommandTests {
+    @Test func askStreamsTheAnswerAndTheSessionIsListedByRwsSessions() async throws {
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "The answer is 42.", "chunks": 4]]]])
+        defer { box.stop() }
+        let outcome = try box.rws(["ask", "app", "What is the answer?", "--permission-mode", "default"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout == "The answer is 42.\n")
+        let id = try #require(outcome.stderr.firstMatch(of: /session ([0-9a-f-]{36})/)?.1)
+        let sessions = try box.rws(["sessions", "--json"])
+        #expect(sessions.stdout.contains(String(id)))
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
+    @Test func withoutATerminalAskRefusesUnlessAPermissionModeIsGiven() throws {
+        let box = try AskBox(turns: [])
+        defer { box.stop() }
+        let outcome = try box.rws(["ask", "app", "Hello"])
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.contains("--permission-mode"))
+        #expect(box.model.allRequests().isEmpty)
+    }
+
+    @Test func jsonPrintsOneEventPerLineAndAQuestionWithoutATerminalIsDenied() throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo x > no.txt"]]]],
+            ["text": "Fine, I did not."],
+        ])
+        defer { box.stop() }
+        let outcome = try box.rws(["ask", "app", "Make no.txt", "--permission-mode", "default", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let events = outcome.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(events.count == outcome.stdout.split(separator: "\n").count)
+        let types = events.compactMap { $0["type"] as? String }
+        #expect(types.first == "session_started" && types.last == "result")
+        #expect(types.contains("tool_call") && types.contains("permission_request") && types.contains("text_delta"))
+        #expect(events.contains { $0["type"] as? String == "tool_result" && $0["is_error"] as? Bool == true })
+        #expect(outcome.stderr.contains("no terminal to ask: denied"))
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/no.txt"))
+    }
+
+    @Test func imageAndFileFlagsReachTheModel() throws {
+        let box = try AskBox(turns: [["text": "Seen both."]])
+        defer { box.stop() }
+        try "FILE-ON-BOX 9\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
+        let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+        let image = box.home + "/pixel.png"
+        try png.write(to: URL(fileURLWithPath: image))
+        let outcome = try box.rws(["ask", "app", "Look", "--permission-mode", "plan", "--image", image, "--file", "notes.txt"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout == "Seen both.\n")
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: try #require(box.model.conversationRequests().last)), as: UTF8.self)
+        #expect(body.contains(png.base64EncodedString()) && body.contains("FILE-ON-BOX 9"))
+    }
+
+    @Test func aBoxWithoutClaudeCodeFailsWithAMessageSayingSo() throws {
+        let box = try AskBox(turns: [])
+        defer { box.stop() }
+        let outcome = try box.rws(["ask", "app", "Hello", "--permission-mode", "plan", "--claude", "claude-missing"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("not installed on the box"))
+    }
+
+    @Test func anAPIErrorExitsWithOneAndSaysWhichError() throws {
+        let box = try AskBox(turns: [["status": 529, "message": "Overloaded"]])
+        defer { box.stop() }
+        let outcome = try box.rws(["ask", "app", "Hello", "--permission-mode", "plan"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("529"))
+    }
+}
+
+/// `rws ask` at a terminal: permission questions and Ctrl+C.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct AskTerminalTests {
+    @Test func aQuestionIsAnsweredAtTheTerminalAndCtrlCInterruptsWith130() async throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo yes > asked.txt"]]]],
+            ["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1],
+        ])
+        defer { box.stop() }
+        let tmux = try Tmux.start(home: box.home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Make asked.txt"]) + "; echo rws-exit=$?")
+        try await tmux.wait(for: "Allow Bash: echo yes > asked.txt? [y]es, [a]lways, [n]o:", within: .seconds(20))
+        try tmux.type("y")
+        try await tmux.wait(for: "slow slow")
+        #expect(FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
+        try tmux.press("C-c")
+        let screen = try await tmux.wait(for: "rws-exit=130")
+        #expect(screen.contains("interrupting the turn"))
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
+    @Test func aSecondCtrlCStopsClaudeCodeAndExitsWith130() async throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1],
+        ])
+        defer { box.stop() }
+        let tmux = try Tmux.start(home: box.home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Talk"]) + "; echo rws-exit=$?")
+        try await tmux.wait(for: "slow slow", within: .seconds(20))
+        try tmux.press("C-c")
+        try tmux.press("C-c")
+        try await tmux.wait(for: "rws-exit=130")
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import RemoteWorkspace
+import RWSTestSupport
+import SessionHistory
+import SSHClient
+import Testing
+
+/// The real Claude Code CLI on the test box, over SSH, against a scripted model.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ConversationTests {
+    @Test func aConversationStreamsTextAndAsksPermissionAllowedOnceThenDenied() async throws {
+        let box = try ConversationBox(turns: [
+            Turn.bash("echo made > allowed.txt", saying: "I will create the file.", thinking: "A file is needed."),
+            Turn.text("Created allowed.txt.", chunks: 3),
+            Turn.bash("echo made > denied.txt"),
+            Turn.text("Understood, I left it."),
+        ])
+        defer { box.stop() }
+        try await box.server.withConnection { ssh in
+            let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
+            let first = try await collect(try await conversation.send("Create allowed.txt"), in: conversation) { _ in .allow }
+            let session = try #require(first.session)
+            #expect(session.tools.contains("Bash"))
+            #expect(!session.model.isEmpty)
+            #expect(session.directory == box.project)
+            #expect(first.streamedThinking == "A file is needed.")
+            #expect(first.streamedText == "I will create the file.Created allowed.txt.")
+            #expect(first.toolCalls.map(\.name) == ["Bash"])
+            #expect(first.toolCalls.first?.input["command"]?.stringValue == "echo made > allowed.txt")
+            #expect(first.permissionRequests.map(\.toolName) == ["Bash"])
+            #expect(first.toolResults.map(\.isError) == [false])
+            #expect(!first.usages.isEmpty)
+            let result = try #require(first.result)
+            #expect(!result.isError && result.text == "Created allowed.txt." && result.sessionID == session.id)
+            #expect(result.costUSD > 0 && result.duration > .zero)
+            #expect(FileManager.default.fileExists(atPath: box.project + "/allowed.txt"))
+
+            let second = try await collect(try await conversation.send("Now denied.txt"), in: conversation) { _ in .deny(message: "Not that one.") }
+            #expect(second.session?.id == session.id)
+            #expect(second.permissionRequests.count == 1)
+            #expect(second.toolResults.first?.isError == true)
+            #expect(second.toolResults.first?.content.contains("Not that one.") == true)
+            #expect(second.result?.deniedTools == ["Bash"])
+            #expect(!FileManager.default.fileExists(atPath: box.project + "/denied.txt"))
+            // The model saw the refusal as the tool's result.
+            let lastRequest = try #require(box.model.conversationRequests().last)
+            #expect("\(lastRequest["messages"] ?? "")".contains("Not that one."))
+            #expect(conversation.sessionID == session.id)
+            await conversation.stop()
+        }
+        #expect(try await box.waitUntilNoProcess().isEmpty)
+    }
+
+    @Test func allowAlwaysLetsTheSameToolRunAgainWithoutAsking() async throws {
+        let box = try ConversationBox(turns: [
+            Turn.bash("echo one > one.txt"), Turn.bash("echo two > two.txt"), Turn.text("Both done."),
+        ])
+        defer { box.stop() }
+        try await box.server.withConnection { ssh in
+            let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
+            let events = try await collect(try await conversation.send("Make two files"), in: conversation) { _ in .allowAlways }
+            #expect(events.permissionRequests.count == 1)
+            #expect(events.toolResults.map(\.isError) == [false, false])
+            #expect(FileManager.default.fileExists(atPath: box.project + "/two.txt"))
+            await conversation.stop()
+        }
+    }
+
+    @Test func permissionModeBypassRunsToolsWithoutQuestions() async throws {
+        let box = try ConversationBox(turns: [Turn.bash("echo x > bypass.txt"), Turn.text("Done.")])
+        defer { box.stop() }
+        try await box.server.withConnection { ssh in
+            let conversation = try await ClaudeConversation.start(on: ssh, options: box.options(mode: .bypassPermissions))
+            let events = try await collect(try await conversation.send("Go"), in: conversation)
+            #expect(events.session?.permissionMode == "bypassPermissions")
+            #expect(events.permissionRequests.isEmpty)
+            #expect(FileManager.default.fileExists(atPath: box.project + "/bypass.txt"))
+            await conversation.stop()
+        }
+    }
+
+    @Test func anInterruptEndsALongTurnAndTheConversationTakesTheNextPrompt() async throws {
+        let box = try ConversationBox(turns: [
+            Turn.text(String(repeating: "word ", count: 60), chunks: 60, delay: 0.2),
+            Turn.text("After the interrupt."),
+        ])
+        defer { box.stop() }
+        try await box.server.withConnection { ssh in
+            let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
+            var interrupted = false
+            let first = try await collect(try await conversation.send("Talk a lot"), in: conversation, onEvent: { event in
+                if case .textDelta = event, !interrupted {
+                    interrupted = true
+                    try await conversation.interrupt()
+                }
+            })
+            let result = try #require(first.result)
+            #expect(result.wasInterrupted)
+            #expect(first.streamedText.count < 300)
+            #expect(first.errors.isEmpty)
+            let second = try await collect(try await conversation.send("Go on"), in: conversation)
+            #expect(second.result?.text == "After the interrupt.")
+            #expect(second.session?.id == first.session?.id)
+            await conversation.stop()
+        }
+    }
+
+    @Test func stopKillsClaudeAndTheToolItRuns() async throws {
+        let box = try ConversationBox(turns: [Turn.bash("tail -f /dev/null")])
+        defer { box.stop() }
+        try await box.server.withConnection { ssh in
+            let conversation = try await ClaudeConversation.start(on: ssh, options: box.options(mode: .bypassPermissions))
+            let turn = try await conversation.send("Sleep")
+            var sawCall = false
+            do {
+                for try await event in turn {
+                    guard case .toolCall = event else { continue }
+                    sawCall = true
+                    try await Task.sleep(for: .milliseconds(500))
+                    #expect(ClaudeCodeCLI.processes(in: box.project).contains { $0.command.contains("tail -f /dev/null") })
+                    await conversation.stop()
+                }
+                Issue.record("the turn ended without an error")
+            } catch let error as ClaudeConversationError {
+                #expect(error == .stopped)
+            }
+            #expect(sawCall)
+            // stop() returns once the process group is gone: no waiting here.
+            #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+            await #expect(throws: ClaudeConversationError.stopped) { _ = try await conversation.send("more") }
+        }
+    }
+}
+
+/// A reader that goes away mid-turn.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ConversationCancellationTests {
+    @Test func cancellingTheReaderInterruptsTheTurnAndTheNextPromptGetsItsOwnAnswer() async throws {
+        let box = try ConversationBox(turns: [
+            Turn.text(String(repeating: "word ", count: 100), chunks: 100, delay: 0.1),
+            Turn.text("The next answer."),
+        ])
+        defer { box.stop() }
+        try await box.server.withConnection { ssh in
+            let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
+            let turn = try await conversation.send("Talk a lot")
+            let reader = Task {
+                for try await _ in turn {}
+            }
+            try await Task.sleep(for: .milliseconds(800))  // a few words streamed
+            reader.cancel()
+            _ = await reader.result
+            let next = try await collect(try await conversation.send("Next"), in: conversation)
+            #expect(next.result?.text == "The next answer.")
+            #expect(next.result?.wasInterrupted == false)
+            #expect(!next.streamedText.contains("word"))
+            let file = try String(contentsOfFile: box.sessionFile(try #require(next.session?.id)), encoding: .utf8)
+            #expect(file.contains("[Request interrupted by user]"))
+            await conversation.stop()
+        }
+    }
+}

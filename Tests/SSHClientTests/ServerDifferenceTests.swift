@@ -1,0 +1,96 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What differs between OpenSSH sshd and dropbear as rws meets them, each as docs/servers.md
+/// states it. The differences the other suites meet are asserted there (RSA keys in
+/// AuthenticationTests, the channel race in ConcurrencyTests, a missing sftp-server in FileErrorTests).
+@Suite struct ServerDifferenceTests {
+    @Test(arguments: ServerKind.allCases)
+    func theCommandEnvironmentDiffersAsDocumented(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let output = try await server.withConnection { try await $0.run("env; echo pwd=$PWD").stdoutText }
+        var environment: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { environment[parts[0]] = parts[1] }
+        }
+        #expect(environment["HOME"] == server.remoteHome)
+        #expect(environment["USER"] == server.user && environment["SSH_CONNECTION"] != nil)
+        let passwdHome = String(cString: getpwuid(getuid()).pointee.pw_dir)
+        switch kind {
+        case .openssh:
+            // sshd starts in the passwd home; the test sshd only sets $HOME (SetEnv).
+            #expect(environment["pwd"] == passwdHome)
+            #expect(environment["MAIL"] != nil)
+            #expect(environment["SSH_PUBKEYINFO"] == nil && environment["LANG"] == nil)
+        case .dropbear:
+            // The test dropbear reads a passwd whose home is the sandbox, so it starts there.
+            #expect(environment["pwd"] == server.remoteHome)
+            #expect(environment["MAIL"] == nil)
+            // The comment of the authorized key, and dropbear's own LANG, are passed on.
+            #expect(environment["SSH_PUBKEYINFO"] == "rws-test")
+            #expect(environment["LANG"] == ProcessInfo.processInfo.environment["LANG"])
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func onlyOpenSSHStartsACommandAsAProcessGroupLeaderSoDropbearCommandsGoThroughSetsid(kind: ServerKind) async throws {
+        let output = try await SharedTestServer.get(kind).withConnection { connection in
+            try await connection.run("ps -o pid=,pgid=,sid= -p $$; ps -o args= -p $$").stdoutText
+        }
+        let lines = output.split(separator: "\n")
+        let ids = lines.first?.split(separator: " ") ?? []
+        // Either way the command's shell ends up leading its own session (what stops rely on)...
+        #expect(ids.count == 3 && ids[0] == ids[1] && ids[1] == ids[2], "\(output)")
+        // ...on OpenSSH as started, on dropbear after StoppableCommand re-ran it through setsid.
+        let arguments = lines.dropFirst().first.map(String.init) ?? ""
+        switch kind {
+        case .openssh: #expect(arguments.contains("-c rws_c="), "\(arguments)")
+        case .dropbear: #expect(arguments.contains("-c echo rws-pid:$$; eval"), "\(arguments)")
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func onlyDropbearClosesASixthUnauthenticatedConnectionFromOneAddress(kind: ServerKind) async throws {
+        let server = try TestSSHServer(kind)
+        defer { server.stop() }
+        let idle = try (0..<5).map { _ in try Self.openIdleSocket(port: server.port) }
+        try await Task.sleep(for: .milliseconds(300))
+        do {
+            await (try await server.connect()).close()
+            #expect(kind == .openssh, "dropbear accepted a sixth unauthenticated connection")
+        } catch let SSHError.handshakeFailed(_, _, reason) {
+            #expect(kind == .dropbear && reason.contains("banner"), "\(reason)")
+        }
+        for fd in idle { close(fd) }
+        try await Task.sleep(for: .milliseconds(300))
+        await (try await server.connect()).close()
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func bothAnswerKeepalivesSoAQuietCommandOutlivesTheDeadPeerTimeout(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        // Keepalives go out once a second (libssh2 counts whole seconds): 3 s leaves room for one reply.
+        let result = try await server.withConnection(deadPeerTimeout: .seconds(3)) { try await $0.run("sleep 5") }
+        #expect(result.status == .exited(0))
+    }
+
+    /// A TCP connection to `port` that never says a word (no SSH banner).
+    private static func openIdleSocket(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, rc == 0 else { throw TestServerError.commandFailed("connect to port \(port): errno \(errno)") }
+        return fd
+    }
+}
