@@ -91,6 +91,24 @@ import Testing
         #expect((local.first?.summary.lastTimestamp ?? "") >= "2026-03-04T05:06:07.000Z")
     }
 
+    @Test func aListingWithoutMessageCountsLeavesThemNilAndTheNextCountingListingFillsThemFromTheBox() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        let id = "5e55a0e1-0000-4000-8000-000000000002"
+        try sandbox.writeSession(id, lines: [
+            Records.user("first question", uuid: "u1", parent: nil, session: id),
+            Records.assistant("answer", uuid: "a1", parent: "u1", session: id),
+            #"{"type":"custom-title","customTitle":"named","sessionId":"\#(id)"}"#,
+        ])
+        let quiet = try await sandbox.withSessions(options: SessionListingOptions(countsMessages: false)) { try await $0.listing() }
+        #expect(quiet.sessions.first?.summary.messageCount == nil)
+        let counted = try await sandbox.withSessions { try await $0.listing() }
+        #expect(counted.sessions.first?.summary.messageCount == 2)
+        #expect(counted.statistics.filesRead == 1, "the entry without a count was read again")
+        let cached = try await sandbox.withSessions { try await $0.listing() }
+        #expect(cached.sessions.first?.summary.messageCount == 2 && cached.statistics.cacheHits == 1)
+    }
+
     /// The fields of two summaries that differ, named.
     static func differences(_ lhs: SessionSummary, _ rhs: SessionSummary) -> [String] {
         var result: [String] = []

@@ -9,14 +9,14 @@
 /// - otherwise its first `window` bytes (one `head -c` for all such files) and, when it is
 ///   larger than that, its last `window` bytes (one `tail -c`).
 /// Every new or grown session file is also counted whole on the box (`grep -c`, one process for
-/// all of them): its lines holding `"type":"user"` or `"type":"assistant"` (``SessionSummary/messageCount``).
+/// all of them; unless the client asks not to): its lines holding `"type":"user"` or `"type":"assistant"` (``SessionSummary/messageCount``).
 /// Running `head` and `tail` once over many files keeps the cost at a few processes whatever the
 /// number of sessions; both print `==> NAME <==` headers between files (parsed by
 /// ``MultiFileOutput``), and `/dev/null` goes first so a single file gets a header too.
 /// Stdin holds only `name=digits` assignments written by the client, so `eval` reads nothing else.
 enum ListingScript {
     static let script = RemoteScript(step: "listing sessions", body: #"""
-        b=$1 w=$2 pat=$3; shift 3
+        b=$1 w=$2 pat=$3 cnt=$4; shift 4
         nl='
         '
         eval "$(cat)"
@@ -54,7 +54,7 @@ enum ListingScript {
           done
           [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
           [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
-          [ -n "$n" ] && { printf '\n%s counts\n' "$b"; LC_ALL=C grep -c -F -e '"type":"user"' -e '"type":"assistant"' /dev/null $n; }
+          [ "$cnt" = 1 ] && [ -n "$n" ] && { printf '\n%s counts\n' "$b"; LC_ALL=C grep -c -F -e '"type":"user"' -e '"type":"assistant"' /dev/null $n; }
           exit 0
           )
         done
@@ -78,8 +78,8 @@ enum ListingScript {
     }
 
     /// The script's arguments after the boundary.
-    static func arguments(window: Int, projectPattern: String, folders: [String]) -> [RemoteScript.Argument] {
-        [.word(String(window)), .word(projectPattern)] + folders.map { .path($0) }
+    static func arguments(window: Int, projectPattern: String, countsMessages: Bool = true, folders: [String]) -> [RemoteScript.Argument] {
+        [.word(String(window)), .word(projectPattern), .word(countsMessages ? "1" : "0")] + folders.map { .path($0) }
     }
 
     private static func isVariableSafe(_ identity: String) -> Bool {
