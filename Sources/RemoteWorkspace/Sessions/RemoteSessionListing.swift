@@ -75,7 +75,7 @@ public struct SessionListingOptions: Sendable, Equatable {
     /// prompt or cwd (head), or a time of the tail's own or the model (tail): 64 KiB, the window
     /// of Claude Code's own picker and of `SessionSummarizer/defaultWindow`.
     public var widenedWindow: Int
-    /// Whether the box counts each new or grown file's message lines (``SessionSummary/messageCount``):
+    /// Whether the box counts each new or grown file's message lines (`SessionSummary.messageCount`):
     /// a whole read of those files on the box (~1 GB/s with GNU grep). Off, counts are nil.
     public var countsMessages: Bool
 
