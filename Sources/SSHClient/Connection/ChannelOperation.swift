@@ -53,6 +53,9 @@ class ChannelOperation {
     /// Whether the operation waits on the server now (not paused by its consumer).
     var isWaitingOnPeer: Bool { phase != .queued && phase != .done }
 
+    /// One line for logs: what the operation is and where it stands.
+    var diagnostics: String { "\(type(of: self)) \(phase)" }
+
     /// Whether libssh2 holds received data for this channel that nobody has read yet.
     var hasQueuedInput: Bool {
         guard let channel, phase == .running || phase == .awaitingRemoteClose else { return false }

@@ -334,7 +334,8 @@ final class ConnectionLoop: @unchecked Sendable {
         let waiting = operations.filter { $0.isWaitingOnPeer }
         guard !waiting.isEmpty, socket.pendingBytes > 0 || waiting.contains(where: { $0.hasQueuedInput }) else { return }
         counters.stalledPolls.add(1, ordering: .relaxed)
-        configuration.logger.warning("poll timed out with a reply waiting", metadata: ["bytes": "\(socket.pendingBytes)"])
+        configuration.logger.warning("poll timed out with a reply waiting", metadata: [
+            "bytes": "\(socket.pendingBytes)", "waiting": "\(waiting.filter { $0.hasQueuedInput }.map(\.diagnostics))"])
     }
 
     /// Bytes nobody reads (every channel paused, or no channel at all) would make poll return at

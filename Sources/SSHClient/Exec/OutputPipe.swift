@@ -34,6 +34,9 @@ final class OutputPipe: Sendable {
         }
     }
 
+    /// Whether the buffer has room, without marking the producer paused (for diagnostics).
+    var hasRoomPeek: Bool { state.withLock { $0.bufferedBytes < capacity } }
+
     /// Producer side: hands over a chunk.
     func push(_ event: CommandOutputEvent) {
         let waiter = state.withLock { state -> CheckedContinuation<CommandOutputEvent?, any Error>? in

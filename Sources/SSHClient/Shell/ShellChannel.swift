@@ -98,6 +98,10 @@ final class ShellChannel: ChannelOperation {
 
     // MARK: Running
 
+    override var diagnostics: String {
+        "\(super.diagnostics) room=\(pipe.hasRoomPeek) searchingPID=\(pidReader.isSearching) ended=\(stdoutEnded)/\(stderrEnded)"
+    }
+
     override func pump(_ channel: OpaquePointer) -> Bool {
         var progressed = false
         if !started.isCompleted {
