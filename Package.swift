@@ -21,10 +21,12 @@ let package = Package(
             pkgConfig: "libssh2",
             providers: [.apt(["libssh2-1-dev"]), .brew(["libssh2"])]
         ),
+        // zlib (a dependency of libssh2 already): gunzips session bytes the box sent compressed.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "SSHClient", dependencies: ["CLibSSH2", .product(name: "Logging", package: "swift-log")]),
         .target(name: "SessionHistory"),
         .target(name: "SSHConfig"),
-        .target(name: "RemoteWorkspace", dependencies: ["SSHClient", "SessionHistory"]),
+        .target(name: "RemoteWorkspace", dependencies: ["SSHClient", "SessionHistory", "CZlib"]),
         .executableTarget(
             name: "rws",
             dependencies: [

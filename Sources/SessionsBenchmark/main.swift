@@ -5,12 +5,17 @@ import SSHClient
 
 // Remote session browsing, measured on a throwaway sshd on 127.0.0.1 against a synthetic
 // history of 1,000 sessions (~1 GB) made from the real corpus. Prints a Markdown table.
-// Run with scripts/bench-sessions.
+// Run with scripts/bench-sessions; `SessionsBenchmark slow-link` (scripts/bench-history-remote) measures
+// loading one 50 MB session over a slow link instead.
 
 let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("shared/claude-corpus/jsonl")
 let server = try TestSSHServer()
 defer { server.stop() }
+if CommandLine.arguments.dropFirst().first == "slow-link" {
+    try await SlowLinkLoad.run(server: server, corpus: corpus)
+    exit(0)
+}
 let claude = server.remoteHome + "/.claude"
 let cacheFile = server.directory.appendingPathComponent("client-cache/sessions.cache")
 

@@ -42,12 +42,16 @@ import Testing
         let box = try Self(kind)
         let table = try await box.rws(["sessions"])
         #expect(table.status == 0)
-        #expect(table.stdout == "77777777  2026-01-02 10:00  List the files\n")
+        // Written a moment ago, last record a tool result: Claude is working; one subagent file.
+        #expect(table.stdout == "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  TITLE\n" + "77777777  2026-01-02 10:00  3      running     -            1       List the files\n")
         let json = try await box.rws(["sessions", "/home/dev/proj", "--json", "--limit", "5"])
         #expect(json.status == 0)
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect((decoded?.first?["summary"] as? [String: Any])?["cwd"] as? String == "/home/dev/proj", "\(json.stdout)")
         #expect((decoded?.first?["subagentFiles"] as? [Any])?.count == 1)
+        #expect(decoded?.first?["state"] as? String == "running", "\(json.stdout)")
+        #expect((decoded?.first?["summary"] as? [String: Any])?["activity"] as? String == "working")
+        #expect((decoded?.first?["summary"] as? [String: Any])?["subagentCount"] as? Int == 1)
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -58,6 +62,16 @@ import Testing
         #expect(outcome.stdout.contains("[2026-01-02 10:00:00] You\n  List the files"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("Claude (claude-test)"))
         #expect(outcome.stdout.contains("▸ Bash(ls) → 2 lines"))
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func historyLastShowsOnlyTheLastMessages(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        let outcome = try await box.rws(["history", "7777", "--last", "1"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("▸ Bash(ls) → 2 lines"), "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("You\n  List the files"), "\(outcome.stdout)")
+        #expect(try await box.rws(["history", "7777", "--last", "0"]).status != 0)
     }
 
     @Test(arguments: ServerKind.allCases)

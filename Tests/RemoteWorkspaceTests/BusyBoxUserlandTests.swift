@@ -1,13 +1,14 @@
 import Foundation
 @testable import RemoteWorkspace
 import RWSTestSupport
+import SessionHistory
 import SSHClient
 import Testing
 
 /// The remote scripts give the same answers with BusyBox's sh, find, stat, head and tail as
 /// with GNU coreutils and dash. BusyBox runs from a folder of applet links put first on PATH.
 @Suite struct BusyBoxUserlandTests {
-    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat"]
+    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat", "gzip", "grep"]
 
     /// A folder of BusyBox applet links; fails loudly when BusyBox is not installed.
     static func appletFolder(in sandbox: SessionSandbox) throws -> String {
@@ -49,6 +50,13 @@ import Testing
             #expect(bbFolders.first?.heads.mapValues(\.bytes) == gnuFolders.first?.heads.mapValues(\.bytes))
             #expect(bbFolders.first?.tails.mapValues(\.bytes) == gnuFolders.first?.tails.mapValues(\.bytes))
             #expect(gnuFolders.first?.heads.values.allSatisfy(\.isExact) == true)
+            // Message lines counted by BusyBox's grep and GNU grep, and as the local listing counts them.
+            #expect(bbFolders.first?.counts == gnuFolders.first?.counts)
+            for (path, count) in gnuFolders.first?.counts ?? [:] {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sandbox.projects + "/" + path)))
+                #expect(MessageLines.count(in: bytes) == count, "\(path)")
+            }
+            #expect(gnuFolders.first?.counts.count == gnuFolders.first?.files.filter(\.isTopLevelTranscript).count)
 
             // Told an older size of every file, the script sends the same appended ranges on both.
             let known = gnuFolders[0].files.filter(\.isTopLevelTranscript).map {
@@ -71,9 +79,14 @@ import Testing
         })
         try await sandbox.server.withConnection { connection in
             let ranges: [RemoteScript.Argument] = [.path(path), .word("0"), .word("100"), .path(path), .word("1000"), .word("333")]
-            let read = try await Self.runBoth(RemoteByteReader.script, ranges, busybox: busybox, on: connection)
+            let read = try await Self.runBoth(RemoteByteReader.script, [.word("raw")] + ranges, busybox: busybox, on: connection)
             #expect(read.gnu.map(\.content) == read.busybox.map(\.content))
             #expect(read.gnu.first?.content.count == 100)
+            // Compressed: BusyBox's gzip applet gives other bytes that inflate to the same.
+            let packed = try await Self.runBoth(RemoteByteReader.script, [.word("6")] + ranges, busybox: busybox, on: connection)
+            #expect(packed.busybox.dropLast().allSatisfy { $0.header.hasSuffix(" 6") } && packed.busybox.count == 3, "\(packed.busybox.map(\.header))")
+            #expect(try packed.busybox.map { try Gunzip.decompress($0.content, step: "test") } == read.gnu.map(\.content))
+            #expect(try packed.gnu.map { try Gunzip.decompress($0.content, step: "test") } == read.gnu.map(\.content))
 
             let follow: [RemoteScript.Argument] = [.path(path), .word("0"), .word(""), .word("0.1")]
             var outputs: [[UInt8]] = []

@@ -46,6 +46,54 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix(#"{"type":"user","#))
     }
 
+    /// A writer on the box writing each line in two pieces, 40 ms apart, until told to stop.
+    static let twoPieceWriter = #"""
+        i=0
+        while [ ! -e "$2" ]; do
+          printf '{"type":"progress","n":%d,' "$i" >> "$1"
+          sleep 0.04
+          printf '"piece":2}\n' >> "$1"
+          sleep 0.04
+          i=$((i + 1))
+        done
+        """#
+
+    @Test(arguments: ServerKind.allCases)
+    func renameRefusesWhileAWriterAppendsLinesInPiecesAndNeverGluesOntoOne(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
+        defer { sandbox.remove() }
+        let id = "55555555-0000-0000-0000-000000000006"
+        let path = try sandbox.writeSession(id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: id)])
+        let stop = sandbox.root + "/stop-writer"
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", Self.twoPieceWriter, "writer", path, stop]
+        try writer.run()
+        defer {
+            _ = FileManager.default.createFile(atPath: stop, contents: Data())
+            writer.waitUntilExit()
+        }
+        try await sandbox.withSessions { sessions in
+            _ = try await sessions.listSessions()
+            for attempt in 0..<3 {
+                await #expect(throws: RemoteSessionError.sessionBeingWritten(path: path), "attempt \(attempt)") {
+                    try await sessions.renameSession(id, title: "busy \(attempt)")
+                }
+            }
+            _ = FileManager.default.createFile(atPath: stop, contents: Data())
+            try await offPool { writer.waitUntilExit() }
+            try await sessions.renameSession(id, title: "at rest")
+        }
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "")
+        for line in lines.dropLast() {
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object != nil, "glued or torn line: \(line)")
+        }
+        #expect(lines.filter { $0.contains("custom-title") } == [#"{"type":"custom-title","customTitle":"at rest","sessionId":"\#(id)"}"#])
+        #expect(lines.filter { $0.contains("\"piece\":2") }.count >= 10, "the writer wrote while rename was refused")
+    }
+
     @Test(arguments: ServerKind.allCases)
     func deleteRemovesExactlyTheSessionFileAndItsFolder(kind: ServerKind) async throws {
         let sandbox = try SessionSandbox(kind)

@@ -58,15 +58,19 @@ struct RandomSessionGenerator {
         let uuid = "u\(index)-\(Int.random(in: 0..<1_000_000, using: &random))"
         var members = envelope(session: session, uuid: uuid, parent: parent, sidechain: sidechain)
         let time = chance(85) ? #""timestamp":"\#(timestamp())""# : nil
-        let body: [String]
+        var body: [String]
         switch Int.random(in: 0..<100, using: &random) {
         case 0..<35:
             let prompts = ["fix the bug \(index) ", "<command-name>/init</command-name>", "[Request interrupted by user]", "explain "]
             let text = (prompts.randomElement(using: &random) ?? "") + padding()
-            body = [#""type":"user""#, #""message":{"role":"user","content":"\#(text)"}"#]
+            body = chance(25)
+                ? [#""type":"user""#, #""message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"\#(padding())"}]}"#]
+                : [#""type":"user""#, #""message":{"role":"user","content":"\#(text)"}"#]
+            if chance(10) { body.append(#""isMeta":true"#) }
         case 35..<65:
             let model = chance(80) ? #","model":"claude-\#(Int.random(in: 1...3, using: &random))""# : ""
-            body = [#""type":"assistant""#, #""message":{"id":"m\#(index)","role":"assistant"\#(model),"content":[{"type":"text","text":"\#(padding())"}]}"#]
+            body = [#""type":"assistant""#, #""message":{"id":"m\#(index)","role":"assistant"\#(model),"content":[\#(assistantBlock())]\#(stopAndUsage())}"#]
+            if chance(5) { body.append(#""isApiErrorMessage":true"#) }
         case 65..<72:
             body = [#""type":"progress""#, #""data":{"type":"bash_progress","output":"\#(padding())"}"#]
         case 72..<77:
@@ -81,8 +85,11 @@ struct RandomSessionGenerator {
             return #"{"type":"summary","summary":"Summary \#(index)","leafUuid":"\#(parent ?? "none")"}"#
         case 92..<95:
             return #"{"type":"file-history-snapshot","messageId":"x","snapshot":{"blob":"\#(padding())"}}"#
-        case 95..<97:
+        case 95..<96:
             return "not json " + padding()
+        case 96..<97:
+            let subtype = ["turn_duration", "stop_hook_summary", "api_error", "compact_boundary", "informational"].randomElement(using: &random) ?? ""
+            body = [#""type":"system""#, #""subtype":"\#(subtype)""#]
         default:
             return ""
         }
@@ -92,6 +99,26 @@ struct RandomSessionGenerator {
         // Claude Code writes the message before the uuid and timestamp; other writers do not.
         members.insert(contentsOf: body, at: chance(60) ? 0 : members.count)
         return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// The last content block of an assistant record: text, a tool call or thinking.
+    private mutating func assistantBlock() -> String {
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: #"{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}"#
+        case 1: #"{"type":"thinking","thinking":"\#(padding())"}"#
+        default: #"{"type":"text","text":"\#(padding())"}"#
+        }
+    }
+
+    /// `,"stop_reason":…,"usage":{…}`, each present or not.
+    private mutating func stopAndUsage() -> String {
+        var text = ""
+        if chance(50) { text += #","stop_reason":"\#(["end_turn", "tool_use"].randomElement(using: &random) ?? "")""# }
+        if chance(70) {
+            let value = { (random: inout Seeded) in Int.random(in: 0...150_000, using: &random) }
+            text += #","usage":{"input_tokens":\#(value(&random)),"output_tokens":12,"cache_creation_input_tokens":\#(value(&random)),"cache_read_input_tokens":\#(value(&random))}"#
+        }
+        return text
     }
 
     /// A session file: its name and bytes.

@@ -21,6 +21,14 @@ import Testing
                 let (agentName, agentBytes) = generator.agent(of: String(name.dropLast(6)))
                 try Data(agentBytes).write(to: folder.appendingPathComponent(agentName))
             }
+            if number % 5 == 2 {
+                // 2.1.x subagents: counted, but not the compaction agent or the sidecar.
+                let nested = folder.appendingPathComponent(String(name.dropLast(6))).appendingPathComponent("subagents")
+                try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+                for agent in ["agent-a1b2c3.jsonl", "agent-acompact-0f0f0f.jsonl", "agent-a1b2c3.meta.json"] {
+                    try Data(generator.agent(of: String(name.dropLast(6))).bytes).write(to: nested.appendingPathComponent(agent))
+                }
+            }
         }
 
         let remote = try await sandbox.withSessions(cache: false) { try await $0.listing(includeUnlisted: true) }.sessions
@@ -37,10 +45,18 @@ import Testing
             guard let match else { continue }
             #expect(Self.differences(match.summary, listing.summary).isEmpty,
                     "seed \(seed), \(listing.summary.id): \(Self.differences(match.summary, listing.summary))")
-            #expect(match.subagentFiles.map { String($0.path.split(separator: "/").last ?? "") }.sorted()
+            // The remote listing also carries the `.meta.json` sidecars; the transcripts are the same.
+            #expect(match.subagentFiles.map { String($0.path.split(separator: "/").last ?? "") }.filter { $0.hasSuffix(".jsonl") }.sorted()
                     == listing.subagentFiles.map(\.lastPathComponent).sorted(), "seed \(seed), subagents of \(listing.summary.id)")
             #expect(match.file.size == listing.summary.fileSize)
+            #expect(match.file.modified == listing.summary.modificationTime)
+            for age in [0, 61, 600, 3_601] {
+                let now = match.file.modified + age
+                #expect(match.summary.state(now: now) == listing.summary.state(now: now), "seed \(seed), \(listing.summary.id) at +\(age) s")
+            }
         }
+        #expect(local.contains { $0.summary.subagentCount > 0 } && Set(local.compactMap(\.summary.activity)).count >= 2
+                && local.contains { $0.summary.contextUse != nil } && local.contains { ($0.summary.messageCount ?? 0) > 0 }, "seed \(seed): the generator lost the new fields")
         #expect(remote.map(\.summary.lastTimestamp) == local.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }.map(\.summary.lastTimestamp))
         // The cached listing that follows must say the same.
         let warm = try await sandbox.withSessions { try await $0.listing(includeUnlisted: true) }.sessions
@@ -75,6 +91,24 @@ import Testing
         #expect((local.first?.summary.lastTimestamp ?? "") >= "2026-03-04T05:06:07.000Z")
     }
 
+    @Test func aListingWithoutMessageCountsLeavesThemNilAndTheNextCountingListingFillsThemFromTheBox() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        let id = "5e55a0e1-0000-4000-8000-000000000002"
+        try sandbox.writeSession(id, lines: [
+            Records.user("first question", uuid: "u1", parent: nil, session: id),
+            Records.assistant("answer", uuid: "a1", parent: "u1", session: id),
+            #"{"type":"custom-title","customTitle":"named","sessionId":"\#(id)"}"#,
+        ])
+        let quiet = try await sandbox.withSessions(options: SessionListingOptions(countsMessages: false)) { try await $0.listing() }
+        #expect(quiet.sessions.first?.summary.messageCount == nil)
+        let counted = try await sandbox.withSessions { try await $0.listing() }
+        #expect(counted.sessions.first?.summary.messageCount == 2)
+        #expect(counted.statistics.filesRead == 1, "the entry without a count was read again")
+        let cached = try await sandbox.withSessions { try await $0.listing() }
+        #expect(cached.sessions.first?.summary.messageCount == 2 && cached.statistics.cacheHits == 1)
+    }
+
     /// The fields of two summaries that differ, named.
     static func differences(_ lhs: SessionSummary, _ rhs: SessionSummary) -> [String] {
         var result: [String] = []
@@ -85,6 +119,8 @@ import Testing
         check("cwd", \.cwd); check("gitBranch", \.gitBranch); check("firstTimestamp", \.firstTimestamp)
         check("lastTimestamp", \.lastTimestamp); check("model", \.model); check("version", \.version)
         check("tag", \.tag); check("isSidechain", \.isSidechain); check("fileSize", \.fileSize)
+        check("activity", \.activity); check("contextUse", \.contextUse); check("subagentCount", \.subagentCount)
+        check("modificationTime", \.modificationTime); check("messageCount", \.messageCount)
         if result.isEmpty, lhs != rhs { result.append("other fields") }
         return result
     }

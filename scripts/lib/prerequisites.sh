@@ -22,6 +22,8 @@ install_prerequisites() {
     local missing=()
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     pkg-config --exists libssh2 2>/dev/null || missing+=(libssh2-1-dev)
+    # zlib: rws gunzips session bytes the box compressed (libssh2-1-dev usually brings it).
+    pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
     [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
     # The second test server (dropbear: commands are not process-group leaders there).
     { [ -x /usr/sbin/dropbear ] && command -v dropbearkey >/dev/null 2>&1; } || missing+=(dropbear-bin)

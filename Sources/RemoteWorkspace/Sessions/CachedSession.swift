@@ -21,6 +21,8 @@ struct CachedSession: Codable, Sendable, Equatable {
     var headLength: Int
     var tailLength: Int
     var bytesHash: UInt64
+    /// Its message lines (``SessionSummary/messageCount``), counted on the box.
+    var messageCount: Int?
 }
 
 /// A file's first and last bytes, as far as they were read.

@@ -18,6 +18,8 @@ struct ListedFile: Sendable {
     var parentSessionId: String?
     var summary: SessionSummary?
     var leafMapDigest: UInt64 = 0
+    /// Its message lines, counted on the box when it was new or grew, else from the cache.
+    var messageCount: Int?
 
     /// The full remote path.
     var path: String { folder.hasSuffix("/") ? folder + stat.path : folder + "/" + stat.path }
@@ -43,6 +45,6 @@ struct ListedFile: Sendable {
         return CachedSession(
             path: path, identity: stat.identity, size: stat.size, mtime: stat.mtime, summary: summary,
             leafMapDigest: leafMapDigest, leafSummaries: leafSummaries, parentSessionId: parentSessionId,
-            bytesOffset: 0, headLength: 0, tailLength: 0, bytesHash: 0)
+            bytesOffset: 0, headLength: 0, tailLength: 0, bytesHash: 0, messageCount: messageCount)
     }
 }

@@ -41,6 +41,8 @@ struct ListedFolder: Sendable {
     var tails: [String: FileBytes] = [:]
     /// Appended bytes of grown files.
     var ranges: [String: [FileBytes]] = [:]
+    /// Message lines of new and grown files (`grep -c` on the box), by path below the folder.
+    var counts: [String: Int] = [:]
 
     /// Splits the script's sections into folders.
     static func parse(_ sections: [OutputSection], folders: [String], window: Int) throws -> [ListedFolder] {
@@ -58,6 +60,14 @@ struct ListedFolder: Sendable {
             case "heads", "tails":
                 guard !result.isEmpty else { throw malformed("file bytes before a folder") }
                 try result[result.count - 1].takeMultiFile(section, window: window)
+            case "counts":
+                guard !result.isEmpty else { throw malformed("counts before a folder") }
+                for line in section.content.split(separator: UInt8(ascii: "\n")) {
+                    // `./project/id.jsonl:12`; the count follows the last colon.
+                    guard let colon = line.lastIndex(of: UInt8(ascii: ":")), let count = Int(String(decoding: line[(colon + 1)...], as: UTF8.self)),
+                          line.starts(with: Array("./".utf8)) else { continue }
+                    result[result.count - 1].counts[String(decoding: line[(line.startIndex + 2)..<colon], as: UTF8.self)] = count
+                }
             case "range":
                 guard words.count == 4, let offset = Int(words[1]), let length = Int(words[2]), !result.isEmpty else { throw malformed("bad range marker") }
                 let path = String(words[3].dropFirst(2))

@@ -8,13 +8,15 @@
 ///   a grown file is read from its old size only;
 /// - otherwise its first `window` bytes (one `head -c` for all such files) and, when it is
 ///   larger than that, its last `window` bytes (one `tail -c`).
+/// Every new or grown session file is also counted whole on the box (`grep -c`, one process for
+/// all of them; unless the client asks not to): its lines holding `"type":"user"` or `"type":"assistant"` (``SessionSummary/messageCount``).
 /// Running `head` and `tail` once over many files keeps the cost at a few processes whatever the
 /// number of sessions; both print `==> NAME <==` headers between files (parsed by
 /// ``MultiFileOutput``), and `/dev/null` goes first so a single file gets a header too.
 /// Stdin holds only `name=digits` assignments written by the client, so `eval` reads nothing else.
 enum ListingScript {
     static let script = RemoteScript(step: "listing sessions", body: #"""
-        b=$1 w=$2 pat=$3; shift 3
+        b=$1 w=$2 pat=$3 cnt=$4; shift 4
         nl='
         '
         eval "$(cat)"
@@ -27,7 +29,7 @@ enum ListingScript {
           l=$(find . -path "./$pat/*" -type f \( -name '*.jsonl' -o -name '*.meta.json' \) ! -name "*$nl*" \
                 -exec stat -c '%d_%i %s %Y %n' {} + 2>/dev/null)
           printf '\n%s dir %s\n%s' "$b" "$i" "$l"
-          h= t=
+          h= t= n=
           IFS=$nl
           set -f
           for e in $l; do
@@ -36,6 +38,7 @@ enum ListingScript {
             case $k$s$m in *[!0-9_]*) continue ;; esac
             eval "u=\${k_${k}_${s}_$m-} o=\${o_$k-}"
             [ -n "$u" ] && continue
+            n=$n$nl$p
             if [ -n "$o" ] && [ "$o" -lt "$s" ]; then
               a=$((s - w)); [ "$a" -lt "$o" ] && a=$o
               if [ "$o" -lt "$w" ]; then
@@ -51,6 +54,7 @@ enum ListingScript {
           done
           [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
           [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
+          [ "$cnt" = 1 ] && [ -n "$n" ] && { printf '\n%s counts\n' "$b"; LC_ALL=C grep -c -F -e '"type":"user"' -e '"type":"assistant"' /dev/null $n; }
           exit 0
           )
         done
@@ -74,8 +78,8 @@ enum ListingScript {
     }
 
     /// The script's arguments after the boundary.
-    static func arguments(window: Int, projectPattern: String, folders: [String]) -> [RemoteScript.Argument] {
-        [.word(String(window)), .word(projectPattern)] + folders.map { .path($0) }
+    static func arguments(window: Int, projectPattern: String, countsMessages: Bool = true, folders: [String]) -> [RemoteScript.Argument] {
+        [.word(String(window)), .word(projectPattern), .word(countsMessages ? "1" : "0")] + folders.map { .path($0) }
     }
 
     private static func isVariableSafe(_ identity: String) -> Bool {

@@ -68,9 +68,11 @@ enum ListingSummaries {
         var listings: [RemoteSessionListing] = []
         for file in files where !file.isAgentFile {
             guard var summary = file.summary, includeUnlisted || summary.isListable else { continue }
-            summary.fillLastTimestamp(modificationTime: file.stat.mtime)
             let key = file.folder + "\u{0}" + file.project + "/" + summary.id
             let subagents = (nested[key] ?? []).sorted { $0.path < $1.path } + (agents[key] ?? []).sorted { $0.path < $1.path }
+            summary.messageCount = file.messageCount
+            summary.fillListingFields(
+                modificationTime: file.stat.mtime, subagentFileNames: subagents.map { String($0.path.split(separator: "/").last ?? "") })
             listings.append(RemoteSessionListing(
                 file: remoteFile(file), projectFolder: file.project, summary: summary, subagentFiles: subagents, fileIdentity: file.stat.identity))
         }

@@ -15,6 +15,8 @@ struct RemoteByteRange: Hashable, Sendable {
 /// This is the one place that reads file bytes for session browsing. It goes through exec
 /// (`head -c` / `tail -c +N | head -c`, which GNU and BusyBox both have) and can move to SFTP
 /// reads later without its callers noticing. A range past the end of a file gives fewer bytes.
+/// With a ``compressionLevel`` each range crosses the link as `gzip -c` output when the box
+/// has gzip (raw otherwise, said in the section header) and is gunzipped here.
 struct RemoteByteReader: Sendable {
     let connection: SSHConnection
 
@@ -22,11 +24,22 @@ struct RemoteByteReader: Sendable {
     /// login shell as one argument, which Linux caps at 128 KiB.
     static let argumentBudget = 60_000
 
+    /// gzip level for ranges sent compressed (`gzip -c -N` on the box when it has gzip), or
+    /// nil to send raw bytes.
+    var compressionLevel: Int?
+
+    init(connection: SSHConnection, compressionLevel: Int? = nil) {
+        self.connection = connection
+        self.compressionLevel = compressionLevel.map { min(9, max(1, $0)) }
+    }
+
     static let script = RemoteScript(step: "reading session files", body: #"""
-        b=$1; shift
+        b=$1 z=$2; shift 2
+        [ "$z" != raw ] && ! command -v gzip >/dev/null 2>&1 && z=raw
         while [ $# -ge 3 ]; do
-          printf '\n%s range %s %s\n' "$b" "$2" "$3"
-          if [ "$2" -eq 0 ]; then head -c "$3" -- "$1"; else tail -c +$(($2 + 1)) -- "$1" | head -c "$3"; fi
+          printf '\n%s range %s %s %s\n' "$b" "$2" "$3" "$z"
+          if [ "$2" -eq 0 ]; then head -c "$3" -- "$1"; else tail -c +$(($2 + 1)) -- "$1" | head -c "$3"; fi |
+            if [ "$z" = raw ]; then cat; else gzip -c "-$z"; fi
           shift 3
         done
         printf '\n%s end\n' "$b"
@@ -37,13 +50,17 @@ struct RemoteByteReader: Sendable {
         var contents: [[UInt8]] = []
         var transferred = 0
         for batch in Self.batches(ranges) {
-            let (sections, bytes) = try await Self.script.sections(on: connection, batch.flatMap { range in
+            let level: RemoteScript.Argument = .word(compressionLevel.map(String.init) ?? "raw")
+            let (sections, bytes) = try await Self.script.sections(on: connection, [level] + batch.flatMap { range in
                 [.path(range.path), .word(String(range.offset)), .word(String(range.length))]
             })
             guard sections.count == batch.count else {
                 throw RemoteSessionError.malformedOutput(step: Self.script.step, reason: "\(sections.count) ranges returned for \(batch.count) asked")
             }
-            contents += sections.map(\.content)
+            for section in sections {
+                let compressed = !section.header.hasSuffix(" raw")
+                contents.append(compressed ? try Gunzip.decompress(section.content, step: Self.script.step) : section.content)
+            }
             transferred += bytes
         }
         return (contents, transferred)

@@ -5,14 +5,24 @@ import SSHClient
 public struct RemoteSession: Sendable {
     /// What the listing said about it (path, size, summary, subagent files).
     public var listing: RemoteSessionListing
-    /// Its records and the lines that failed to decode.
+    /// Its records and the lines that failed to decode (of the bytes read: from ``firstByteOffset``).
     public var lines: ParsedLines
-    /// The conversation, with subagents linked.
+    /// The conversation, with subagents linked (none when only the last messages were read).
     public var conversation: Conversation
-    /// Bytes read from the session file.
+    /// Bytes of the session file held: from ``firstByteOffset`` to the size listed.
     public var byteCount: Int
+    /// Where the bytes held start: 0 for a whole session, later when only the last messages were read.
+    public var firstByteOffset: Int
     /// Where the last complete line ends: follow the session from here to get what comes next.
     public var followOffset: Int
+    /// Bytes that crossed the connection to load it (compressed when the box has gzip).
+    public var bytesTransferred: Int
+    /// The most messages shown (`last:`), nil for all.
+    public var messageLimit: Int?
+    /// The subagent transcripts read, kept so that a reload reads them again only when they changed.
+    var subagentSources: [SubagentSource]
+    /// The bytes held (from ``firstByteOffset``), for a reload to continue from.
+    var bytesHeld: [UInt8]
 
     /// The session's summary (title, cwd, branch, times, model).
     public var summary: SessionSummary { listing.summary }
@@ -25,27 +35,30 @@ public struct RemoteSession: Sendable {
     }
 }
 
-/// Reads a listed session and its subagent files from the box, in one remote command.
-enum SessionLoader {
-    static func load(_ listing: RemoteSessionListing, connection: SSHConnection, options: ConversationOptions) async throws -> RemoteSession {
-        let files = [listing.file] + listing.subagentFiles
-        let (contents, _) = try await RemoteByteReader(connection: connection)
-            .read(files.map { RemoteByteRange(path: $0.path, offset: 0, length: $0.size) })
-        let bytes = contents[0]
-        let lines = SessionParser.parse(bytes)
-        var metadata: [String: SubagentMetadata] = [:]
-        for (file, content) in zip(files, contents) where file.path.hasSuffix(".meta.json") {
-            metadata[String(file.path.dropLast(".meta.json".count))] = SubagentMetadata(json: content)
-        }
-        var agents: [SubagentSource] = []
-        for (file, content) in zip(files, contents).dropFirst() where file.path.hasSuffix(".jsonl") {
-            let name = String(file.path.split(separator: "/").last ?? "")
-            let agentId = String(name.dropFirst("agent-".count).dropLast(".jsonl".count))
-            agents.append(SubagentSource(agentId: agentId, fileName: name, records: SessionParser.parse(content).records,
-                                         metadata: metadata[String(file.path.dropLast(".jsonl".count))]))
-        }
-        let conversation = ConversationBuilder.build(records: lines.records, subagentFiles: agents, options: options)
-        let followOffset = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        return RemoteSession(listing: listing, lines: lines, conversation: conversation, byteCount: bytes.count, followOffset: followOffset)
+/// How ``RemoteSessions`` reads a session.
+public struct SessionLoadOptions: Sendable, Equatable {
+    /// How the conversation is built.
+    public var conversation: ConversationOptions
+    /// Only the last this many messages (user turns and responses): the file is read backwards
+    /// from its end until they are all in; subagent transcripts are not read. Nil reads it all.
+    public var lastMessages: Int?
+    /// gzip level the box compresses with (when it has gzip), nil to move raw bytes (6).
+    public var compressionLevel: Int?
+    /// The first stretch read from the end with ``lastMessages`` (256 KiB); each next one is 4× larger.
+    public var firstTailWindow: Int
+
+    /// Creates options.
+    ///
+    /// - Parameters:
+    ///   - conversation: How the conversation is built.
+    ///   - lastMessages: Only the last this many messages; nil for all.
+    ///   - compressionLevel: gzip level on the box, nil for raw bytes.
+    ///   - firstTailWindow: Bytes read first from the end with `lastMessages`.
+    public init(conversation: ConversationOptions = ConversationOptions(), lastMessages: Int? = nil,
+                compressionLevel: Int? = 6, firstTailWindow: Int = 262_144) {
+        self.conversation = conversation
+        self.lastMessages = lastMessages.map { max(0, $0) }
+        self.compressionLevel = compressionLevel
+        self.firstTailWindow = max(4_096, firstTailWindow)
     }
 }

@@ -31,7 +31,7 @@ public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConverti
         case .malformedOutput(let step, let reason):
             return "\(step): unexpected output from the box (\(reason)); the box needs a POSIX sh with find, stat -c, head -c and tail -c"
         case .sessionBeingWritten(let path):
-            return "\(path) ends with an incomplete line (Claude Code is writing to it); try again in a moment"
+            return "\(path) is being written (it grew or ended mid-line for 3 s); nothing was changed: try again when the session is idle"
         case .invalidTitle(let reason):
             return "cannot use that title: \(reason)"
         }

@@ -75,15 +75,20 @@ public struct SessionListingOptions: Sendable, Equatable {
     /// prompt or cwd (head), or a time of the tail's own or the model (tail): 64 KiB, the window
     /// of Claude Code's own picker and of `SessionSummarizer/defaultWindow`.
     public var widenedWindow: Int
+    /// Whether the box counts each new or grown file's message lines (`SessionSummary.messageCount`):
+    /// a whole read of those files on the box (~1 GB/s with GNU grep). Off, counts are nil.
+    public var countsMessages: Bool
 
     /// Creates options.
     ///
     /// - Parameters:
     ///   - window: Bytes read first from each end of a file.
     ///   - widenedWindow: Bytes read from an end whose first window was not enough.
-    public init(window: Int = ListingWindowPolicy().first, widenedWindow: Int = ListingWindowPolicy().wide) {
+    ///   - countsMessages: Whether the box counts message lines of new and grown files.
+    public init(window: Int = ListingWindowPolicy().first, widenedWindow: Int = ListingWindowPolicy().wide, countsMessages: Bool = true) {
         self.window = max(1, window)
         self.widenedWindow = max(self.window, widenedWindow)
+        self.countsMessages = countsMessages
     }
 
     /// The same sizes as the policy the local listing takes.

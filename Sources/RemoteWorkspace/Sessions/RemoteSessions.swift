@@ -64,12 +64,31 @@ public final class RemoteSessions: Sendable {
 
     /// Reads a session and its subagent files (ranged reads of the sizes listed) into its conversation.
     public func loadSession(_ id: String, options: ConversationOptions = ConversationOptions()) async throws -> RemoteSession {
-        try await load(try await findSession(id), options: options)
+        try await load(try await findSession(id), options: SessionLoadOptions(conversation: options))
+    }
+
+    /// Reads only the last `last` messages of a session: backwards from the end of its file,
+    /// compressed on the box when it has gzip (see ``SessionLoadOptions``).
+    public func loadSession(_ id: String, last: Int, options: ConversationOptions = ConversationOptions()) async throws -> RemoteSession {
+        try await load(try await findSession(id), options: SessionLoadOptions(conversation: options, lastMessages: last))
+    }
+
+    /// Reads a listed session into its conversation, whole or its last messages.
+    public func load(_ listing: RemoteSessionListing, options: SessionLoadOptions = SessionLoadOptions()) async throws -> RemoteSession {
+        try await SessionLoader.load(listing, connection: connection, options: options)
     }
 
     /// Reads a listed session and its subagent files into its conversation.
-    public func load(_ listing: RemoteSessionListing, options: ConversationOptions = ConversationOptions()) async throws -> RemoteSession {
-        try await SessionLoader.load(listing, connection: connection, options: options)
+    public func load(_ listing: RemoteSessionListing, options: ConversationOptions) async throws -> RemoteSession {
+        try await load(listing, options: SessionLoadOptions(conversation: options))
+    }
+
+    /// The session as it is now, reading only what was appended since `previous` was loaded
+    /// (from its ``RemoteSession/followOffset``); a replaced or truncated file is read again.
+    /// One listing (cheap with the cache) and one read.
+    public func reload(_ previous: RemoteSession, options: SessionLoadOptions = SessionLoadOptions()) async throws -> RemoteSession {
+        let listing = try await findSession(previous.listing.id)
+        return try await SessionLoader.reload(previous, as: listing, connection: connection, options: options)
     }
 
     /// New conversation events as the session file grows, until the caller stops iterating or

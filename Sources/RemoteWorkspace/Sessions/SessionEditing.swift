@@ -8,15 +8,22 @@ enum SessionEditing {
     /// with a single `write`, which `>>` (O_APPEND) puts at the end of the file in one piece.
     static let maximumLineBytes = 4_096
 
-    /// Appends one line, but only after a complete line: waits up to about two seconds for a
-    /// line being written (the file not ending with a newline) to be finished.
+    /// Appends one line, but only to a file at rest: it must end with a newline and keep its size
+    /// over one 0.2 s interval, checked again until about three seconds have passed
+    /// (exit 4: still being written). A writer that writes each line with one `write` is never
+    /// glued to (O_APPEND appends whole buffers); one that writes a line in pieces is refused while
+    /// it is writing, as long as its pieces come less than the interval apart.
     static let appendScript = RemoteScript(step: "renaming the session", body: #"""
-        f=$1 line=$2 i=0
+        f=$1 line=$2 i=0 previous=
         [ -f "$f" ] || { printf 'no session file %s\n' "$f" >&2; exit 3; }
-        while c=$(tail -c 1 -- "$f") && [ -n "$c" ]; do
+        while :; do
+          size=$(stat -c %s -- "$f") || exit 3
+          c=$(tail -c 1 -- "$f")
+          [ -z "$c" ] && [ "$size" = "$previous" ] && break
+          previous=$size
           i=$((i + 1))
-          [ "$i" -gt 20 ] && exit 4
-          sleep 0.1 2>/dev/null || sleep 1
+          [ "$i" -gt 15 ] && exit 4
+          sleep 0.2 2>/dev/null || sleep 1
         done
         printf '%s\n' "$line" >> "$f"
         """#)

@@ -15,9 +15,13 @@ struct SessionLister: Sendable {
         var statistics = ListingStatistics()
         let contents = cache?.load() ?? CacheContents()
         statistics.cacheLoaded = !contents.entries.isEmpty
-        let known = contents.entries.values.map { ListingScript.Known(identity: $0.identity, size: $0.size, mtime: $0.mtime) }
+        // An entry without a message count (listed with counting off, or read by the client) is
+        // not named, so that the box reads and counts it again.
+        let known = contents.entries.values.filter { !options.countsMessages || $0.messageCount != nil }
+            .map { ListingScript.Known(identity: $0.identity, size: $0.size, mtime: $0.mtime) }
         let (sections, transferred) = try await ListingScript.script.sections(
-            on: connection, ListingScript.arguments(window: options.window, projectPattern: projectPattern, folders: folders),
+            on: connection, ListingScript.arguments(
+                window: options.window, projectPattern: projectPattern, countsMessages: options.countsMessages, folders: folders),
             input: ListingScript.input(known: known))
         statistics.commands = 1
         statistics.bytesTransferred = transferred
@@ -40,6 +44,7 @@ struct SessionLister: Sendable {
             for stat in folder.files where stat.isTopLevelTranscript {
                 var file = ListedFile(folder: folder.folder, stat: stat)
                 ListingWindows.resolve(&file, in: folder, cache: contents, window: options.window)
+                file.messageCount = options.countsMessages ? folder.counts[stat.path] ?? file.cached?.messageCount : nil
                 if file.cached != nil { statistics.cacheHits += 1 }
                 if file.wasRead, folder.ranges[stat.path] != nil {
                     statistics.filesGrown += 1

@@ -45,9 +45,11 @@ public enum LocalProject {
         for window in windows where !SubagentFiles.isAgentFile(window.name) {
             var summary = window.summary(summaries)
             guard includeUnlisted || summary.isListable else { continue }
-            summary.fillLastTimestamp(modificationTime: window.modified)
             let nested = try SubagentFiles.nested(in: folder.appendingPathComponent(summary.id).appendingPathComponent("subagents"))
-            listings.append(LocalSessionListing(url: window.url, summary: summary, subagentFiles: nested + (agentsBySession[summary.id] ?? [])))
+            let subagents = nested + (agentsBySession[summary.id] ?? [])
+            summary.fillListingFields(modificationTime: window.modified, subagentFileNames: subagents.map(\.lastPathComponent))
+            summary.messageCount = MessageLines.count(in: try LocalFiles.read(window.url, offset: 0, count: window.size))
+            listings.append(LocalSessionListing(url: window.url, summary: summary, subagentFiles: subagents))
         }
         return listings.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }
     }

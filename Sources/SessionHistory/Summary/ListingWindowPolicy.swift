@@ -3,8 +3,8 @@
 ///
 /// First the first and last `first` bytes (8 KiB); then, for a side whose window was not
 /// enough, the first or last `wide` bytes (64 KiB, Claude Code's own window): the head when it
-/// shows no first prompt or cwd, the tail when it shows no time of its own or no model (a last
-/// line longer than the window). A file whose records carry no time at all is dated by its
+/// shows no first prompt or cwd, the tail when it shows no time of its own, no model or no
+/// transcript record to tell the session's activity (a last line longer than the window). A file whose records carry no time at all is dated by its
 /// modification time (``SessionSummary/fillLastTimestamp(modificationTime:)``).
 public struct ListingWindowPolicy: Sendable, Equatable {
     /// The bytes read first from each end.
@@ -32,7 +32,7 @@ public struct ListingWindowPolicy: Sendable, Equatable {
     public func widening(_ summary: SessionSummary, headCount: Int, tailCount: Int) -> (head: Bool, tail: Bool) {
         let reachable = min(summary.fileSize, wide)
         let head = headCount < reachable && (summary.firstPrompt == nil || summary.cwd == nil)
-        let tail = tailCount < reachable && (summary.lastTimestamp == nil || summary.model == nil)
+        let tail = tailCount < reachable && (summary.lastTimestamp == nil || summary.model == nil || summary.activity == nil)
         return (head, tail)
     }
 }

@@ -78,6 +78,8 @@ public enum SessionSummarizer {
         summary.model = models(window.tailRecords).last ?? models(window.headRecords).first
         summary.tag = lastMetadata(.tag, in: window.tailRecords)
         summary.isSidechain = window.headRecords.first?.envelope.isSidechain ?? window.headStartsWithSidechain
+        summary.activity = SessionActivity.of(window.tailRecords)
+        summary.contextUse = ContextUse.last(in: window.tailRecords)
     }
 
     private static func title(

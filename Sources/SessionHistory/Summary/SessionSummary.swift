@@ -26,6 +26,17 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     public var isSidechain: Bool
     /// The file size in bytes.
     public var fileSize: Int
+    /// What the last transcript record in the tail shows (see ``state(now:rule:)``).
+    public var activity: SessionActivity?
+    /// The context window use of the last response in the tail.
+    public var contextUse: ContextUse?
+    /// Subagent transcripts attached by the listing (compaction agents `agent-acompact-*` not counted).
+    public var subagentCount = 0
+    /// Message lines in the whole file, as a picker's message count: lines holding
+    /// `"type":"user"` or `"type":"assistant"` (``MessageLines``); filled in by the listing.
+    public var messageCount: Int?
+    /// The file's modification time (seconds since 1970), filled in by the listing.
+    public var modificationTime: Int?
 
     /// Creates a summary with just an id and size; the rest is filled in by the summarizer.
     public init(id: String, fileSize: Int) {
@@ -36,6 +47,27 @@ public struct SessionSummary: Sendable, Equatable, Codable {
 
     /// Whether Claude Code's picker would list it: a main session with something to call it.
     public var isListable: Bool { title != nil && !isSidechain }
+
+    /// The session's state at `now` (seconds since 1970), from ``activity`` and the file's age;
+    /// `nil` until a listing filled in ``modificationTime``.
+    public func state(now: Int, rule: SessionStateRule = SessionStateRule()) -> SessionState? {
+        modificationTime.map { rule.state(activity: activity, modificationTime: $0, now: now) }
+    }
+
+    /// Fills in what a listing knows from the file system rather than the bytes: the
+    /// modification time (also dating a session without times, ``fillLastTimestamp(modificationTime:)``)
+    /// and the number of subagent transcripts among `subagentFileNames`.
+    public mutating func fillListingFields(modificationTime seconds: Int, subagentFileNames: [String]) {
+        fillLastTimestamp(modificationTime: seconds)
+        modificationTime = seconds
+        subagentCount = Self.subagentCount(fileNames: subagentFileNames)
+    }
+
+    /// The subagent transcripts among file names: `agent-*.jsonl`, compaction agents
+    /// (`agent-acompact-*`, Claude Code's own summariser) and `.meta.json` sidecars excluded.
+    public static func subagentCount(fileNames: [String]) -> Int {
+        fileNames.filter { $0.hasPrefix("agent-") && $0.hasSuffix(".jsonl") && !$0.hasPrefix("agent-acompact") }.count
+    }
 
     /// Dates a session whose windows show no record time by its file's modification time, in
     /// the records' layout (`2026-01-02T10:00:05.000Z`): the last line was written then.

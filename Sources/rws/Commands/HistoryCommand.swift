@@ -29,6 +29,7 @@ struct HistoryCommand: AsyncParsableCommand {
         Examples:
           rws history --host box 0b1c
           rws history --host box 0b1c --follow
+          rws history --host box 0b1c --last 20 --follow
           rws history --host box 0b1c --format markdown > session.md
           rws history ~/.claude/projects/-home-me-app/0b1c....jsonl
         """
@@ -49,7 +50,11 @@ struct HistoryCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Keep printing new messages as the session grows (text or markdown), until Ctrl+C (exit status 130).")
     var follow = false
 
+    @Option(name: .long, help: ArgumentHelp("Only the last N messages: on a box, read backwards from the end of the file (fast on slow links; subagents left out).", valueName: "n"))
+    var last: Int?
+
     func validate() throws {
+        if let last, last < 1 { throw ValidationError("--last takes a number of messages, 1 or more") }
         if follow, format == .json { throw ValidationError("--follow prints text or markdown; leave out --format json") }
     }
 
@@ -59,12 +64,13 @@ struct HistoryCommand: AsyncParsableCommand {
             options.includeThinking = thinking
             guard RemoteSessionsSupport.isRemote(session, connection: connection) else {
                 guard !follow else { throw CLIError.usage("--follow watches a session on a box: give --host") }
-                let loaded = try LocalSession.load(at: URL(fileURLWithPath: NSString(string: session).expandingTildeInPath))
+                var loaded = try LocalSession.load(at: URL(fileURLWithPath: NSString(string: session).expandingTildeInPath))
+                if let last { loaded.conversation = loaded.conversation.suffix(messages: last) }
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 return 0
             }
             return try await RemoteSessionsSupport.with(connection, workspace) { sessions -> Int32 in
-                let loaded = try await sessions.loadSession(session)
+                let loaded = if let last { try await sessions.loadSession(session, last: last) } else { try await sessions.loadSession(session) }
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 guard follow else { return 0 }
                 return try await Self.follow(loaded, sessions: sessions, format: format.exportFormat, options: options)

@@ -44,12 +44,12 @@ struct SessionsCommand: AsyncParsableCommand {
                 let folder = URL(fileURLWithPath: NSString(string: local).expandingTildeInPath)
                 var listings = try LocalProject.listSessions(in: folder)
                 if let limit { listings = Array(listings.prefix(max(0, limit))) }
-                Terminal.out(json ? try SessionTable.json(listings.map(\.summary)) : SessionTable.text(listings.map(\.summary)))
+                Terminal.out(json ? try SessionTable.json(listings.map { WithState($0.summary, summary: $0.summary) }) : SessionTable.text(listings.map(\.summary)))
                 return 0
             }
             var listings = try await RemoteSessionsSupport.with(connection, workspace) { try await $0.listSessions(project: project) }
             if let limit { listings = Array(listings.prefix(max(0, limit))) }
-            Terminal.out(json ? try SessionTable.json(listings) : SessionTable.text(listings.map(\.summary)))
+            Terminal.out(json ? try SessionTable.json(listings.map { WithState($0, summary: $0.summary) }) : SessionTable.text(listings.map(\.summary)))
             return 0
         }
     }
@@ -57,19 +57,71 @@ struct SessionsCommand: AsyncParsableCommand {
 
 /// How session summaries look on a terminal and in JSON.
 enum SessionTable {
-    static func text(_ summaries: [SessionSummary]) -> String {
+    /// One line per session: id, last time, message count, state, context use, subagents, title.
+    static func text(_ summaries: [SessionSummary], now: Int = Int(Date().timeIntervalSince1970)) -> String {
         guard !summaries.isEmpty else { return "no sessions\n" }
-        return summaries.map { summary in
+        let header = "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  TITLE\n"
+        return header + summaries.map { summary in
             let when = summary.lastTimestamp.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ").safeLine } ?? "-               "
             let id = String(summary.id.prefix(8)).safeLine
             let title = summary.title?.safeLine ?? "(untitled)"
-            return "\(id)  \(when)  \(title)\n"
+            let state = pad(summary.state(now: now).map(label) ?? "-", 10)
+            let agents = pad(summary.subagentCount == 0 ? "-" : String(summary.subagentCount), 6)
+            let messages = pad(summary.messageCount.map(String.init) ?? "-", 5)
+            return "\(id)  \(when)  \(messages)  \(state)  \(pad(context(summary.contextUse), 11))  \(agents)  \(title)\n"
         }.joined()
+    }
+
+    /// `running`, `input`, `permission`, `ended`, `error`.
+    static func label(_ state: SessionState) -> String {
+        switch state {
+        case .running: "running"
+        case .waitingForInput: "input"
+        case .waitingForPermission: "permission"
+        case .ended: "ended"
+        case .endedWithError: "error"
+        }
+    }
+
+    /// `84k/200k 42%`, or `84k` when the window is unknown.
+    static func context(_ use: ContextUse?) -> String {
+        guard let use else { return "-" }
+        let tokens = thousands(use.tokens)
+        guard let window = use.window, let fraction = use.fraction else { return tokens }
+        return "\(tokens)/\(thousands(window)) \(Int((fraction * 100).rounded()))%"
+    }
+
+    private static func thousands(_ value: Int) -> String {
+        value >= 1_000_000 && value % 1_000_000 == 0 ? "\(value / 1_000_000)M" : "\((value + 500) / 1_000)k"
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
     static func json(_ values: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(values), as: UTF8.self) + "\n"
+    }
+}
+
+/// A value encoded with its session's `state` at listing time added beside its own keys (the
+/// state depends on the clock, so summaries and the cache do not store it).
+struct WithState<Value: Encodable>: Encodable {
+    let value: Value
+    let state: SessionState?
+
+    init(_ value: Value, summary: SessionSummary, now: Int = Int(Date().timeIntervalSince1970)) {
+        self.value = value
+        self.state = summary.state(now: now)
+    }
+
+    private enum Keys: String, CodingKey { case state }
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encodeIfPresent(state, forKey: .state)
     }
 }
