@@ -24,7 +24,7 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The complete outcome of ``SSHConnection/run(_:input:timeout:)``.
+/// The complete outcome of ``SSHConnection/run(_:input:timeout:idempotent:)``.
 public struct CommandResult: Sendable, Equatable {
     /// Everything the command wrote to its standard output.
     public var stdout: [UInt8]

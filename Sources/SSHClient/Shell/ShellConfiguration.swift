@@ -9,7 +9,7 @@ public struct ShellConfiguration: Sendable {
     /// Terminal modes applied before the program starts.
     public var modes: TerminalModes
     /// A command line to run in the terminal instead of the login shell (run by the login shell,
-    /// like ``SSHConnection/run(_:input:timeout:)``); nil starts `$SHELL -l`.
+    /// like ``SSHConnection/run(_:input:timeout:idempotent:)``); nil starts `$SHELL -l`.
     public var command: String?
     /// How many unread output bytes may wait before the channel pauses.
     public var bufferSize: Int
