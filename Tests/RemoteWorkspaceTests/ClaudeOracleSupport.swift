@@ -147,6 +147,12 @@ struct OracleRun {
     var inputTokens: Int { (result["usage"] as? [String: Any])?["input_tokens"] as? Int ?? -1 }
     var outputTokens: Int { (result["usage"] as? [String: Any])?["output_tokens"] as? Int ?? -1 }
     var isError: Bool { result["is_error"] as? Bool ?? true }
+    /// `modelUsage`, subagents included: model → (input, output) tokens.
+    var modelUsage: [String: (input: Int, output: Int)] {
+        (result["modelUsage"] as? [String: [String: Any]] ?? [:]).mapValues {
+            ($0["inputTokens"] as? Int ?? -1, $0["outputTokens"] as? Int ?? -1)
+        }
+    }
 
     /// Main-thread (not subagent) messages of a type.
     func main(_ type: String) -> [[String: Any]] {

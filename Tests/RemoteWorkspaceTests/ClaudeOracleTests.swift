@@ -41,6 +41,9 @@ struct ClaudeOracleTests {
             .filter { $0["type"] as? String == "tool_use" }.compactMap { $0["id"] as? String }
         #expect(subagent.conversation.toolCalls.map(\.id) == subagentCalls)
         #expect(subagent.conversation.entries.contains { if case .assistant(let turn) = $0 { turn.text == "Two files." } else { false } })
+        // `result.usage` leaves the subagent out (checked in verifySession); `modelUsage` has it.
+        let byModel = session.conversation.totalUsage.byModel.mapValues { [$0.inputTokens, $0.outputTokens] }
+        #expect(byModel == run.modelUsage.mapValues { [$0.input, $0.output] })
         #expect(session.listing.subagentFiles.filter { $0.path.hasSuffix(".jsonl") }.count == 1)
     }
 
