@@ -88,7 +88,7 @@ extension OracleBox {
     }
 
     /// Every record `type` in every file the CLI wrote is one SessionHistory decodes or lists as
-    /// known-ignorable: a new record type fails here, by name.
+    /// known-ignorable, and every `system` subtype one it decodes: a new one fails here, by name.
     func verifyRecordTypesKnown(sourceLocation: SourceLocation = #_sourceLocation) throws {
         var unknown: [String: String] = [:]
         for file in writtenFiles() {
@@ -97,6 +97,9 @@ extension OracleBox {
                 if !SessionRecordTypes.isKnown(type) { unknown[type] = (file as NSString).lastPathComponent }
             }
             let parsed = SessionParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+            for record in parsed.records {
+                if case .other(let subtype) = record.system?.subtype { unknown["system/" + subtype] = (file as NSString).lastPathComponent }
+            }
             #expect(parsed.issues.isEmpty, "rws could not read lines of \(file): \(parsed.issues)", sourceLocation: sourceLocation)
         }
         #expect(unknown.isEmpty, "record types SessionHistory does not know (type: file): \(unknown)", sourceLocation: sourceLocation)
