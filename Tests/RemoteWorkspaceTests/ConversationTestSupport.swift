@@ -95,7 +95,7 @@ extension Array where Element == ClaudeEvent {
     var toolResults: [ClaudeToolResult] { compactMap { if case .toolResult(let result) = $0 { result } else { nil } } }
     var permissionRequests: [ClaudePermissionRequest] { compactMap { if case .permissionRequest(let request) = $0 { request } else { nil } } }
     var errors: [ClaudeConversationError] { compactMap { if case .error(let error) = $0 { error } else { nil } } }
-    var usages: [ClaudeUsage] { compactMap { if case .usage(let usage) = $0 { usage } else { nil } } }
+    var usages: [TokenUsage] { compactMap { if case .usage(let usage) = $0 { usage } else { nil } } }
 }
 
 /// Every line of a JSONL file parses as JSON (the file was not cut mid-line).

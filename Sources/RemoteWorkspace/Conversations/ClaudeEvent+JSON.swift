@@ -53,7 +53,7 @@ extension ClaudeEvent {
         .object(JSONObject([JSONMember("type", .string(type))] + members.map { JSONMember($0.0, $0.1) }))
     }
 
-    private static func members(of usage: ClaudeUsage) -> [(String, JSONValue)] {
+    private static func members(of usage: TokenUsage) -> [(String, JSONValue)] {
         [("input_tokens", .number(Double(usage.inputTokens))), ("output_tokens", .number(Double(usage.outputTokens))),
          ("cache_read_input_tokens", .number(Double(usage.cacheReadInputTokens))),
          ("cache_creation_input_tokens", .number(Double(usage.cacheCreationInputTokens)))]

@@ -21,7 +21,7 @@ public enum ClaudeEvent: Sendable, Equatable {
     /// Claude Code withdrew the permission question with this request id (the turn was interrupted).
     case permissionCancelled(requestID: String)
     /// Token usage of one model response.
-    case usage(ClaudeUsage)
+    case usage(TokenUsage)
     /// Claude Code retries a failed API request.
     case apiRetry(attempt: Int, maxRetries: Int, status: Int?, error: String)
     /// The turn failed; a ``result(_:)`` follows.
@@ -82,32 +82,6 @@ public struct ClaudePermissionRequest: Sendable, Equatable {
     public var toolUseID: String?
 }
 
-/// Token counts of a model response.
-public struct ClaudeUsage: Sendable, Equatable {
-    /// Input tokens.
-    public var inputTokens: Int
-    /// Output tokens.
-    public var outputTokens: Int
-    /// Input tokens read from the prompt cache.
-    public var cacheReadInputTokens: Int
-    /// Input tokens written to the prompt cache.
-    public var cacheCreationInputTokens: Int
-
-    /// Usage with these counts.
-    ///
-    /// - Parameters:
-    ///   - inputTokens: Input tokens.
-    ///   - outputTokens: Output tokens.
-    ///   - cacheReadInputTokens: Input tokens read from the prompt cache.
-    ///   - cacheCreationInputTokens: Input tokens written to the prompt cache.
-    public init(inputTokens: Int = 0, outputTokens: Int = 0, cacheReadInputTokens: Int = 0, cacheCreationInputTokens: Int = 0) {
-        self.inputTokens = inputTokens
-        self.outputTokens = outputTokens
-        self.cacheReadInputTokens = cacheReadInputTokens
-        self.cacheCreationInputTokens = cacheCreationInputTokens
-    }
-}
-
 /// How a turn ended, from Claude Code's `result` message.
 public struct ClaudeTurnResult: Sendable, Equatable {
     /// The session id.
@@ -129,7 +103,7 @@ public struct ClaudeTurnResult: Sendable, Equatable {
     /// Model requests in the turn.
     public var turns: Int
     /// Token usage of the turn.
-    public var usage: ClaudeUsage
+    public var usage: TokenUsage
     /// Tools refused in the turn.
     public var deniedTools: [String]
 }

@@ -15,7 +15,7 @@ enum ClaudeIncoming: Sendable {
 /// Turns stream-json lines into ``ClaudeIncoming`` values. Keeps the input token count of the
 /// message being streamed, which `message_start` gives and `message_delta` does not repeat.
 struct ClaudeMessageParser {
-    private var pendingUsage = ClaudeUsage()
+    private var pendingUsage = TokenUsage()
 
     mutating func parse(_ message: JSONValue) -> ClaudeIncoming {
         switch message["type"]?.stringValue {
@@ -148,9 +148,9 @@ struct ClaudeMessageParser {
         return .turnFailed(subtype: subtype, message: text)
     }
 
-    private static func usage(_ value: JSONValue?) -> ClaudeUsage {
-        ClaudeUsage(inputTokens: value?["input_tokens"]?.intValue ?? 0, outputTokens: value?["output_tokens"]?.intValue ?? 0,
-                    cacheReadInputTokens: value?["cache_read_input_tokens"]?.intValue ?? 0,
-                    cacheCreationInputTokens: value?["cache_creation_input_tokens"]?.intValue ?? 0)
+    private static func usage(_ value: JSONValue?) -> TokenUsage {
+        TokenUsage(inputTokens: value?["input_tokens"]?.intValue ?? 0, outputTokens: value?["output_tokens"]?.intValue ?? 0,
+                   cacheCreationInputTokens: value?["cache_creation_input_tokens"]?.intValue ?? 0,
+                   cacheReadInputTokens: value?["cache_read_input_tokens"]?.intValue ?? 0)
     }
 }
