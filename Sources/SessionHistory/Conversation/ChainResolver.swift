@@ -9,10 +9,6 @@
 /// A compaction boundary has no parent; with `followCompaction` the walk continues at its
 /// `logicalParentUuid`, so the pre-compaction history still in the file is shown too.
 ///
-/// Without `followCompaction` (the resume view), a boundary's `preservedSegment` (2.1.x) is
-/// relinked as Claude Code does when it resumes: the kept messages, written before the boundary,
-/// follow the summary (`anchorUuid`), and what followed the summary follows them.
-///
 /// Parallel tool calls branch the tree (2.1.x): each chunk of a response holds one `tool_use`,
 /// each result names its call's chunk as parent, and the conversation goes on from one result
 /// only. Like Claude Code's resume, the chunks of every response on the chain and the results
@@ -35,9 +31,8 @@ struct ChainResolver {
         let preferred = leaves.filter { isPreferredLeaf(records[$0]) }
         let pool = preferred.isEmpty ? leaves : preferred
         guard let leaf = pool.max() else { return ([], 0, nil) }
-        let relinked = followCompaction ? PreservedSegments() : PreservedSegments(records: records, indexByUuid: indexByUuid)
-        let shown = recoverParallelCalls(walk(from: leaf, followCompaction: followCompaction, relinked: relinked))
-        return (relinked.ordered(shown), pool.subtracting(shown).count, leaf)
+        let shown = recoverParallelCalls(walk(from: leaf, followCompaction: followCompaction))
+        return (shown.sorted(), pool.subtracting(shown).count, leaf)
     }
 
     /// Adds the other chunks of each response on the chain and the results of their tool calls.
@@ -94,16 +89,14 @@ struct ChainResolver {
         return nil
     }
 
-    private func walk(from leaf: Int, followCompaction: Bool, relinked: PreservedSegments) -> [Int] {
+    private func walk(from leaf: Int, followCompaction: Bool) -> [Int] {
         var chain: [Int] = []
         var seen = Set<Int>()
         var current: Int? = leaf
         while let index = current, seen.insert(index).inserted {
             chain.append(index)
             let envelope = records[index].envelope
-            if let parent = relinked.parent[index] {
-                current = indexByUuid[parent]
-            } else if let parent = envelope.parentUuid {
+            if let parent = envelope.parentUuid {
                 current = indexByUuid[parent]
             } else if followCompaction, let logical = envelope.logicalParentUuid {
                 current = indexByUuid[logical]

@@ -1,16 +1,21 @@
 /// The messages compactions kept verbatim (``PreservedSegment``), relinked after their summary as
-/// Claude Code does on resume: new parents for the segment's head and for what followed the
-/// summary, and a display position right after the summary.
+/// Claude Code does on resume: the segment's head continues from the summary (`anchorUuid`), what
+/// followed the summary continues from the segment's tail, and the segment is shown right after
+/// the summary although it was written before the boundary.
 struct PreservedSegments {
-    /// Record index → the uuid of its parent after relinking.
-    private(set) var parent: [Int: String] = [:]
+    /// Record index → its parent uuid after relinking.
+    private var parent: [Int: String] = [:]
     /// Record index of a kept message → the index of the summary it follows.
     private var anchorOf: [Int: Int] = [:]
 
-    /// No relinking.
+    /// No relinking (the full view shows kept messages where they were written).
     init() {}
 
-    init(records: [SessionRecord], indexByUuid: [String: Int]) {
+    init(records: [SessionRecord]) {
+        var indexByUuid: [String: Int] = [:]
+        for (index, record) in records.enumerated() where record.isTranscriptEntry {
+            if let uuid = record.envelope.uuid { indexByUuid[uuid] = index }
+        }
         for record in records {
             guard let segment = record.system?.compaction?.preservedSegment,
                   let head = indexByUuid[segment.headUuid], let anchor = indexByUuid[segment.anchorUuid],
@@ -28,6 +33,14 @@ struct PreservedSegments {
                 index = up
             }
         }
+    }
+
+    /// `records` with the relinked parents (same order, same count).
+    func relinked(_ records: [SessionRecord]) -> [SessionRecord] {
+        guard !parent.isEmpty else { return records }
+        var result = records
+        for (index, uuid) in parent { result[index].envelope.parentUuid = uuid }
+        return result
     }
 
     /// The shown records in display order: file order, with kept messages right after their summary.
