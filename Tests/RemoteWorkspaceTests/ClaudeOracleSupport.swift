@@ -99,8 +99,9 @@ final class OracleBox: @unchecked Sendable {
         return files.sorted()
     }
 
-    func stop() async {
-        await connection.close()
+    /// Stops the model server and sshd at once (synchronous, so a `defer` in the last test of a
+    /// run still stops them before the process exits); the connection then fails and is dropped.
+    func stop() {
         model.stop()
         server.stop()
     }

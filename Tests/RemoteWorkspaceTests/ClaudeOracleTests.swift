@@ -22,7 +22,7 @@ struct ClaudeOracleTests {
             OracleTurn.text("Two files."),                                        // the subagent's answer
             OracleTurn.text("All done.", thinking: "That is everything."),
         ] }
-        defer { Task { await box.stop() } }
+        defer { box.stop() }
         try "line one\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
 
         let run = try await box.claude("Tidy the notes")
@@ -52,7 +52,7 @@ struct ClaudeOracleTests {
             OracleTurn.text("First answer."), OracleTurn.text("Resumed answer."),
             OracleTurn.text("Continued answer."), OracleTurn.text("Forked answer."),
         ] }
-        defer { Task { await box.stop() } }
+        defer { box.stop() }
         let first = try await box.claude("Start here")
         let id = first.sessionId
         let resumed = try await box.claude("Go on", ["--resume", id])
@@ -74,7 +74,7 @@ struct ClaudeOracleTests {
 
     @Test func aRenameByRWSIsTheTitleTheCLIKeepsWhenItResumesTheSession() async throws {
         let box = try await OracleBox.start { _ in [OracleTurn.text("Hello."), OracleTurn.text("Still here.")] }
-        defer { Task { await box.stop() } }
+        defer { box.stop() }
         let first = try await box.claude("Say hello")
         let id = first.sessionId
         try await box.sessions().renameSession(id, title: "Greeting work")
@@ -101,7 +101,7 @@ struct ClaudeOracleTests {
             OracleTurn.text("A very long answer.", usage: ["input_tokens": 990_000]),
             OracleTurn.text("Answer after compaction."),
         ] }
-        defer { Task { await box.stop() } }
+        defer { box.stop() }
         let first = try await box.claude("Read everything")
         let second = try await box.claude("Now summarise", ["--resume", first.sessionId])
         let boundary = try #require(second.messages.first { $0["subtype"] as? String == "compact_boundary" }, "no compaction")
@@ -130,7 +130,7 @@ struct ClaudeOracleTests {
         let box = try await OracleBox.start { _ in [
             OracleTurn.text("Slow answer.", delay: 0, chunks: 6, chunkDelay: 0.5),
         ] }
-        defer { Task { await box.stop() } }
+        defer { box.stop() }
         let command = try box.startClaude("Take your time")
         // Wait for the file to hold the prompt, then list and load while the answer streams.
         var listing: RemoteSessionListing?
