@@ -53,7 +53,7 @@ CLAUDE_AGENT_SDK_CACHE="$HOME/.cache/rws-test/claude-agent-sdk"
 _newest_claude_agent_sdk() {
     local limit=()
     command -v timeout >/dev/null 2>&1 && limit=(timeout 30)
-    "${limit[@]}" python3 -m pip index versions claude-agent-sdk 2>/dev/null \
+    ${limit[@]+"${limit[@]}"} python3 -m pip index versions claude-agent-sdk 2>/dev/null \
         | sed -n 's/^claude-agent-sdk (\([0-9.]*\))$/\1/p' | head -1
 }
 
