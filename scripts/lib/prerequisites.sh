@@ -54,7 +54,7 @@ _newest_claude_agent_sdk() {
     local limit=()
     command -v timeout >/dev/null 2>&1 && limit=(timeout 30)
     ${limit[@]+"${limit[@]}"} python3 -m pip index versions claude-agent-sdk 2>/dev/null \
-        | sed -n 's/^claude-agent-sdk (\([0-9.]*\))$/\1/p' | head -1
+        | sed -n 's/^claude-agent-sdk (\([0-9.]*\))$/\1/p' | head -1 || true  # offline: nothing
 }
 
 _newest_cached_claude_agent_sdk() {
