@@ -3,15 +3,26 @@ import Foundation
 /// The real Claude Code CLI the conversation tests run on the test box: the one bundled in the
 /// `claude-agent-sdk` wheel, which `scripts/test` unpacks into a cache folder keyed by version.
 public enum ClaudeCodeCLI {
-    /// The `claude-agent-sdk` release whose bundled CLI the tests run (keep in step with
-    /// `scripts/lib/prerequisites.sh`).
-    public static let sdkVersion = "0.2.187"
+    /// The release used when `scripts/test` never chose one (keep in step with
+    /// `CLAUDE_AGENT_SDK_PINNED` in `scripts/lib/prerequisites.sh`).
+    public static let pinnedSDKVersion = "0.2.187"
+
+    /// `~/.cache/rws-test/claude-agent-sdk`, holding one folder per version and `current`.
+    public static var cacheFolder: String {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.cache/rws-test/claude-agent-sdk"
+    }
+
+    /// The `claude-agent-sdk` release whose bundled CLI the tests run: the one `scripts/test`
+    /// installed last (the newest on PyPI when it was reachable), written in `current`.
+    public static var sdkVersion: String {
+        let current = (try? String(contentsOfFile: cacheFolder + "/current", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return current.flatMap { $0.isEmpty ? nil : $0 } ?? pinnedSDKVersion
+    }
 
     /// `~/.cache/rws-test/claude-agent-sdk/<version>`, where `scripts/test` unpacks the wheel.
-    public static var installFolder: String {
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-        return home + "/.cache/rws-test/claude-agent-sdk/" + sdkVersion
-    }
+    public static var installFolder: String { cacheFolder + "/" + sdkVersion }
 
     /// The CLI program.
     public static var path: String { installFolder + "/claude_agent_sdk/_bundled/claude" }

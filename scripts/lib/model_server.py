@@ -5,8 +5,8 @@
 
 It listens on a free port, writes the port to PORTFILE once it accepts connections, and answers
 each conversation request (POST /v1/messages with tools, i.e. the CLI's main loop) with the next
-turn of the script. Side requests (no tools: titles, summaries, quota probes) get a short text
-answer and do not consume a turn. Every request body is appended to the log as one JSON line.
+turn of the script. Side requests (no tools: titles, summaries, quota probes) and compaction
+requests get a short text (or <summary>) answer and do not consume a turn. Every request body is appended to the log as one JSON line.
 
 Script format (JSON):
 
@@ -17,7 +17,8 @@ Script format (JSON):
             {"type": "tool_use", "name": "Bash", "input": {"command": "ls"}}
          ],
          "delay": 0.5,          # seconds before the response starts
-         "chunk_delay": 0.2},   # seconds between streamed deltas
+         "chunk_delay": 0.2,    # seconds between streamed deltas
+         "usage": {"input_tokens": 990000}},   # reported usage (default 12 in, 7 out): a full context
         {"status": 529, "repeat": true},   # HTTP error (500, 401, 529 overloaded, ...); repeat: every later request too
         {"text": "short form for one text block"}
     ]}
@@ -76,6 +77,22 @@ def split(text, chunks):
     return [text[i:i + size] for i in range(0, len(text), size)] or [""]
 
 
+# Claude Code's compaction request (auto or /compact) asks, with the tools attached, for an
+# <analysis> and a <summary> block; it is answered here so it does not consume a scripted turn.
+COMPACTION_MARKER = "create a detailed summary of the conversation"
+COMPACT_SUMMARY = "<analysis>Scripted analysis.</analysis>\n<summary>Scripted summary of the conversation.</summary>"
+
+
+def last_user_text(body):
+    messages = body.get("messages") or []
+    if not messages:
+        return ""
+    content = messages[-1].get("content", "")
+    if isinstance(content, str):
+        return content
+    return "".join(block.get("text", "") for block in content if isinstance(block, dict))
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "rws-model-server"
@@ -116,6 +133,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         model = body.get("model", "claude-test")
         if not body.get("tools"):
             return self.answer(body, model, {"text": "Side answer."})
+        if self.is_compaction(body):
+            return self.answer(body, model, {"text": COMPACT_SUMMARY})
         self.answer(body, model, self.server.script.next_turn())
 
     def answer(self, body, model, turn):
@@ -133,6 +152,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             blocks.append(block)
         stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
         usage = {"input_tokens": 12, "output_tokens": 7, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        usage.update(turn.get("usage", {}))
         message_id = "msg_" + uuid.uuid4().hex[:20]
         if not body.get("stream"):
             content = [self.final_block(b) for b in blocks]
@@ -156,6 +176,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.event("message_stop", {"type": "message_stop"})
         except (BrokenPipeError, ConnectionResetError):
             pass  # the CLI hung up (interrupt): nothing to finish
+
+    @staticmethod
+    def is_compaction(body):
+        return COMPACTION_MARKER in last_user_text(body)
 
     @staticmethod
     def final_block(block):

@@ -47,24 +47,62 @@ install_prerequisites() {
     fi
 }
 
-# The real Claude Code CLI for the conversation tests: the one bundled in the claude-agent-sdk
-# wheel (~170 MB), unpacked once into a cache folder keyed by version. Keep the version in step
-# with ClaudeCodeCLI.sdkVersion (Sources/RWSTestSupport/ClaudeCodeCLI.swift).
-CLAUDE_AGENT_SDK_VERSION=0.2.187
+# The real Claude Code CLI for the conversation and oracle tests: the one bundled in the
+# claude-agent-sdk wheel (~170 MB), unpacked once into a cache folder keyed by version. The newest
+# release on PyPI is taken when PyPI answers, so a new Claude Code record type shows up as a
+# failing test (ClaudeOracleTests); offline, the newest cached version, else the pinned one.
+# The version chosen is written to the folder's `current` file, which ClaudeCodeCLI reads.
+# RWS_CLAUDE_AGENT_SDK_VERSION=X.Y.Z picks a version instead.
+CLAUDE_AGENT_SDK_PINNED=0.2.187
+CLAUDE_AGENT_SDK_CACHE="$HOME/.cache/rws-test/claude-agent-sdk"
 
-install_claude_cli() {
-    local folder="$HOME/.cache/rws-test/claude-agent-sdk/$CLAUDE_AGENT_SDK_VERSION"
-    local program="$folder/claude_agent_sdk/_bundled/claude"
-    [ -x "$program" ] && return
-    command -v python3 >/dev/null 2>&1 || _apt_install python3 python3-pip
-    python3 -m pip --version >/dev/null 2>&1 || _apt_install python3-pip
+_newest_claude_agent_sdk() {
+    local limit=()
+    command -v timeout >/dev/null 2>&1 && limit=(timeout 30)
+    ${limit[@]+"${limit[@]}"} python3 -m pip index versions claude-agent-sdk 2>/dev/null \
+        | sed -n 's/^claude-agent-sdk (\([0-9.]*\))$/\1/p' | head -1 || true  # offline: nothing
+}
+
+_newest_cached_claude_agent_sdk() {
+    local folder
+    for folder in "$CLAUDE_AGENT_SDK_CACHE"/*/claude_agent_sdk/_bundled/claude; do
+        [ -x "$folder" ] || continue
+        folder="${folder%/claude_agent_sdk/_bundled/claude}"
+        basename "$folder"
+    done | sort -V | tail -1
+}
+
+_install_claude_agent_sdk() {
+    local version="$1"
+    local folder="$CLAUDE_AGENT_SDK_CACHE/$version"
+    [ -x "$folder/claude_agent_sdk/_bundled/claude" ] && return 0
     local download
     download="$(mktemp -d)"
-    echo "installing: claude-agent-sdk $CLAUDE_AGENT_SDK_VERSION (the Claude Code CLI) into $folder" >&2
-    python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$download" "claude-agent-sdk==$CLAUDE_AGENT_SDK_VERSION"
+    echo "installing: claude-agent-sdk $version (the Claude Code CLI) into $folder" >&2
+    if ! python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$download" "claude-agent-sdk==$version"; then
+        rm -rf "$download"
+        return 1
+    fi
+    rm -rf "$folder.partial"
     mkdir -p "$folder.partial"
     python3 -m zipfile -e "$download"/claude_agent_sdk-*.whl "$folder.partial"
     chmod +x "$folder.partial/claude_agent_sdk/_bundled/claude"
     rm -rf "$download" "$folder"
     mv "$folder.partial" "$folder"
+}
+
+install_claude_cli() {
+    command -v python3 >/dev/null 2>&1 || _apt_install python3 python3-pip
+    python3 -m pip --version >/dev/null 2>&1 || _apt_install python3-pip
+    local version="${RWS_CLAUDE_AGENT_SDK_VERSION:-}"
+    [ -n "$version" ] || version="$(_newest_claude_agent_sdk)"
+    if [ -z "$version" ] || ! _install_claude_agent_sdk "$version"; then
+        [ -z "$version" ] || echo "warning: could not install claude-agent-sdk $version; using a cached or the pinned version" >&2
+        version="$(_newest_cached_claude_agent_sdk)"
+        [ -n "$version" ] || version="$CLAUDE_AGENT_SDK_PINNED"
+        _install_claude_agent_sdk "$version"
+    fi
+    mkdir -p "$CLAUDE_AGENT_SDK_CACHE"
+    printf '%s\n' "$version" > "$CLAUDE_AGENT_SDK_CACHE/current"
+    echo "Claude Code CLI: $("$CLAUDE_AGENT_SDK_CACHE/$version/claude_agent_sdk/_bundled/claude" --version) (claude-agent-sdk $version)" >&2
 }

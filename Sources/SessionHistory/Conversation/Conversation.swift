@@ -40,6 +40,12 @@ public struct Conversation: Sendable {
         }
     }
 
+    /// Usage of this transcript plus all its subagents' (what Claude Code's `result` reports
+    /// per model in `modelUsage`; its `usage` leaves subagents out).
+    public var totalUsage: UsageReport {
+        subagents.reduce(usage) { $0 + $1.conversation.totalUsage }
+    }
+
     /// Every tool call shown, in order.
     public var toolCalls: [ToolUseBlock] {
         entries.flatMap { entry -> [ToolUseBlock] in

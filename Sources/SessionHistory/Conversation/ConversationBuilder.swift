@@ -40,9 +40,12 @@ public enum ConversationBuilder {
     public static func transcript(
         records: [SessionRecord], isSidechainTranscript: Bool, options: ConversationOptions = ConversationOptions()
     ) -> Conversation {
-        let (chain, otherLeafCount, leaf) = ChainResolver(records: records).resolve(followCompaction: options.includePreCompactionHistory)
+        // The resume view relinks messages a compaction kept verbatim after its summary.
+        let preserved = options.includePreCompactionHistory ? PreservedSegments() : PreservedSegments(records: records)
+        let linked = preserved.relinked(records)
+        let (chain, otherLeafCount, leaf) = ChainResolver(records: linked).resolve(followCompaction: options.includePreCompactionHistory)
         var assembler = TranscriptAssembler(isSidechainTranscript: isSidechainTranscript)
-        for index in chain { assembler.add(records[index]) }
+        for index in preserved.ordered(Set(chain)) { assembler.add(records[index]) }
         let first = records.first { $0.envelope.sessionId != nil }?.envelope
         return Conversation(
             sessionId: first?.sessionId, agentId: isSidechainTranscript ? first?.agentId : nil,

@@ -46,6 +46,8 @@ enum RecordAssembler {
             ))
         case "queue-operation":
             return .queueOperation(QueueOperationRecord(operation: fields.operation, content: fields.contentText))
+        case "cost-state":
+            return .costState(CostStateRecord(totalCostUSD: fields.totalCostUSD))
         case .some(let type):
             guard let kind = MetadataKind(rawValue: type) else { return .unknown }
             return .metadata(MetadataRecord(kind: kind, value: fields.metadataValues[kind], leafUuid: fields.leafUuid))

@@ -129,9 +129,28 @@ extension RecordDecoder {
         while let key = try scanner.nextKey(&cursor) {
             if scanner.matches(key, "trigger") { info.trigger = try scanner.readString() }
             else if scanner.matches(key, "preTokens") { info.preTokens = try scanner.readInt() }
+            else if scanner.matches(key, "preservedSegment") { info.preservedSegment = try decodePreservedSegment() }
             else { try scanner.skipValue() }
         }
         return info
+    }
+
+    private mutating func decodePreservedSegment() throws(JSONError) -> PreservedSegment? {
+        guard scanner.atObject() else {
+            try scanner.skipValue()
+            return nil
+        }
+        var head: String?, anchor: String?, tail: String?
+        try scanner.enter(0x7B)
+        var cursor = ContainerCursor()
+        while let key = try scanner.nextKey(&cursor) {
+            if scanner.matches(key, "headUuid") { head = try scanner.readString() }
+            else if scanner.matches(key, "anchorUuid") { anchor = try scanner.readString() }
+            else if scanner.matches(key, "tailUuid") { tail = try scanner.readString() }
+            else { try scanner.skipValue() }
+        }
+        guard let head, let anchor, let tail else { return nil }
+        return PreservedSegment(headUuid: head, anchorUuid: anchor, tailUuid: tail)
     }
 
     /// Keeps a value as raw JSON and, when it is an object, reads its string member `name`.

@@ -97,6 +97,7 @@ struct RecordDecoder {
         else if scanner.matches(key, "permissionMode") { fields.metadataValues[.permissionMode] = try scanner.readString() }
         else if scanner.matches(key, "agentName") { fields.metadataValues[.agentName] = try scanner.readString() }
         else if scanner.matches(key, "mode") { fields.metadataValues[.mode] = try scanner.readString() }
+        else if scanner.matches(key, "totalCostUSD") { fields.totalCostUSD = try scanner.readDouble() }
         else { return false }
         return true
     }

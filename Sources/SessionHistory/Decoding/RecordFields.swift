@@ -30,6 +30,7 @@ struct RecordFields {
     var isCompactSummary = false
     var isVisibleInTranscriptOnly = false
     var originKind: String?
+    var totalCostUSD: Double?
 }
 
 /// The parts of `message` the records use.

@@ -150,6 +150,17 @@ extension JSONScanner {
         return value > 0 ? .max : .min
     }
 
+    /// A number value as a `Double`; anything else gives `nil`.
+    mutating func readDouble() throws(JSONError) -> Double? {
+        guard let byte = peek(), byte == 0x2D || isDigit(byte) else {
+            try skipValue()
+            return nil
+        }
+        let (range, isInteger) = try scanNumber()
+        let value = number(range, isInteger: isInteger)
+        return value.isFinite ? value : nil
+    }
+
     /// Whether the next value is an object (not consumed).
     mutating func atObject() -> Bool { peek() == 0x7B }
 

@@ -45,7 +45,5 @@ public struct LocalSession: Sendable {
     }
 
     /// Usage of the session plus all its subagents.
-    public var totalUsage: UsageReport {
-        conversation.subagents.reduce(conversation.usage) { $0 + $1.conversation.usage }
-    }
+    public var totalUsage: UsageReport { conversation.totalUsage }
 }

@@ -80,6 +80,18 @@ public struct QueueOperationRecord: Sendable, Equatable {
     }
 }
 
+/// The payload of a `cost-state` record: what Claude Code counts the session's cost at.
+public struct CostStateRecord: Sendable, Equatable {
+    /// `totalCostUSD`: the cost in US dollars Claude Code reports (its `result` record's
+    /// `total_cost_usd` for the turn that wrote it).
+    public var totalCostUSD: Double?
+
+    /// Creates a cost-state payload.
+    public init(totalCostUSD: Double?) {
+        self.totalCostUSD = totalCostUSD
+    }
+}
+
 /// The payload of the title and mode records.
 public struct MetadataRecord: Sendable, Equatable {
     /// Which metadata record this is.

@@ -81,6 +81,9 @@ public enum RecordKind: Sendable, Equatable {
     case queueOperation(QueueOperationRecord)
     /// Title and mode records (`custom-title`, `ai-title`, `last-prompt`, `tag`, …).
     case metadata(MetadataRecord)
-    /// Any other type; see ``SessionRecord/raw``.
+    /// `cost-state` (2.1.x): the cost so far, written after each turn.
+    case costState(CostStateRecord)
+    /// Any other type (see ``SessionRecord/raw``), including the ones
+    /// ``SessionRecordTypes/ignored`` lists as known and not needed.
     case unknown
 }

@@ -67,10 +67,31 @@ public struct CompactionInfo: Sendable, Equatable {
     public var trigger: String?
     /// Context size in tokens before compaction.
     public var preTokens: Int?
+    /// `preservedSegment` (2.1.x): messages from before the boundary kept verbatim after the summary.
+    public var preservedSegment: PreservedSegment?
 
     /// Creates compaction details.
-    public init(trigger: String?, preTokens: Int?) {
+    public init(trigger: String?, preTokens: Int?, preservedSegment: PreservedSegment? = nil) {
         self.trigger = trigger
         self.preTokens = preTokens
+        self.preservedSegment = preservedSegment
+    }
+}
+
+/// The recent messages a compaction keeps verbatim: the chain from `headUuid` to `tailUuid`
+/// (written before the boundary) continues after `anchorUuid` (the summary) when resumed.
+public struct PreservedSegment: Sendable, Equatable {
+    /// The first kept message.
+    public var headUuid: String
+    /// The summary they follow.
+    public var anchorUuid: String
+    /// The last kept message.
+    public var tailUuid: String
+
+    /// Creates a preserved segment.
+    public init(headUuid: String, anchorUuid: String, tailUuid: String) {
+        self.headUuid = headUuid
+        self.anchorUuid = anchorUuid
+        self.tailUuid = tailUuid
     }
 }

@@ -77,6 +77,10 @@ public enum SessionSummarizer {
         }
         summary.model = models(window.tailRecords).last ?? models(window.headRecords).first
         summary.tag = lastMetadata(.tag, in: window.tailRecords)
+        summary.costUSD = window.tailRecords.lazy.reversed().compactMap { record -> Double? in
+            if case .costState(let cost) = record.kind { return cost.totalCostUSD }
+            return nil
+        }.first
         summary.isSidechain = window.headRecords.first?.envelope.isSidechain ?? window.headStartsWithSidechain
         summary.activity = SessionActivity.of(window.tailRecords)
         summary.contextUse = ContextUse.last(in: window.tailRecords)

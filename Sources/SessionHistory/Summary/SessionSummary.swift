@@ -22,6 +22,9 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     public var version: String?
     /// The last `tag` record's value.
     public var tag: String?
+    /// The cost in US dollars of the last `cost-state` record in the tail: what Claude Code
+    /// reported (`total_cost_usd`) for the latest run of the session; nil before 2.1.x.
+    public var costUSD: Double?
     /// Whether the file is a subagent transcript (its first record is a sidechain record).
     public var isSidechain: Bool
     /// The file size in bytes.
