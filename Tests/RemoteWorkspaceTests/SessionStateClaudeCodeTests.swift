@@ -30,8 +30,10 @@ import Testing
                     // Claude Code waits for the answer: the file ends with the tool call once its
                     // write queue is flushed (the call's lines can land a moment after the question).
                     let deadline = ContinuousClock.now + .seconds(5)
+                    let sessionID = try #require(id)
                     repeat {
-                        whileAsking = try await Self.listed(ssh, try #require(id))
+                        // The file may not be listed yet: Claude Code writes it as its queue flushes.
+                        whileAsking = try await RemoteSessions(connection: ssh, cache: nil).listSessions().first { $0.id == sessionID }
                         if whileAsking?.summary.activity == .toolPending { break }
                         try await Task.sleep(for: .milliseconds(100))
                     } while ContinuousClock.now < deadline
