@@ -41,7 +41,7 @@ final class ConnectionLoop: @unchecked Sendable {
     private var admissionHeld = false
     private var lossError: SSHError?
     private var closeRequested = false
-    /// Set when a close began: until then, the stops it started may finish (see ``beginClosing()``).
+    /// Set when a close began: until then, the stops it started may finish (see ``closingIsDone()``).
     private var closeDeadline: ContinuousClock.Instant?
     private var closeWaiters: [@Sendable () -> Void] = []
     private var wasWaitingOnPeer = false
