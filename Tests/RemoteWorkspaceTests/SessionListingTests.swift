@@ -76,4 +76,51 @@ import Testing
             #expect(warm.statistics.bytesTransferred < cold.statistics.bytesTransferred / 20)
         }
     }
+
+    /// Claude Code's picker takes a rename from its 64 KiB windows; the listing's first 8 KiB
+    /// tail can hold a later `last-prompt` instead, so a file holding a title record is read wide.
+    @Test func aRenameBeyondTheFirstTailWindowIsStillTheTitleAndOneBeyondClaudeCodesWindowIsNot() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        let near = "33333333-0000-0000-0000-000000000003"
+        let far = "44444444-0000-0000-0000-000000000004"
+        // `turns` turns of ~2.2 KB before the rename and as many after it.
+        func lines(_ session: String, turns: Int) -> [String] {
+            var lines = [Records.user("Start here", uuid: "u0", parent: nil, session: session)]
+            var parent = "u0"
+            for turn in 1...(2 * turns) {
+                if turn == turns + 1 { lines.append(#"{"type":"custom-title","customTitle":"Greeting work","sessionId":"\#(session)"}"#) }
+                let filler = String(repeating: "words ", count: 150)
+                lines.append(Records.user("Prompt \(turn) \(filler)", uuid: "u\(turn)", parent: parent, session: session))
+                lines.append(Records.assistant("Answer \(turn) \(filler)", uuid: "a\(turn)", parent: "u\(turn)", session: session))
+                parent = "a\(turn)"
+            }
+            lines.append(#"{"type":"last-prompt","lastPrompt":"Once more","sessionId":"\#(session)"}"#)
+            return lines
+        }
+        let nearPath = try sandbox.writeSession(near, lines: lines(near, turns: 6))
+        let farPath = try sandbox.writeSession(far, lines: lines(far, turns: 40))
+        let sizes = try [nearPath, farPath].map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? 0 }
+        #expect(sizes[0] > 8_192 * 3 && sizes[0] < 65_536 && sizes[1] > 65_536 * 2 + 8_192, "sizes \(sizes)")
+
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects + "/-home-dev-proj"))
+        let titles = Dictionary(uniqueKeysWithValues: local.map { ($0.summary.id, $0.summary.title) })
+        #expect(titles[near] == "Greeting work")
+        #expect(titles[far] == "Once more")
+        try await sandbox.withSessions { sessions in
+            let cold = try await sessions.listing()
+            #expect(cold.statistics.filesWidened == 2)
+            for listing in local {
+                #expect(cold.sessions.first { $0.id == listing.summary.id }?.summary == listing.summary, "summary of \(listing.summary.id)")
+            }
+            // Appended turns after the rename: the cached wide tail still reaches the title.
+            let more = Records.user("Later \(String(repeating: "x", count: 3_000))", uuid: "u99", parent: "a12", session: near)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: nearPath))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data((more + "\n").utf8))
+            try handle.close()
+            let grown = try await sessions.listing()
+            #expect(grown.sessions.first { $0.id == near }?.summary.title == "Greeting work")
+        }
+    }
 }

@@ -20,6 +20,8 @@ struct ListedFile: Sendable {
     var leafMapDigest: UInt64 = 0
     /// Its message lines, counted on the box when it was new or grew, else from the cache.
     var messageCount: Int?
+    /// Whether the box found a title record in it (read in this listing only).
+    var holdsTitleRecord = false
 
     /// The full remote path.
     var path: String { folder.hasSuffix("/") ? folder + stat.path : folder + "/" + stat.path }

@@ -43,6 +43,8 @@ struct ListedFolder: Sendable {
     var ranges: [String: [FileBytes]] = [:]
     /// Message lines of new and grown files (`grep -c` on the box), by path below the folder.
     var counts: [String: Int] = [:]
+    /// New and grown files holding a title record (`grep -l` on the box), by path below the folder.
+    var titled: Set<String> = []
 
     /// Splits the script's sections into folders.
     static func parse(_ sections: [OutputSection], folders: [String], window: Int) throws -> [ListedFolder] {
@@ -67,6 +69,11 @@ struct ListedFolder: Sendable {
                     guard let colon = line.lastIndex(of: UInt8(ascii: ":")), let count = Int(String(decoding: line[(colon + 1)...], as: UTF8.self)),
                           line.starts(with: Array("./".utf8)) else { continue }
                     result[result.count - 1].counts[String(decoding: line[(line.startIndex + 2)..<colon], as: UTF8.self)] = count
+                }
+            case "titled":
+                guard !result.isEmpty else { throw malformed("titled before a folder") }
+                for line in section.content.split(separator: UInt8(ascii: "\n")) where line.starts(with: Array("./".utf8)) {
+                    result[result.count - 1].titled.insert(String(decoding: line.dropFirst(2), as: UTF8.self))
                 }
             case "range":
                 guard words.count == 4, let offset = Int(words[1]), let length = Int(words[2]), !result.isEmpty else { throw malformed("bad range marker") }

@@ -9,7 +9,9 @@
 /// - otherwise its first `window` bytes (one `head -c` for all such files) and, when it is
 ///   larger than that, its last `window` bytes (one `tail -c`).
 /// Every new or grown session file is also counted whole on the box (`grep -c`, one process for
-/// all of them; unless the client asks not to): its lines holding `"type":"user"` or `"type":"assistant"` (``SessionSummary/messageCount``).
+/// all of them; unless the client asks not to): its lines holding `"type":"user"` or `"type":"assistant"` (``SessionSummary/messageCount``),
+/// and the files holding a title record are named (`grep -l`, ``TitleLines``) so that a rename
+/// the 8 KiB windows miss is looked for in the wide ones.
 /// Running `head` and `tail` once over many files keeps the cost at a few processes whatever the
 /// number of sessions; both print `==> NAME <==` headers between files (parsed by
 /// ``MultiFileOutput``), and `/dev/null` goes first so a single file gets a header too.
@@ -55,6 +57,7 @@ enum ListingScript {
           [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
           [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
           [ "$cnt" = 1 ] && [ -n "$n" ] && { printf '\n%s counts\n' "$b"; LC_ALL=C grep -c -F -e '"type":"user"' -e '"type":"assistant"' /dev/null $n; }
+          [ "$cnt" = 1 ] && [ -n "$n" ] && { printf '\n%s titled\n' "$b"; LC_ALL=C grep -l -F -e '"type":"custom-title"' -e '"type":"ai-title"' /dev/null $n; }
           exit 0
           )
         done

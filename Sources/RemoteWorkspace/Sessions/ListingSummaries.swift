@@ -47,7 +47,8 @@ enum ListingSummaries {
     /// the local listing decides it (`ListingWindowPolicy.widening`).
     static func widening(_ file: ListedFile, policy: ListingWindowPolicy) -> (head: Bool, tail: Bool) {
         guard file.wasRead, let summary = file.summary, let window = file.window else { return (false, false) }
-        return policy.widening(summary, headCount: window.head.count, tailCount: window.tail.count)
+        return policy.widening(
+            summary, headCount: window.head.count, tailCount: window.tail.count, holdsTitleRecord: file.holdsTitleRecord)
     }
 
     /// The sessions (agent files attached, not listed), newest first.

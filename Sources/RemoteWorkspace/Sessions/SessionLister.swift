@@ -45,6 +45,7 @@ struct SessionLister: Sendable {
                 var file = ListedFile(folder: folder.folder, stat: stat)
                 ListingWindows.resolve(&file, in: folder, cache: contents, window: options.window)
                 file.messageCount = options.countsMessages ? folder.counts[stat.path] ?? file.cached?.messageCount : nil
+                file.holdsTitleRecord = folder.titled.contains(stat.path)
                 if file.cached != nil { statistics.cacheHits += 1 }
                 if file.wasRead, folder.ranges[stat.path] != nil {
                     statistics.filesGrown += 1

@@ -26,12 +26,17 @@ public enum LocalProject {
         for name in try LocalFiles.entries(of: folder) where name.hasSuffix(".jsonl") {
             let url = folder.appendingPathComponent(name)
             let (size, head, tail) = try LocalFiles.readHeadAndTail(url, count: policy.first)
-            windows.append(Window(name: name, url: url, size: size, modified: try LocalFiles.modificationTime(url), head: head, tail: tail))
+            let whole = try LocalFiles.read(url, offset: 0, count: size)
+            windows.append(Window(
+                name: name, url: url, size: size, modified: try LocalFiles.modificationTime(url), head: head, tail: tail,
+                messageCount: MessageLines.count(in: whole), holdsTitleRecord: TitleLines.present(in: whole)))
         }
         var summaries = Window.summaries(windows)
         for index in windows.indices {
             let window = windows[index]
-            let (head, tail) = policy.widening(window.summary(summaries), headCount: window.head.count, tailCount: window.tail.count)
+            let (head, tail) = policy.widening(
+                window.summary(summaries), headCount: window.head.count, tailCount: window.tail.count,
+                holdsTitleRecord: window.holdsTitleRecord)
             if head { windows[index].head = try LocalFiles.read(window.url, offset: 0, count: policy.wide) }
             if tail { windows[index].tail = try LocalFiles.read(window.url, offset: window.size - policy.wide, count: policy.wide) }
         }
@@ -48,7 +53,7 @@ public enum LocalProject {
             let nested = try SubagentFiles.nested(in: folder.appendingPathComponent(summary.id).appendingPathComponent("subagents"))
             let subagents = nested + (agentsBySession[summary.id] ?? [])
             summary.fillListingFields(modificationTime: window.modified, subagentFileNames: subagents.map(\.lastPathComponent))
-            summary.messageCount = MessageLines.count(in: try LocalFiles.read(window.url, offset: 0, count: window.size))
+            summary.messageCount = window.messageCount
             listings.append(LocalSessionListing(url: window.url, summary: summary, subagentFiles: subagents))
         }
         return listings.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }
@@ -62,6 +67,8 @@ public enum LocalProject {
         var modified: Int
         var head: [UInt8]
         var tail: [UInt8]
+        var messageCount: Int
+        var holdsTitleRecord: Bool
 
         func summary(_ summariesByLeaf: [String: String]) -> SessionSummary {
             SessionSummarizer.summarize(fileName: name, fileSize: size, head: head, tail: tail, summariesByLeaf: summariesByLeaf)

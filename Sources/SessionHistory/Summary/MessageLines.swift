@@ -11,13 +11,40 @@ public enum MessageLines {
 
     /// The lines of `bytes` (split at `\n`, a last line without one included) holding either pattern.
     public static func count(in bytes: [UInt8]) -> Int {
+        LinePatterns.count(in: bytes, matchingAny: patterns)
+    }
+}
+
+/// Whether a session file holds a title record anywhere (`custom-title` from a rename,
+/// `ai-title`), by the same line rule as ``MessageLines``.
+///
+/// Claude Code's picker looks for titles in the last and first 64 KiB; a listing reads 8 KiB
+/// first, so a file that holds a title its first windows miss is read wide
+/// (``ListingWindowPolicy/widening(_:headCount:tailCount:holdsTitleRecord:)``). The remote
+/// listing asks the box (`LC_ALL=C grep -l -F` with these patterns, in the pass that counts
+/// messages); the local listing applies this.
+public enum TitleLines {
+    private static let patterns = [Array(#""type":"custom-title""#.utf8), Array(#""type":"ai-title""#.utf8)]
+
+    /// Whether any line of `bytes` holds either pattern.
+    public static func present(in bytes: [UInt8]) -> Bool {
+        LinePatterns.count(in: bytes, matchingAny: patterns, stopAtFirst: true) > 0
+    }
+}
+
+/// Counts lines holding any of some byte patterns.
+enum LinePatterns {
+    static func count(in bytes: [UInt8], matchingAny patterns: [[UInt8]], stopAtFirst: Bool = false) -> Int {
         var count = 0
         var start = 0
         bytes.withUnsafeBufferPointer { buffer in
             while start < buffer.count {
                 let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) ?? buffer.count
                 let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
-                if patterns.contains(where: { contains(line, $0) }) { count += 1 }
+                if patterns.contains(where: { contains(line, $0) }) {
+                    count += 1
+                    if stopAtFirst { return }
+                }
                 start = end + 1
             }
         }
