@@ -59,7 +59,9 @@ class ChannelOperation {
     /// Whether libssh2 holds received data for this channel that nobody has read yet.
     var hasQueuedInput: Bool {
         guard let channel, phase == .running || phase == .awaitingRemoteClose else { return false }
-        return libssh2_poll_channel_read(channel, 0) != 0 || libssh2_poll_channel_read(channel, 1) != 0
+        // 1 means data; libssh2 1.10 answers LIBSSH2_ERROR_BUFFER_TOO_SMALL when the session's queue
+        // starts with a packet under 5 bytes (the keepalive replies it keeps and never reads).
+        return libssh2_poll_channel_read(channel, 0) == 1 || libssh2_poll_channel_read(channel, 1) == 1
     }
 
     // MARK: Life cycle driven by the loop
