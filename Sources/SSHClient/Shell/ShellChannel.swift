@@ -2,10 +2,10 @@ import CLibSSH2
 
 /// A PTY channel on the I/O thread: sets up the terminal and program, moves keystrokes and
 /// output, applies window changes, and on close ends the whole terminal session.
-/// Confined to the connection's I/O thread, except ``cursorKeyMode`` (shared with callers).
+/// Confined to the connection's I/O thread, except ``terminalModes`` (shared with callers).
 final class ShellChannel: ChannelOperation {
-    /// The cursor-key mode last seen in the output, readable from any thread.
-    let cursorKeyMode = SharedCursorKeyMode()
+    /// The terminal modes last seen in the output, readable from any thread.
+    let terminalModes = SharedTerminalModes()
     let started = Promise<Void>()
     let ended = Promise<ExitStatus>()
     /// Settles when the program has ended and, after ``close()``, the kill has finished: fails
@@ -14,7 +14,7 @@ final class ShellChannel: ChannelOperation {
     let pipe: OutputPipe
 
     private var pidReader = ProcessIDReader()
-    private var tracker = CursorKeyModeTracker()
+    private var tracker = TerminalModeTracker()
     private var input = PendingInput()
     private var pendingResize: (columns: Int, rows: Int, completions: [(Result<Void, SSHError>) -> Void])?
     private var stdoutEnded = false
@@ -172,9 +172,9 @@ final class ShellChannel: ChannelOperation {
     private func deliver(_ bytes: [UInt8]) {
         let visible = pidReader.isSearching ? pidReader.consume(bytes) : bytes
         guard !visible.isEmpty, !finished else { return }
-        let before = tracker.mode
+        let before = tracker.modes
         tracker.scan(visible)
-        if tracker.mode != before { cursorKeyMode.value = tracker.mode }
+        if tracker.modes != before { terminalModes.value = tracker.modes }
         pipe.push(.stdout(visible))
     }
 

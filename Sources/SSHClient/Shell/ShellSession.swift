@@ -25,7 +25,7 @@ public final class ShellSession: Sendable {
     private let channel: LoopBound<ShellChannel>
     private let ended: Promise<ExitStatus>
     private let closed: Promise<Void>
-    private let observedMode: SharedCursorKeyMode
+    private let observedModes: SharedTerminalModes
 
     init(connection: SSHConnection, loop: ConnectionLoop, channel: ShellChannel) {
         self.connection = connection
@@ -34,11 +34,11 @@ public final class ShellSession: Sendable {
         output = ShellOutput(pipe: channel.pipe, connection: connection)
         ended = channel.ended
         closed = channel.closed
-        observedMode = channel.cursorKeyMode
+        observedModes = channel.terminalModes
     }
 
     /// The cursor-key mode the remote last asked for; decides what ``send(_:)-(Key)`` sends for arrows, Home and End.
-    public var cursorKeyMode: CursorKeyMode { observedMode.value }
+    public var cursorKeyMode: CursorKeyMode { observedModes.value.cursorKeys }
 
     /// Writes raw bytes to the terminal, as if typed; returns when the server's window took them.
     public func send(_ bytes: [UInt8]) async throws {

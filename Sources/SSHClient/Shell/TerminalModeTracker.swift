@@ -1,25 +1,31 @@
 import Synchronization
 
-/// How the remote terminal wants arrows, Home and End encoded (DEC private mode 1, DECCKM).
-public enum CursorKeyMode: Sendable, Equatable {
-    /// The default: `ESC [ A` for Up.
-    case normal
-    /// Set by `ESC [ ? 1 h` (vim, less, some readline setups): `ESC O A` for Up.
-    case application
-}
-
-/// Follows the remote's cursor-key mode by scanning its output for `ESC [ ? ... 1 ... h/l`.
+/// Follows the remote's terminal modes (``TerminalModeState``) by scanning its output for
+/// `ESC [ ? Pm h/l`, `ESC [ Pt ; Pb r`, `ESC =` and `ESC >`.
 ///
 /// A small escape-sequence parser with state kept between chunks, so a sequence split across
-/// two reads is still seen. A full reset (`ESC c`) or soft reset (`ESC [ ! p`) returns to normal.
-struct CursorKeyModeTracker {
+/// two reads is still seen. A full reset (`ESC c`) returns every mode to its default; a soft
+/// reset (`ESC [ ! p`, DECSTR) those DECSTR resets: cursor keys, keypad, cursor, scrolling region.
+///
+/// A ``ShellSession`` follows its output with one to choose the bytes of arrow keys; a terminal
+/// app feeds one what it actually showed, to undo what is left on when it stops showing a
+/// program early (``TerminalModeState/restoringSequence``).
+public struct TerminalModeTracker: Sendable {
     private enum State { case ground, escape, csiStart, privateParameters, otherCSI, csiBang }
 
-    private(set) var mode: CursorKeyMode = .normal
+    /// The modes as the bytes scanned so far left them.
+    public private(set) var modes = TerminalModeState()
     private var state: State = .ground
     private var parameters: [UInt8] = []
 
-    mutating func scan(_ bytes: [UInt8]) {
+    /// The cursor-key mode seen last.
+    var mode: CursorKeyMode { modes.cursorKeys }
+
+    /// Creates a tracker for a terminal at its defaults.
+    public init() {}
+
+    /// Follows `bytes`, the next output shown.
+    public mutating func scan(_ bytes: [UInt8]) {
         for byte in bytes { step(byte) }
     }
 
@@ -33,23 +39,50 @@ struct CursorKeyModeTracker {
         case .ground:
             break
         case .escape:
-            if byte == UInt8(ascii: "c") { mode = .normal }
-            state = byte == UInt8(ascii: "[") ? .csiStart : .ground
+            escape(byte)
         case .csiStart:
             parameters = []
             switch byte {
             case UInt8(ascii: "?"): state = .privateParameters
             case UInt8(ascii: "!"): state = .csiBang
-            default: state = Self.isFinal(byte) ? .ground : .otherCSI
+            default: otherParameter(byte)
             }
         case .privateParameters:
             privateParameter(byte)
         case .otherCSI:
-            if Self.isFinal(byte) { state = .ground }
+            otherParameter(byte)
         case .csiBang:
-            if byte == UInt8(ascii: "p") { mode = .normal }
+            if byte == UInt8(ascii: "p") { softReset() }
             state = Self.isFinal(byte) ? .ground : .otherCSI
         }
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "c"): modes = TerminalModeState()
+        case UInt8(ascii: "="): modes.applicationKeypad = true
+        case UInt8(ascii: ">"): modes.applicationKeypad = false
+        default: break
+        }
+        state = byte == UInt8(ascii: "[") ? .csiStart : .ground
+    }
+
+    private mutating func softReset() {
+        modes.cursorKeys = .normal
+        modes.applicationKeypad = false
+        modes.cursorHidden = false
+        modes.scrollRegionSet = false
+    }
+
+    /// A CSI without `?`: only `r` (DECSTBM) matters; with no or default parameters it resets.
+    private mutating func otherParameter(_ byte: UInt8) {
+        if (0x30...0x3F).contains(byte) {
+            if parameters.count < 64 { parameters.append(byte) }
+            return state = .otherCSI
+        }
+        guard Self.isFinal(byte) else { return state = .otherCSI }
+        state = .ground
+        if byte == UInt8(ascii: "r") { modes.scrollRegionSet = parameters.contains { $0 != UInt8(ascii: ";") } }
     }
 
     private mutating func privateParameter(_ byte: UInt8) {
@@ -59,21 +92,29 @@ struct CursorKeyModeTracker {
         }
         guard Self.isFinal(byte) else { return state = .otherCSI }
         state = .ground
-        let setsMode1 = parameters.split(separator: UInt8(ascii: ";")).contains { Array($0) == [UInt8(ascii: "1")] }
-        guard setsMode1 else { return }
-        if byte == UInt8(ascii: "h") { mode = .application }
-        if byte == UInt8(ascii: "l") { mode = .normal }
+        guard byte == UInt8(ascii: "h") || byte == UInt8(ascii: "l") else { return }
+        let on = byte == UInt8(ascii: "h")
+        for field in parameters.split(separator: UInt8(ascii: ";")) {
+            guard let mode = Int(String(decoding: field, as: UTF8.self)) else { continue }
+            switch mode {
+            case 1: modes.cursorKeys = on ? .application : .normal
+            case 25: modes.cursorHidden = !on
+            case _ where TerminalModeState.trackedModes.contains(mode):
+                if on { modes.privateModesOn.insert(mode) } else { modes.privateModesOn.remove(mode) }
+            default: break
+            }
+        }
     }
 
     private static func isFinal(_ byte: UInt8) -> Bool { (0x40...0x7E).contains(byte) }
 }
 
-/// The mode the I/O thread last saw, readable from any thread.
-final class SharedCursorKeyMode: Sendable {
-    private let mode = Mutex<CursorKeyMode>(.normal)
+/// The modes the I/O thread last saw, readable from any thread.
+final class SharedTerminalModes: Sendable {
+    private let modes = Mutex(TerminalModeState())
 
-    var value: CursorKeyMode {
-        get { mode.withLock { $0 } }
-        set { mode.withLock { $0 = newValue } }
+    var value: TerminalModeState {
+        get { modes.withLock { $0 } }
+        set { modes.withLock { $0 = newValue } }
     }
 }

@@ -26,9 +26,10 @@ enum ShellBridge {
     /// Runs until the first reason to stop, and returns it.
     static func run(_ session: ShellSession, keyboard: Keyboard, inputFD: Int32, outputFD: Int32) async -> End {
         let (ends, report) = AsyncStream.makeStream(of: End.self)
+        let screen = Screen(fd: outputFD)
         _ = Task {
             do {
-                for try await chunk in session.output { Terminal.write(chunk, to: outputFD) }
+                for try await chunk in session.output where !screen.show(chunk) { break }
                 report.yield(.exited(try await session.exitStatus()))
             } catch {
                 report.yield(.failed(error))
@@ -44,6 +45,7 @@ enum ShellBridge {
         input.cancel()
         resizes.cancel()
         for source in signals { source.cancel() }
+        screen.leave()
         return end
     }
 
@@ -85,6 +87,40 @@ enum ShellBridge {
         source.setCancelHandler { signal(number, SIG_DFL) }
         source.resume()
         return source
+    }
+}
+
+/// The local terminal as the remote program drew on it: shows output until ``leave()``, which
+/// switches back what the program left on (a detached tmux's alternate screen and status line,
+/// mouse reporting, a hidden cursor), so the local shell comes back as it was.
+private final class Screen: Sendable {
+    private struct State {
+        var showing = true
+        var modes = TerminalModeTracker()
+    }
+
+    private let fd: Int32
+    private let state = Mutex(State())
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// Writes `chunk` unless the screen was left; false once it was.
+    func show(_ chunk: [UInt8]) -> Bool {
+        state.withLock { state in
+            guard state.showing else { return false }
+            state.modes.scan(chunk)
+            Terminal.write(chunk, to: fd)
+            return true
+        }
+    }
+
+    /// Stops showing output and restores the modes left on.
+    func leave() {
+        let restoring = state.withLock { state in
+            state.showing = false
+            return state.modes.modes.restoringSequence
+        }
+        if !restoring.isEmpty { Terminal.write(restoring, to: fd) }
     }
 }
 
