@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RemoteWorkspace
 import SSHClient
 import SSHConfig
 
@@ -34,6 +35,9 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
             code = exitCode
         }
     } catch let error as SSHConfigError {
+        message = error.description
+        code = error.isUsageError ? ExitCode.validationFailure.rawValue : RWSExitCode.failure
+    } catch let error as RemoteSessionError {
         message = error.description
         code = error.isUsageError ? ExitCode.validationFailure.rawValue : RWSExitCode.failure
     } catch let error as SSHError {
