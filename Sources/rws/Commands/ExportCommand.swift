@@ -22,7 +22,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Argument(help: "A session id or id prefix on the box, or a local session file (.jsonl).", completion: .file(extensions: ["jsonl"]))
     var session: String
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"), completion: .file())
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"),
+            completion: .file())
     var output: String?
 
     @Option(name: .long, help: "markdown, text, or json.")
