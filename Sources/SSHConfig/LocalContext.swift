@@ -32,8 +32,10 @@ public struct LocalContext: Sendable, Hashable, Codable {
     /// user name come from the password database, not from `$HOME`; `$HOME` and
     /// `$USER` are only used when the database has no entry.
     ///
-    /// - Parameter homeFromEnvironment: Take the home directory from a non-empty `$HOME`
-    ///   in `environment` instead (as `rws` does), so a sandboxed `HOME` never reads the real `~/.ssh`.
+    /// - Parameters:
+    ///   - environment: The variables to fall back on (`HOME`, `USER`).
+    ///   - homeFromEnvironment: Take the home directory from a non-empty `$HOME` in `environment`
+    ///     instead (as `rws` does), so a sandboxed `HOME` never reads the real `~/.ssh`.
     public static func current(
         environment: [String: String] = ProcessInfo.processInfo.environment, homeFromEnvironment: Bool = false
     ) -> LocalContext {

@@ -5,7 +5,11 @@ extension Resolution {
     /// `RWS_HOST`, `RWS_USER`, `RWS_PORT`, `RWS_PROXY_JUMP`. A jump host's own `ProxyJump` is not
     /// followed: `-J` and `ProxyJump` list the whole chain.
     ///
-    /// - Parameter flags: The overrides the target was resolved with.
+    /// - Parameters:
+    ///   - hop: The jump host as `ProxyJump` or `-J` names it.
+    ///   - flags: The overrides the target was resolved with.
+    ///   - environment: The environment the target was resolved with.
+    ///   - local: The local machine and user.
     public static func resolveJumpHost(
         _ hop: HostArgument, flags: SettingOverrides, environment: [String: String], local: LocalContext
     ) throws -> ResolvedHost {

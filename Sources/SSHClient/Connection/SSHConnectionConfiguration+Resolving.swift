@@ -6,7 +6,7 @@ extension SSHConnectionConfiguration {
     /// The configuration `rws --host host` connects with: `~/.ssh/config` (Host, Match, Include,
     /// HostName, Port, User, IdentityFile, UserKnownHostsFile, StrictHostKeyChecking,
     /// ConnectTimeout, ServerAlive*, ProxyJump) resolved as OpenSSH does, with `overrides` and
-    /// the `RWS_*` variables of `environment` above it (see ``SSHConfig/Resolution``).
+    /// the `RWS_*` variables of `environment` above it (see `Resolution` in the `SSHConfig` module).
     ///
     /// ```swift
     /// let ssh = try await SSHConnection.connect(SSHConnectionConfiguration(resolving: "box"))
@@ -20,7 +20,7 @@ extension SSHConnectionConfiguration {
     ///     `$HOME` of `environment` as home, so a sandboxed `HOME` never reads the real `~/.ssh`.
     ///   - password: Also tried (`password`, then `keyboard-interactive`) after the keys and agent.
     ///   - logger: Where the connection reports what it does.
-    /// - Throws: ``SSHConfig/SSHConfigError`` for a config file, host or override that cannot be
+    /// - Throws: `SSHConfigError` for a config file, host or override that cannot be
     ///   used; ``SSHError/invalidArgument(_:)`` for an identity file given in `overrides` or
     ///   `RWS_IDENTITY` that does not exist.
     public init(
@@ -37,7 +37,7 @@ extension SSHConnectionConfiguration {
     }
 
     /// As ``init(resolving:overrides:environment:local:password:logger:)``, with the host taken
-    /// from `overrides.host`, else `RWS_HOST` (``SSHConfig/SSHConfigError/missingHost`` when neither
+    /// from `overrides.host`, else `RWS_HOST` (`SSHConfigError.missingHost` when neither
     /// names one): what every `rws` command connects with.
     public init(
         resolving overrides: SettingOverrides,
@@ -66,8 +66,11 @@ extension SSHConnectionConfiguration {
     /// a keepalive goes out after 5 s of silence and the peer counts as dead after 20 s.
     ///
     /// - Parameters:
+    ///   - resolved: The host's settings, from `Resolution.resolve(flags:environment:local:)`.
     ///   - home: The local home directory, for the default known hosts file.
     ///   - passphrase: Unlocks encrypted identity files.
+    ///   - password: Also tried (`password`, then `keyboard-interactive`) after the keys and agent.
+    ///   - logger: Where the connection reports what it does.
     public init(
         resolved: ResolvedHost, home: String, passphrase: String? = nil, password: String? = nil,
         logger: Logger = Logger(label: "rws.ssh", factory: { _ in SwiftLogNoOpLogHandler() })
