@@ -23,7 +23,7 @@ let package = Package(
         ),
         // zlib (a dependency of libssh2 already): gunzips session bytes the box sent compressed.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "SSHClient", dependencies: ["CLibSSH2", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "SSHClient", dependencies: ["CLibSSH2", "SSHConfig", .product(name: "Logging", package: "swift-log")]),
         .target(name: "SessionHistory"),
         .target(name: "SSHConfig"),
         .target(name: "RemoteWorkspace", dependencies: ["SSHClient", "SessionHistory", "CZlib"]),

@@ -31,7 +31,14 @@ public struct LocalContext: Sendable, Hashable, Codable {
     /// The context of the running process. Like `ssh`, the home directory and
     /// user name come from the password database, not from `$HOME`; `$HOME` and
     /// `$USER` are only used when the database has no entry.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> LocalContext {
+    ///
+    /// - Parameters:
+    ///   - environment: The variables to fall back on (`HOME`, `USER`).
+    ///   - homeFromEnvironment: Take the home directory from a non-empty `$HOME` in `environment`
+    ///     instead (as `rws` does), so a sandboxed `HOME` never reads the real `~/.ssh`.
+    public static func current(
+        environment: [String: String] = ProcessInfo.processInfo.environment, homeFromEnvironment: Bool = false
+    ) -> LocalContext {
         let uid = getuid()
         var home = environment["HOME"] ?? "/"
         var user = environment["USER"] ?? String(uid)
@@ -43,6 +50,7 @@ public struct LocalContext: Sendable, Hashable, Codable {
         let host = gethostname(&buffer, buffer.count) == 0
             ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             : "localhost"
+        if homeFromEnvironment, let sandbox = environment["HOME"], !sandbox.isEmpty { home = sandbox }
         return LocalContext(home: home, userName: user, userID: uid, hostName: host)
     }
 }

@@ -18,13 +18,14 @@ struct RWS: AsyncParsableCommand {
           rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
         """,
         version: "0.1.0",
-        subcommands: [
-            ExecCommand.self, ShellCommand.self,
-            AskCommand.self, ClaudeCommand.self,
-            ProjectsCommand.self, CreateCommand.self, CloneCommand.self, DeleteCommand.self,
-            SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
-            ListCommand.self, CatCommand.self,
-            ConfigCommand.self,
+        groupedSubcommands: [
+            CommandGroup(name: "Connection", subcommands: [ExecCommand.self, ShellCommand.self, ConfigCommand.self]),
+            CommandGroup(name: "Projects", subcommands: [ProjectsCommand.self, CreateCommand.self, CloneCommand.self, DeleteCommand.self]),
+            CommandGroup(name: "Sessions", subcommands: [
+                SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
+                AskCommand.self, ClaudeCommand.self,
+            ]),
+            CommandGroup(name: "Files", subcommands: [ListCommand.self, CatCommand.self]),
         ]
     )
 }

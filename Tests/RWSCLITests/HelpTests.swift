@@ -8,9 +8,13 @@ import Testing
     /// Every subcommand listed by `rws --help` (nested ones as "config show").
     private func subcommands(of prefix: [String] = []) throws -> [[String]] {
         let help = try RWSBinary.run(prefix + ["--help"], home: home).stdout
-        guard let section = help.components(separatedBy: "SUBCOMMANDS:").dropFirst().first else { return [] }
-        let names = section.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
+        var inSubcommands = false
+        let names = help.split(separator: "\n").compactMap { line -> String? in
+            if !line.hasPrefix(" ") {
+                inSubcommands = line.hasSuffix("SUBCOMMANDS:")  // "SUBCOMMANDS:" or a group's "FILES SUBCOMMANDS:"
+                return nil
+            }
+            guard inSubcommands, line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
             return line.split(separator: " ").first.map(String.init)
         }.filter { $0 != "See" && $0 != "help" }
         return try names.flatMap { name -> [[String]] in

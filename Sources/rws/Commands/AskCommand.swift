@@ -41,9 +41,13 @@ struct AskCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With --resume or --continue: continue under a new session id, leaving the original as it was.")
     var fork = false
 
-    @Option(name: .customLong("image"), help: ArgumentHelp("Send this local image (PNG, JPEG, GIF, WebP) with the prompt; repeatable.", valueName: "path"))
+    @Option(
+        name: .customLong("image"),
+        help: ArgumentHelp("Send this local image (PNG, JPEG, GIF, WebP) with the prompt; repeatable.", valueName: "path"),
+        completion: .file(extensions: ["png", "jpg", "jpeg", "gif", "webp"]))
     var images: [String] = []
 
+    // A path on the box: local file completion would offer the wrong files.
     @Option(name: .customLong("file"), help: ArgumentHelp("Have Claude Code read this file on the box into the prompt; repeatable.", valueName: "path"))
     var files: [String] = []
 

@@ -28,12 +28,14 @@ struct CatCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Start at this byte offset (default 0).", valueName: "bytes"))
     var offset: UInt64 = 0
 
-    @Argument(help: "The remote file.")
+    // A path on the box: no local file completion, which would offer the wrong files.
+    @Argument(help: "The remote file.", completion: .default)
     var path: String
 
     func run() async throws {
         await runReportingErrors {
-            try await connection.withConnection { ssh in
+            try requireRemotePath(path)
+            return try await connection.withConnection { ssh in
                 // A reader that went away (`rws cat ... | head`) ends the transfer quietly.
                 for try await chunk in try await ssh.streamFile(path, from: offset) {
                     guard Terminal.write(chunk, to: STDOUT_FILENO) else { break }

@@ -61,7 +61,7 @@ struct CloneCommand: AsyncParsableCommand {
                     return try await clone.value
                 }
             }
-            Terminal.out(json ? try ProjectTable.json([project]) : "cloned into \(project.path)\n")
+            Terminal.out(json ? try ProjectTable.json(encoding: project) : "cloned into \(project.path)\n")
             return 0
         }
     }

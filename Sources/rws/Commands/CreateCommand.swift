@@ -28,12 +28,13 @@ struct CreateCommand: AsyncParsableCommand {
 
     func run() async throws {
         await runReportingErrors(json: json) {
+            try await mappingProjectErrors { try ProjectName.validateNew(name) }  // before connecting: a usage error
             let project = try await connection.withConnection { ssh in
                 try await mappingProjectErrors {
                     try await ProjectManager(connection: ssh, locations: workspace.locations()).createProject(name: name, gitInit: gitInit)
                 }
             }
-            Terminal.out(json ? try ProjectTable.json([project]) : "created \(project.path)\n")
+            Terminal.out(json ? try ProjectTable.json(encoding: project) : "created \(project.path)\n")
             return 0
         }
     }

@@ -38,6 +38,7 @@ struct DeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         await runReportingErrors(json: json) {
+            try await mappingProjectErrors { try ProjectName.validateExisting(name) }  // before connecting: a usage error
             let report = try await connection.withConnection { ssh in
                 let manager = ProjectManager(connection: ssh, locations: workspace.locations())
                 let plan = try await mappingProjectErrors {

@@ -19,10 +19,11 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var workspace: WorkspaceOptions
 
-    @Argument(help: "A session id or id prefix on the box, or a local session file (.jsonl).")
+    @Argument(help: "A session id or id prefix on the box, or a local session file (.jsonl).", completion: .file(extensions: ["jsonl"]))
     var session: String
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"),
+            completion: .file())
     var output: String?
 
     @Option(name: .long, help: "markdown, text, or json.")

@@ -38,7 +38,7 @@ struct HistoryCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var workspace: WorkspaceOptions
 
-    @Argument(help: "A session id or id prefix on the box, or a local session file (.jsonl).")
+    @Argument(help: "A session id or id prefix on the box, or a local session file (.jsonl).", completion: .file(extensions: ["jsonl"]))
     var session: String
 
     @Option(name: .long, help: "text (readable at a glance), markdown, or json.")

@@ -34,11 +34,13 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print the entries as a JSON array.")
     var json = false
 
-    @Argument(help: "The remote directory (default: the remote home).")
+    // A path on the box: no local file completion, which would offer the wrong files.
+    @Argument(help: "The remote directory (default: the remote home).", completion: .default)
     var path = "~"
 
     func run() async throws {
         await runReportingErrors(json: json) {
+            try requireRemotePath(path)
             let entries = try await connection.withConnection { ssh in
                 try await Self.entries(at: path, on: ssh, targets: long || json)
             }

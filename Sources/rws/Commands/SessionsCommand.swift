@@ -28,7 +28,7 @@ struct SessionsCommand: AsyncParsableCommand {
     @Argument(help: "Only this project: a workspace project name, a path on the box, or a project folder name.")
     var project: String?
 
-    @Option(name: .long, help: ArgumentHelp("A Claude Code project folder on this machine.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("A Claude Code project folder on this machine.", valueName: "dir"), completion: .directory)
     var local: String?
 
     @Flag(name: .long, help: "Print JSON instead of a table.")

@@ -17,7 +17,7 @@ struct ConnectionOptions: ParsableArguments {
 
     @Option(name: [.customShort("i"), .long], help: ArgumentHelp(
         "Private key file; repeat to try several (default ~/.ssh/id_ed25519, ~/.ssh/id_ecdsa; env RWS_IDENTITY).",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var identity: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
@@ -25,14 +25,16 @@ struct ConnectionOptions: ParsableArguments {
         valueName: "var"))
     var passwordEnv: String?
 
-    @Option(name: .long, help: ArgumentHelp("known_hosts file (default ~/.ssh/known_hosts; env RWS_KNOWN_HOSTS).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("known_hosts file (default ~/.ssh/known_hosts; env RWS_KNOWN_HOSTS).", valueName: "file"),
+            completion: .file())
     var knownHosts: String?
 
     @Flag(name: .long, help: "Trust a host seen for the first time and record its key (a changed key is still refused).")
     var acceptNewHostKey = false
 
     @Option(name: [.customShort("F"), .customLong("ssh-config")], help: ArgumentHelp(
-        "OpenSSH client config to read (default ~/.ssh/config; env RWS_SSH_CONFIG).", valueName: "file"))
+        "OpenSSH client config to read (default ~/.ssh/config; env RWS_SSH_CONFIG).", valueName: "file"),
+            completion: .file())
     var sshConfig: String?
 
     @Option(name: [.customShort("J"), .customLong("jump")], help: ArgumentHelp(

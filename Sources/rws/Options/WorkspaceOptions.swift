@@ -3,6 +3,7 @@ import Foundation
 import RemoteWorkspace
 
 /// Where projects and history live on the box, for the commands that manage them.
+/// Both are paths on the box, so they carry no local file completion.
 struct WorkspaceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Folder of projects on the box (default ~/workspace; env RWS_WORKSPACE_ROOT).", valueName: "path"))
     var workspaceRoot: String?

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import RemoteWorkspace
 import SSHClient
+import SSHConfig
 
 /// Failures the CLI reports itself, each one line saying what to do.
 enum CLIError: Error, CustomStringConvertible {
@@ -32,6 +34,12 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
             message = text
             code = exitCode
         }
+    } catch let error as SSHConfigError {
+        message = error.description
+        code = error.isUsageError ? ExitCode.validationFailure.rawValue : RWSExitCode.failure
+    } catch let error as RemoteSessionError {
+        message = error.description
+        code = error.isUsageError ? ExitCode.validationFailure.rawValue : RWSExitCode.failure
     } catch let error as SSHError {
         message = error.description
         switch error {

@@ -1,0 +1,12 @@
+import RemoteWorkspace
+
+extension RemoteSessionError {
+    /// An id, project name or title that cannot be used is a usage error (exit 64); the rest are
+    /// failures on the box (exit 1).
+    var isUsageError: Bool {
+        switch self {
+        case .invalidName, .invalidTitle: return true
+        default: return false
+        }
+    }
+}
