@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// How ``TestSSHServer`` runs dropbear without touching the real `~/.ssh`.
 ///

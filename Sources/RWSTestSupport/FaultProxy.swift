@@ -1,9 +1,7 @@
 import Foundation
-import Synchronization
+import Platform
 import SSHClient
-#if canImport(Glibc)
-import Glibc
-#endif
+import Synchronization
 
 /// A TCP proxy on 127.0.0.1 in front of a server, that can fail the way networks fail: cut every
 /// connection, black-hole traffic (no reset, nothing gets through), limit the rate and add latency.

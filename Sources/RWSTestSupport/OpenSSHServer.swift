@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// How ``TestSSHServer`` runs OpenSSH: `sshd -D` with its own config, keys and authorized_keys
 /// in the server's directory.

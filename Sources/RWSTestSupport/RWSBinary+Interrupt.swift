@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 extension RWSBinary {
     /// Runs `rws` with `arguments`, presses Ctrl+C (SIGINT) once its stdout shows `marker`, and

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// A scripted Anthropic Messages API server on 127.0.0.1 (`scripts/lib/model_server.py`) that
 /// the real Claude Code CLI talks to in tests. Each conversation request gets the next turn of

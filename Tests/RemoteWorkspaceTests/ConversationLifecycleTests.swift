@@ -1,12 +1,10 @@
 import Foundation
+import Platform
 import RemoteWorkspace
 import RWSTestSupport
 import SessionHistory
 import SSHClient
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Resuming, failures and the session file, with the real Claude Code CLI on the test box.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct ConversationLifecycleTests {

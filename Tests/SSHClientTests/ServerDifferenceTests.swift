@@ -1,10 +1,8 @@
 import Foundation
+import Platform
 import RWSTestSupport
 import SSHClient
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What differs between OpenSSH sshd and dropbear as rws meets them, each as docs/servers.md
 /// states it. The differences the other suites meet are asserted there (RSA keys in
