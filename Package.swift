@@ -37,6 +37,8 @@ let package = Package(
             ]
         ),
         .target(name: "RWSTestSupport", dependencies: ["SSHClient", "Platform"]),
+        // The throwaway sshd of the demo and the benchmarks: RWSTestSupport's server, started from a script.
+        .executableTarget(name: "rws-sandbox", dependencies: ["RWSTestSupport", "SSHClient", "Platform"]),
         .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
         .executableTarget(name: "rws-bench", dependencies: ["SSHClient"]),
         .executableTarget(name: "SessionsBenchmark", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient", "SessionHistory"]),
