@@ -211,6 +211,38 @@ public enum SystemCall {
         guard rc == 0 else { throw SystemCallError("bind") }
     }
 
+    /// Lets a bound socket accept connections.
+    public static func listen(_ fd: Int32, backlog: Int32 = 64) throws(SystemCallError) {
+        guard Glibc.listen(fd, backlog) == 0 else { throw SystemCallError("listen") }
+    }
+
+    /// The next connection waiting on a listening socket (close-on-exec), or nil when none waits (nonblocking).
+    public static func accept(_ fd: Int32) throws(SystemCallError) -> Int32? {
+        while true {
+            let client = Glibc.accept(fd, nil, nil)
+            if client >= 0 {
+                guard fcntl(client, F_SETFD, FD_CLOEXEC) == 0 else {
+                    let error = SystemCallError("fcntl(F_SETFD)")
+                    close(client)
+                    throw error
+                }
+                return client
+            }
+            let code = errno
+            if code == EINTR || code == ECONNABORTED { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return nil }
+            throw SystemCallError("accept", code: code)
+        }
+    }
+
+    /// Makes the next ``close(_:)`` of a socket send a reset (SO_LINGER with a zero timeout).
+    public static func setResetOnClose(_ fd: Int32) throws(SystemCallError) {
+        var value = linger(l_onoff: 1, l_linger: 0)
+        guard setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size)) == 0 else {
+            throw SystemCallError("setsockopt(SO_LINGER)")
+        }
+    }
+
     /// The port a bound IPv4 or IPv6 socket has.
     public static func localPort(of fd: Int32) throws(SystemCallError) -> Int {
         var storage = sockaddr_storage()
