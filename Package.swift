@@ -51,7 +51,7 @@ let package = Package(
             "RemoteWorkspace", "RWSTestSupport", "SessionHistory", "SSHClient", "Platform",
         ]),
         // Depends on the rws executable so that building the tests builds the binary they run.
-        .testTarget(name: "RWSCLITests", dependencies: ["RWSTestSupport", "SSHClient", "rws"]),
+        .testTarget(name: "RWSCLITests", dependencies: ["RWSTestSupport", "SSHClient", "Platform", "rws"]),
     ],
     swiftLanguageModes: [.v6]
 )

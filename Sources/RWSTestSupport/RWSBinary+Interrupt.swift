@@ -22,10 +22,10 @@ extension RWSBinary {
             if shown.contains(marker) { break }
             if ContinuousClock.now > deadline { break }
             exited = waitpid(child, &status, WNOHANG) == child
-            usleep(20_000)
+            Thread.sleep(forTimeInterval: 0.02)
         }
         if !exited {
-            kill(child, SIGINT)
+            try SystemCall.kill(child, SIGINT)
             while waitpid(child, &status, 0) < 0, errno == EINTR {}
         }
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""

@@ -36,7 +36,7 @@ public final class ScriptedModelServer: @unchecked Sendable {
             found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
             if found == nil {
                 guard process.isRunning else { throw TestServerError.startFailed("model_server.py exited at start") }
-                usleep(20_000)
+                Thread.sleep(forTimeInterval: 0.02)
             }
         }
         guard let found else {
