@@ -93,6 +93,12 @@ public enum SystemCall {
         try transfer("write") { Glibc.write(fd, buffer.baseAddress, buffer.count) }
     }
 
+    /// Reads and drops everything a nonblocking descriptor holds now (a wake-up pipe after `poll`).
+    public static func drain(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while let count = try? buffer.withUnsafeMutableBytes({ bytes throws(SystemCallError) in try read(fd, into: bytes) }), count > 0 {}
+    }
+
     /// Writes all of `bytes` to a blocking descriptor, retrying partial writes.
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
         var offset = 0
@@ -164,7 +170,8 @@ public enum SystemCall {
             cursor = info.ai_next
             guard let address = info.ai_addr else { continue }
             var storage = sockaddr_storage()
-            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: Int(info.ai_addrlen))) }
+            let bytes = UnsafeRawBufferPointer(start: address, count: Int(info.ai_addrlen))
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
             addresses.append(SocketAddress(family: info.ai_family, type: info.ai_socktype, protocolNumber: info.ai_protocol,
                                            storage: storage, length: info.ai_addrlen))
         }

@@ -180,9 +180,7 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     private func drainWake() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while let count = try? buffer.withUnsafeMutableBytes({ bytes throws(SystemCallError) in try SystemCall.read(wake.read, into: bytes) }),
-              count > 0 {}
+        SystemCall.drain(wake.read)
     }
 }
 

@@ -26,9 +26,7 @@ final class WakeSignal: Sendable {
 
     /// Empties the pipe after `poll` reported it readable.
     func drain() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while let count = try? buffer.withUnsafeMutableBytes({ buffer throws(SystemCallError) in try SystemCall.read(readFD, into: buffer) }),
-              count > 0 {}
+        SystemCall.drain(readFD)
     }
 
     deinit {
