@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "rws",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "SSHClient", targets: ["SSHClient"]),
         .library(name: "SessionHistory", targets: ["SessionHistory"]),
@@ -19,31 +18,40 @@ let package = Package(
         .systemLibrary(
             name: "CLibSSH2",
             pkgConfig: "libssh2",
-            providers: [.apt(["libssh2-1-dev"]), .brew(["libssh2"])]
+            providers: [.apt(["libssh2-1-dev"])]
         ),
         // zlib (a dependency of libssh2 already): gunzips session bytes the box sent compressed.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "SSHClient", dependencies: ["CLibSSH2", "SSHConfig", .product(name: "Logging", package: "swift-log")]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The one place system calls are made, and the one that says which platforms rws builds on (Linux).
+        .target(name: "Platform"),
+        .target(name: "SSHClient", dependencies: ["CLibSSH2", "Platform", "SSHConfig", .product(name: "Logging", package: "swift-log")]),
         .target(name: "SessionHistory"),
-        .target(name: "SSHConfig"),
+        .target(name: "SSHConfig", dependencies: ["Platform"]),
         .target(name: "RemoteWorkspace", dependencies: ["SSHClient", "SessionHistory", "CZlib"]),
         .executableTarget(
             name: "rws",
             dependencies: [
-                "SSHClient", "SessionHistory", "SSHConfig", "RemoteWorkspace",
+                "SSHClient", "SessionHistory", "SSHConfig", "RemoteWorkspace", "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "RWSTestSupport", dependencies: ["SSHClient"]),
+        .target(name: "RWSTestSupport", dependencies: ["SSHClient", "Platform"]),
+        // The throwaway sshd of the demo and the benchmarks: RWSTestSupport's server, started from a script.
+        .executableTarget(name: "rws-sandbox", dependencies: ["RWSTestSupport", "SSHClient", "Platform"]),
         .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
         .executableTarget(name: "rws-bench", dependencies: ["SSHClient"]),
-        .executableTarget(name: "SessionsBenchmark", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient"]),
-        .testTarget(name: "SSHClientTests", dependencies: ["SSHClient", "RWSTestSupport"]),
+        .executableTarget(name: "SessionsBenchmark", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient", "SessionHistory"]),
+        .testTarget(name: "SSHClientTests", dependencies: [
+            "SSHClient", "RWSTestSupport", "Platform", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "SessionHistoryTests", dependencies: ["SessionHistory"], exclude: ["Fixtures"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
-        .testTarget(name: "RemoteWorkspaceTests", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SessionHistory"]),
-        .testTarget(name: "RWSCLITests", dependencies: ["RWSTestSupport", "SSHClient"]),
+        .testTarget(name: "RemoteWorkspaceTests", dependencies: [
+            "RemoteWorkspace", "RWSTestSupport", "SessionHistory", "SSHClient", "Platform",
+        ]),
+        // Depends on the rws executable so that building the tests builds the binary they run.
+        .testTarget(name: "RWSCLITests", dependencies: ["RWSTestSupport", "SSHClient", "Platform", "rws"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// The real Claude Code CLI the conversation tests run on the test box: the one bundled in the
 /// `claude-agent-sdk` wheel, which `scripts/test` unpacks into a cache folder keyed by version.
@@ -69,7 +70,7 @@ public enum ClaudeCodeCLI {
         let target = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry in
-            guard let pid = Int32(entry), pid != getpid(),
+            guard let pid = Int32(entry), pid != SystemCall.processID,
                   let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/cwd"),
                   cwd == target,
                   let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"), !raw.isEmpty else { return nil }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// How ``TestSSHServer`` runs dropbear without touching the real `~/.ssh`.
 ///
@@ -25,7 +23,7 @@ enum DropbearServer {
         try Prerequisites.require("/usr/sbin/dropbear", package: "dropbear-bin")
         try Prerequisites.require("/usr/bin/dropbearkey", package: "dropbear-bin")
         try Prerequisites.require("/usr/bin/unshare", package: "util-linux")
-        guard getuid() == 0 else {
+        guard SystemCall.isRoot else {
             throw TestServerError.startFailed("the dropbear test server needs root (a private mount namespace keeps it away from the real ~/.ssh)")
         }
         guard options.extraConfig.isEmpty else {
@@ -62,7 +60,7 @@ enum DropbearServer {
         return try SpawnedProcess("/usr/bin/unshare", [
             "-m", "--propagation", "private", "/bin/sh", "-c", script, "dropbear-test",
             directory + "/passwd", options.sftp ? "" : directory + "/no-sftp-server", String(port),
-            directory + "/host_ed25519", directory + "/dropbear.pid", logPath, String(getpid()), options.forceCommand ?? "",
+            directory + "/host_ed25519", directory + "/dropbear.pid", logPath, String(SystemCall.processID), options.forceCommand ?? "",
             options.passwordAuthentication ? "password" : "",
         ])
     }

@@ -1,9 +1,7 @@
 import Foundation
-import Synchronization
+import Platform
 import SSHClient
-#if canImport(Glibc)
-import Glibc
-#endif
+import Synchronization
 
 /// A TCP proxy on 127.0.0.1 in front of a server, that can fail the way networks fail: cut every
 /// connection, black-hole traffic (no reset, nothing gets through), limit the rate and add latency.
@@ -54,22 +52,19 @@ public final class FaultProxy: @unchecked Sendable {
     /// Listens on a free port of 127.0.0.1 and starts forwarding to `targetPort`.
     public init(targetPort: Int, link: Link = Link()) throws {
         self.targetPort = targetPort
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let address = SystemCall.loopback(port: 0)
+        let fd = try SystemCall.socket(for: address)
+        do {
+            try SystemCall.bind(fd, to: address)
+            try SystemCall.listen(fd)
+            try SystemCall.setNonblocking(fd)
+            port = try SystemCall.localPort(of: fd)
+            wake = try SystemCall.pipe()
+        } catch {
+            SystemCall.close(fd)
+            throw TestServerError.startFailed("fault proxy: cannot listen on 127.0.0.1: \(error)")
+        }
         listener = fd
-        var address = FaultProxy.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound, listen(fd, 64) == 0 else {
-            close(fd)
-            throw TestServerError.startFailed("fault proxy: cannot listen on 127.0.0.1")
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TestServerError.startFailed("fault proxy: pipe() failed") }
-        wake = (fds[0], fds[1])
-        for fd in [listener, fds[0], fds[1]] { FaultProxy.setNonblocking(fd) }
         controls.withLock { $0.link = link }
         let thread = Thread { [self] in run() }
         thread.name = "rws-fault-proxy"
@@ -117,7 +112,8 @@ public final class FaultProxy: @unchecked Sendable {
 
     private func signalWake() {
         var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        // Nil (a full pipe) means a wake-up is pending already.
+        _ = try? withUnsafeBytes(of: &byte) { buffer throws(SystemCallError) in try SystemCall.write(wake.write, from: buffer) }
     }
 
     // MARK: The proxy thread
@@ -143,7 +139,11 @@ public final class FaultProxy: @unchecked Sendable {
             var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             for pair in pairs { fds += pair.pollDescriptors(blackHole: state.blackHole) }
             let timeout = pairs.compactMap { $0.nextTimer(link: state.link, blackHole: state.blackHole, now: now) }.min()
-            _ = poll(&fds, nfds_t(fds.count), timeout.map { FaultProxy.pollMilliseconds($0) } ?? -1)
+            do {
+                try SystemCall.poll(&fds, timeout: timeout.map { max($0, .milliseconds(1)) })
+            } catch {
+                preconditionFailure("fault proxy: \(error)")
+            }
             if fds[1].revents != 0 { drainWake() }
             if fds[0].revents != 0, let pair = acceptOne() {
                 pairs.append(pair)
@@ -151,55 +151,36 @@ public final class FaultProxy: @unchecked Sendable {
             }
         }
         pairs.forEach { $0.reset() }
-        close(listener)
-        close(wake.read)
-        close(wake.write)
+        SystemCall.close(listener)
+        SystemCall.close(wake.read)
+        SystemCall.close(wake.write)
         finished.signal()
     }
 
     private func acceptOne() -> ProxiedConnection? {
-        let client = accept(listener, nil, nil)
-        guard client >= 0 else { return nil }
-        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var target = FaultProxy.loopback(port: targetPort)
-        let connected = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard connected else {
-            close(client)
-            close(server)
+        // A connection that went away before it was accepted, or a target that refuses: nothing to proxy.
+        guard let client = try? SystemCall.accept(listener) else { return nil }
+        let target = SystemCall.loopback(port: targetPort)
+        guard let server = try? SystemCall.socket(for: target) else {
+            SystemCall.close(client)
             return nil
         }
-        for fd in [client, server] {
-            FaultProxy.setNonblocking(fd)
-            var one: Int32 = 1
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        do {
+            guard try SystemCall.connect(server, to: target) else { throw SystemCallError("connect", code: EINPROGRESS) }
+            for fd in [client, server] {
+                try SystemCall.setNonblocking(fd)
+                try SystemCall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+            }
+        } catch {
+            SystemCall.close(client)
+            SystemCall.close(server)
+            return nil
         }
         return ProxiedConnection(client: client, server: server)
     }
 
     private func drainWake() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(wake.read, &buffer, buffer.count) > 0 {}
-    }
-
-    /// A poll timeout that never rounds a pending delivery down to a busy loop.
-    static func pollMilliseconds(_ duration: Duration) -> Int32 {
-        let (seconds, attoseconds) = duration.components
-        return Int32(clamping: max(1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
-    }
-
-    static func setNonblocking(_ fd: Int32) {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-
-    static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
+        SystemCall.drain(wake.read)
     }
 }
 
@@ -230,8 +211,8 @@ private final class ProxiedConnection {
         if up.isBroken || down.isBroken {
             reset()
         } else if up.isDone && down.isDone {
-            close(client)
-            close(server)
+            SystemCall.close(client)
+            SystemCall.close(server)
             isFinished = true
         }
         return moved
@@ -256,10 +237,10 @@ private final class ProxiedConnection {
     /// Closes both sockets with a reset (SO_LINGER 0), as a middlebox that dropped the connection.
     func reset() {
         guard !isFinished else { return }
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         for fd in [client, server] {
-            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-            close(fd)
+            // Without the option the close is an orderly one: the peer still sees the connection end.
+            try? SystemCall.setResetOnClose(fd)
+            SystemCall.close(fd)
         }
         isFinished = true
     }
@@ -290,15 +271,19 @@ private final class Direction {
 
     func receive(latency: Duration, now: ContinuousClock.Instant) {
         while wantsToReceive {
-            let count = read(source, &buffer, buffer.count)
+            let count: Int?
+            do {
+                count = try buffer.withUnsafeMutableBytes { bytes throws(SystemCallError) in try SystemCall.read(source, into: bytes) }
+            } catch {
+                isBroken = true
+                return
+            }
+            guard let count else { return }  // nothing more for now
             if count > 0 {
                 queue.append((now + latency, Array(buffer[0..<count])))
                 queuedBytes += count
-            } else if count == 0 {
-                sourceEnded = true
             } else {
-                if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { isBroken = true }
-                return
+                sourceEnded = true
             }
         }
     }
@@ -311,9 +296,17 @@ private final class Direction {
             var allowed = head.bytes.count
             if rate != nil { allowed = min(allowed, Int(tokens)) }
             guard allowed > 0 else { break }
-            let sent = head.bytes.withUnsafeBytes { send(sink, $0.baseAddress, allowed, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 {
-                if errno == EAGAIN || errno == EWOULDBLOCK { sinkBlocked = true } else if errno != EINTR { isBroken = true }
+            let outcome: Int?
+            do {
+                outcome = try head.bytes.withUnsafeBytes { bytes throws(SystemCallError) in
+                    try SystemCall.send(sink, from: UnsafeRawBufferPointer(rebasing: bytes.prefix(allowed)))
+                }
+            } catch {
+                isBroken = true
+                break
+            }
+            guard let sent = outcome else {
+                sinkBlocked = true
                 break
             }
             delivered += sent
@@ -330,7 +323,8 @@ private final class Direction {
 
     func propagateEndIfDone() {
         guard sourceEnded, queue.isEmpty, !endPropagated else { return }
-        shutdown(sink, Int32(SHUT_WR))
+        // A failure means the sink is gone: its own read or send reports that.
+        try? SystemCall.shutdown(sink, Int32(SHUT_WR))
         endPropagated = true
     }
 

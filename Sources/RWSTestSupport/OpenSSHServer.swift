@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// How ``TestSSHServer`` runs OpenSSH: `sshd -D` with its own config, keys and authorized_keys
 /// in the server's directory.
@@ -10,7 +8,7 @@ enum OpenSSHServer {
     static func prepare(directory: String) throws {
         try Prerequisites.require("/usr/sbin/sshd", package: "openssh-server")
         try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", directory + "/host_ed25519"])
-        if getuid() == 0, !FileManager.default.fileExists(atPath: "/run/sshd") {
+        if SystemCall.isRoot, !FileManager.default.fileExists(atPath: "/run/sshd") {
             try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o755])
         }

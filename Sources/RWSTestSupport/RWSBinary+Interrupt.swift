@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 extension RWSBinary {
     /// Runs `rws` with `arguments`, presses Ctrl+C (SIGINT) once its stdout shows `marker`, and
@@ -24,10 +22,10 @@ extension RWSBinary {
             if shown.contains(marker) { break }
             if ContinuousClock.now > deadline { break }
             exited = waitpid(child, &status, WNOHANG) == child
-            usleep(20_000)
+            Thread.sleep(forTimeInterval: 0.02)
         }
         if !exited {
-            kill(child, SIGINT)
+            try SystemCall.kill(child, SIGINT)
             while waitpid(child, &status, 0) < 0, errno == EINTR {}
         }
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""

@@ -12,14 +12,11 @@ public enum RWSBinary {
         public var status: Int32
     }
 
-    /// The `rws` built next to the test bundle (`swift build` puts every product in one folder).
+    /// The `rws` in the build products folder of the running test bundle: the CLI tests depend on
+    /// the `rws` target, so building them builds it there.
     public static var path: String {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = testBinary.deletingLastPathComponent()
-        if folder.path.hasSuffix(".xctest/Contents/MacOS") {
-            folder = folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("rws").path
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("rws").path
     }
 
     /// Runs `rws` with `arguments`, `stdin` as its input, and `environment` added to a clean one
@@ -27,7 +24,7 @@ public enum RWSBinary {
     public static func run(_ arguments: [String], stdin: String = "", home: String,
                            environment: [String: String] = [:]) throws -> Outcome {
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw TestServerError.commandFailed("\(path) is missing: build it with `swift build` before the tests")
+            throw TestServerError.commandFailed("\(path) is missing: build the tests with `swift build --build-tests`, which builds it")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)

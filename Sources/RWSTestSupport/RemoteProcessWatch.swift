@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Finds a remote command's processes in the local process table (the test servers run on this
 /// machine), so a test can prove they are gone rather than assume it.
@@ -85,6 +86,6 @@ public final class RemoteProcessWatch: @unchecked Sendable {
 
     /// Sends `signal` to each of the command's processes, as someone on the box would.
     public func signal(_ signal: Int32) throws {
-        for process in try running() { kill(pid_t(process.pid), signal) }
+        for process in try running() { try SystemCall.kill(pid_t(process.pid), signal) }
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// A scripted Anthropic Messages API server on 127.0.0.1 (`scripts/lib/model_server.py`) that
 /// the real Claude Code CLI talks to in tests. Each conversation request gets the next turn of
@@ -38,7 +36,7 @@ public final class ScriptedModelServer: @unchecked Sendable {
             found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
             if found == nil {
                 guard process.isRunning else { throw TestServerError.startFailed("model_server.py exited at start") }
-                usleep(20_000)
+                Thread.sleep(forTimeInterval: 0.02)
             }
         }
         guard let found else {

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// Runs a short program with `posix_spawn` and waits for it, for programs that daemonize.
 ///

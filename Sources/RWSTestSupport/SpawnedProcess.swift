@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// A long-running child started with `posix_spawn` and reaped by us.
 ///
@@ -35,7 +33,7 @@ final class SpawnedProcess: @unchecked Sendable {
     /// Sends `signal` and waits for the child to end.
     func stop(signal: Int32 = SIGKILL) {
         guard !reaped else { return }
-        kill(pid, signal)
+        try? SystemCall.kill(pid, signal)  // gone already: the wait below reaps it
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
         reaped = true

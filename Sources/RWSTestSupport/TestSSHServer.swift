@@ -1,8 +1,6 @@
 import Foundation
+import Platform
 import SSHClient
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A real SSH server (OpenSSH `sshd` or dropbear, see ``ServerKind``) on 127.0.0.1 with
 /// throwaway keys, for tests, benchmarks and the demo.
@@ -63,10 +61,13 @@ public final class TestSSHServer: @unchecked Sendable {
     }
 
     /// Generates keys, writes the configuration, starts the server and waits until it accepts connections.
-    public init(_ kind: ServerKind, _ options: Options = Options()) throws {
+    ///
+    /// Its files go in `directory` when given (created if missing, kept if the start fails), else in a
+    /// fresh temporary directory.
+    public init(_ kind: ServerKind, _ options: Options = Options(), directory given: URL? = nil) throws {
         try Prerequisites.require("/usr/bin/ssh-keygen", package: "openssh-client")
         self.kind = kind
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("rws-\(kind)-\(UUID().uuidString.prefix(8))")
+        directory = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("rws-\(kind)-\(UUID().uuidString.prefix(8))")
         let path = directory.path
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         user = ProcessInfo.processInfo.environment["USER"] ?? Self.currentUserName()
@@ -82,7 +83,7 @@ public final class TestSSHServer: @unchecked Sendable {
             process = listening.process
             port = listening.port
         } catch {
-            try? FileManager.default.removeItem(at: directory)
+            if given == nil { try? FileManager.default.removeItem(at: directory) }
             throw error
         }
     }
@@ -159,8 +160,9 @@ public final class TestSSHServer: @unchecked Sendable {
         Self.signalTree(root, signal)
     }
 
-    private static func signalTree(_ root: pid_t, _ signal: Int32) {
-        for pid in descendants(of: root) + [root] { kill(pid, signal) }
+    static func signalTree(_ root: pid_t, _ signal: Int32) {
+        // A process gone meanwhile is what the signal wanted anyway.
+        for pid in descendants(of: root) + [root] { try? SystemCall.kill(pid, signal) }
     }
 
     private static func descendants(of root: pid_t) -> [pid_t] {
@@ -178,6 +180,12 @@ public final class TestSSHServer: @unchecked Sendable {
             frontier += direct
         }
         return result
+    }
+
+    /// Leaves the server running after this object and this process are gone (the sandbox of the
+    /// demo and the benchmarks); ``stopDetached(directory:)`` stops it.
+    public func detach() {
+        process = nil
     }
 
     /// Stops the server (and its per-connection children) and removes the directory.
@@ -202,8 +210,7 @@ public final class TestSSHServer: @unchecked Sendable {
     }
 
     private static func currentUserName() -> String {
-        guard let entry = getpwuid(getuid()) else { return "root" }
-        return String(cString: entry.pointee.pw_name)
+        SystemCall.userName ?? "root"
     }
 }
 

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 extension SSHConfigFile {
     /// How deeply `Include` may nest, as OpenSSH's `READCONF_MAX_DEPTH`.
@@ -116,16 +112,11 @@ struct ConfigParser {
     }
 
     private func expand(_ pattern: String, at location: SourceLocation) throws -> [String] {
-        var result = glob_t()
-        defer { globfree(&result) }
-        let status = glob(pattern, 0, nil, &result)
-        if status == GLOB_NOMATCH { return [] }
-        guard status == 0 else {
+        do {
+            return try SystemCall.glob(pattern)
+        } catch {
             throw SSHConfigError.unreadableFile(
-                path: pattern, reason: "the pattern could not be expanded (glob error \(status))", includedFrom: location)
-        }
-        return (0..<Int(result.gl_pathc)).compactMap { index in
-            result.gl_pathv[index].map { String(cString: $0) }
+                path: pattern, reason: "the pattern could not be expanded (\(error.reason))", includedFrom: location)
         }
     }
 

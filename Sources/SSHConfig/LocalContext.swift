@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Facts about the local machine and user that configuration resolution needs:
 /// `~` and `%d` expand to ``home``, `%u` and the default remote user come from
@@ -39,17 +35,14 @@ public struct LocalContext: Sendable, Hashable, Codable {
     public static func current(
         environment: [String: String] = ProcessInfo.processInfo.environment, homeFromEnvironment: Bool = false
     ) -> LocalContext {
-        let uid = getuid()
+        let uid = SystemCall.userID
         var home = environment["HOME"] ?? "/"
         var user = environment["USER"] ?? String(uid)
-        if let entry = getpwuid(uid) {
-            home = String(cString: entry.pointee.pw_dir)
-            user = String(cString: entry.pointee.pw_name)
+        if let entryHome = SystemCall.passwdHome, let entryUser = SystemCall.userName {
+            home = entryHome
+            user = entryUser
         }
-        var buffer = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&buffer, buffer.count) == 0
-            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : "localhost"
+        let host = (try? SystemCall.hostName()) ?? "localhost"
         if homeFromEnvironment, let sandbox = environment["HOME"], !sandbox.isEmpty { home = sandbox }
         return LocalContext(home: home, userName: user, userID: uid, hostName: host)
     }

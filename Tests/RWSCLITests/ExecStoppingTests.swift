@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import RWSTestSupport
 import Testing
 
@@ -50,6 +51,6 @@ import Testing
         #expect(left.count == 1)
         #expect(outcome.status == 125)
         #expect(outcome.stderr.contains("could not stop: PIDs \(left.map(String.init).joined(separator: " ")) still running"))
-        for pid in left { kill(pid, SIGKILL) }
+        for pid in left { try SystemCall.kill(pid, SIGKILL) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import RWSTestSupport
 import SSHClient
 import Testing
@@ -21,7 +22,7 @@ import Testing
             #expect(started, "try \(attempt): the follow loop never showed up; stderr: \(run.errors.collected)")
             guard started else { run.kill(); return }
             let sent = ContinuousClock.now
-            kill(run.process.processIdentifier, signal)
+            try SystemCall.kill(run.process.processIdentifier, signal)
             let exited = await run.waitForExit(within: 10)
             let exitTime = ContinuousClock.now - sent
             // Checked once, at exit: rws must not exit before the stop was carried out.
@@ -63,7 +64,7 @@ import Testing
         let run = try FollowingRws(session)
         let watch = FollowingRws.loopWatch(session)
         #expect(try await watch.waitUntilRunning(within: 30))
-        kill(run.process.processIdentifier, SIGHUP)
+        try SystemCall.kill(run.process.processIdentifier, SIGHUP)
         #expect(await run.waitForExit(within: 10))
         let left = try watch.running()
         #expect(left.isEmpty, "the remote loop outlived rws: \(left)")

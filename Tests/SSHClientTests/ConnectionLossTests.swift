@@ -1,10 +1,8 @@
 import Foundation
+import Platform
 import RWSTestSupport
 import SSHClient
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @Suite struct ConnectionLossTests {
     @Test(arguments: ServerKind.allCases)

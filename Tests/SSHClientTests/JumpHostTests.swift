@@ -1,10 +1,8 @@
 import Foundation
+import Platform
 import RWSTestSupport
 import SSHClient
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `jumpHosts` (OpenSSH ProxyJump) through real sshd instances: the target is reached at
 /// 127.0.0.1:targetPort *from the jump host*, over a direct-tcpip channel of the jump connection.

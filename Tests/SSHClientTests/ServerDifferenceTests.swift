@@ -1,10 +1,8 @@
 import Foundation
+import Platform
 import RWSTestSupport
 import SSHClient
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What differs between OpenSSH sshd and dropbear as rws meets them, each as docs/servers.md
 /// states it. The differences the other suites meet are asserted there (RSA keys in
@@ -21,7 +19,7 @@ import Glibc
         }
         #expect(environment["HOME"] == server.remoteHome)
         #expect(environment["USER"] == server.user && environment["SSH_CONNECTION"] != nil)
-        let passwdHome = String(cString: getpwuid(getuid()).pointee.pw_dir)
+        let passwdHome = try #require(SystemCall.passwdHome)
         switch kind {
         case .openssh:
             // sshd starts in the passwd home; the test sshd only sets $HOME (SetEnv).
@@ -67,7 +65,7 @@ import Glibc
         } catch let SSHError.handshakeFailed(_, _, reason) {
             #expect(kind == .dropbear && reason.contains("banner"), "\(reason)")
         }
-        for fd in idle { close(fd) }
+        for fd in idle { SystemCall.close(fd) }
         try await Task.sleep(for: .milliseconds(300))
         await (try await server.connect()).close()
     }
@@ -82,15 +80,14 @@ import Glibc
 
     /// A TCP connection to `port` that never says a word (no SSH banner).
     private static func openIdleSocket(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let address = SystemCall.loopback(port: port)
+        let fd = try SystemCall.socket(for: address)
+        do {
+            guard try SystemCall.connect(fd, to: address) else { throw SystemCallError("connect", code: EINPROGRESS) }
+        } catch {
+            SystemCall.close(fd)
+            throw error
         }
-        guard fd >= 0, rc == 0 else { throw TestServerError.commandFailed("connect to port \(port): errno \(errno)") }
         return fd
     }
 }

@@ -7,36 +7,40 @@ ed25519, aes128-ctr, hmac-sha2-256) so that both columns do the same cryptograph
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
+import shlex
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sandbox_sshd import SandboxSSHD  # noqa: E402
 import bench_conc, bench_latency  # noqa: E402
 
 ALGORITHMS = ["-o", "KexAlgorithms=curve25519-sha256@libssh.org", "-o", "HostKeyAlgorithms=ssh-ed25519",
               "-c", "aes128-ctr", "-m", "hmac-sha2-256"]
 
 
-class Server(SandboxSSHD):
-    """The sandbox sshd with what the benchmark clients need."""
+class Server:
+    """The sandbox sshd (`rws-sandbox`, the tests' server) with what the benchmark clients need."""
+
+    program = None  # the rws-sandbox executable (--sandbox)
 
     def __init__(self, max_sessions=100):
-        super().__init__(tempfile.mkdtemp(prefix="rws-bench-sshd-"), max_sessions=max_sessions)
-        self.start()
+        self.dir = tempfile.mkdtemp(prefix="rws-bench-sshd-")
+        printed = subprocess.run([self.program, "start", self.dir, "--max-sessions", str(max_sessions)],
+                                 check=True, capture_output=True, text=True).stdout
+        variables = dict(shlex.split(line)[0].split("=", 1) for line in printed.splitlines() if line)
+        self.port, self.user = int(variables["SANDBOX_PORT"]), variables["SANDBOX_USER"]
+        self.key, self.known_hosts = variables["SANDBOX_KEY"], variables["SANDBOX_KNOWN_HOSTS"]
 
     def ssh_base(self):
-        d = self.dir
-        return ["ssh", "-F", "/dev/null", "-i", f"{d}/client", "-p", str(self.port), "-o", "BatchMode=yes",
-                "-o", "IdentitiesOnly=yes", "-o", f"UserKnownHostsFile={d}/known_hosts", "-o", "StrictHostKeyChecking=yes",
+        return ["ssh", "-F", "/dev/null", "-i", self.key, "-p", str(self.port), "-o", "BatchMode=yes",
+                "-o", "IdentitiesOnly=yes", "-o", f"UserKnownHostsFile={self.known_hosts}", "-o", "StrictHostKeyChecking=yes",
                 *ALGORITHMS, f"{self.user}@127.0.0.1"]
 
     def bench_env(self, settings):
         env = dict(os.environ, BENCH_HOST="127.0.0.1", BENCH_PORT=str(self.port), BENCH_USER=self.user,
-                   BENCH_KEY=f"{self.dir}/client", BENCH_KEY_PUB=f"{self.dir}/client.pub",
-                   BENCH_KNOWN_HOSTS=f"{self.dir}/known_hosts")
+                   BENCH_KEY=self.key, BENCH_KEY_PUB=f"{self.key}.pub", BENCH_KNOWN_HOSTS=self.known_hosts)
         env.update({k: str(v) for k, v in settings.items()})
         return env
 
     def stop(self):
-        super().stop()
+        subprocess.run([self.program, "stop", self.dir], check=True)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -96,6 +100,7 @@ def run_rws(client, name, env):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--client", required=True)
+    parser.add_argument("--sandbox", required=True, help="the rws-sandbox executable that starts the throwaway sshd")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--reps", type=int)
     parser.add_argument("--latency", action="store_true", help="only the tail-latency benchmarks, against the C reference")
@@ -107,6 +112,7 @@ def main():
     parser.add_argument("--conc", action="store_true", help="only exec_conc, traced, against the shared C libssh2 client")
     parser.add_argument("--conc-runs", type=int, default=7)
     options, _ = parser.parse_known_args()  # the rest is for ../shared/bench (--shared)
+    Server.program = options.sandbox
     if options.latency:
         return latency_main(options)
     if options.conc:

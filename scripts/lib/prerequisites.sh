@@ -1,4 +1,4 @@
-# Installs what building and testing rws needs, with the platform's package manager.
+# Installs what building and testing rws needs with apt (rws builds on Linux only).
 # Sourced by scripts/test, scripts/demo and scripts/bench.
 
 _apt_install() {
@@ -14,10 +14,9 @@ install_prerequisites() {
         echo "error: swift is not on PATH: install Swift 6 from https://www.swift.org/install" >&2
         exit 1
     fi
-    if [ "$(uname)" = "Darwin" ]; then
-        command -v brew >/dev/null 2>&1 || { echo "error: Homebrew is needed to install libssh2 (https://brew.sh)" >&2; exit 1; }
-        brew list libssh2 >/dev/null 2>&1 || brew install libssh2
-        return
+    if [ "$(uname)" != "Linux" ]; then
+        echo "error: rws builds on Linux (glibc) only; this is $(uname)" >&2
+        exit 1
     fi
     local missing=()
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)

@@ -7,7 +7,7 @@ import SSHClient
 /// and its first and last bytes. An unchanged file is not read again; a grown one is read from
 /// its old size only. The file lives under the user's cache folder, one per host:
 /// `$XDG_CACHE_HOME/rws/<user@host-port>-<hash>/sessions.cache` (`~/.cache` without
-/// `XDG_CACHE_HOME`, `~/Library/Caches` on macOS).
+/// `XDG_CACHE_HOME`).
 ///
 /// Writes go to a temporary file renamed over the old one, so a reader never sees half a file
 /// and two rws processes listing at once leave one complete cache (the last one written). A file
@@ -37,12 +37,8 @@ public struct SessionListingCache: Sendable {
 
     private static func cacheRoot(_ environment: [String: String]) -> URL {
         let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-        #if os(macOS)
-        return home.appendingPathComponent("Library/Caches")
-        #else
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg) }
         return home.appendingPathComponent(".cache")
-        #endif
     }
 
     /// The cached entries; empty when there is no cache or it cannot be trusted.

@@ -1,11 +1,7 @@
 import CLibSSH2
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The thread that owns one connection's socket and libssh2 session, and the poll loop on it.
 ///
@@ -191,7 +187,7 @@ final class ConnectionLoop: @unchecked Sendable {
 
     private func threadMain() {
         loopThread = pthread_self()
-        nameCurrentThread("rws-ssh-io")
+        SystemCall.nameCurrentThread("rws-ssh-io")
         do {
             (socket, session) = try SessionEstablishment(configuration: configuration).establish()
         } catch {
@@ -307,7 +303,12 @@ final class ConnectionLoop: @unchecked Sendable {
         var events: Int16 = readInterestSuppressed ? 0 : Int16(POLLIN)
         if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: socket.fd, events: events, revents: 0), pollfd(fd: wakeSignal.readFD, events: Int16(POLLIN), revents: 0)]
-        let count = poll(&fds, 2, Int32(clamping: timeout.milliseconds))
+        let count: Int
+        do {
+            count = try SystemCall.poll(&fds, timeout: timeout)
+        } catch {
+            preconditionFailure("the connection loop's poll: \(error)")
+        }
         counters.polls.add(1, ordering: .relaxed)
         if count <= 0 {
             if timeout > .zero { noteTimedOutPoll() }
@@ -372,17 +373,4 @@ final class ConnectionLoop: @unchecked Sendable {
         for operation in all { operation.failForConnection(error) }
         stopped.complete(.success(()))
     }
-}
-
-/// Names the calling thread, as `ps -L`, `top -H` and /proc/<pid>/task/*/comm show it (15 bytes at most on Linux).
-private func nameCurrentThread(_ name: String) {
-    #if canImport(Glibc)
-    // pthread_setname_np needs _GNU_SOURCE, which Glibc's module does not define; this is what it does.
-    let fd = open("/proc/thread-self/comm", O_WRONLY)
-    guard fd >= 0 else { return }
-    _ = name.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, strlen($0.baseAddress!)) }
-    close(fd)
-    #elseif canImport(Darwin)
-    _ = pthread_setname_np(name)
-    #endif
 }

@@ -1,10 +1,6 @@
 import CLibSSH2
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A `direct-tcpip` channel from a jump host to the next host, relayed to one end of a local
 /// socket pair whose other end is the next connection's socket.
@@ -64,7 +60,7 @@ final class DirectTCPIPChannel: ChannelOperation {
         if channelToSocket(channel, &progressed) { events |= Int16(POLLOUT) }
         if socketToChannel(channel, &progressed) { events |= Int16(POLLIN) }
         if socketEnded && toChannel.isEmpty || channelEnded && toSocket.isEmpty {
-            if channelEnded { _ = shutdown(fd, Int32(SHUT_WR)) }
+            if channelEnded { _ = try? SystemCall.shutdown(fd, Int32(SHUT_WR)) }  // a failure: the peer is gone already
             outputEnded()
             if socketEnded { abandon() }
             finish()
@@ -78,13 +74,19 @@ final class DirectTCPIPChannel: ChannelOperation {
     private func channelToSocket(_ channel: OpaquePointer, _ progressed: inout Bool) -> Bool {
         while !channelEnded {
             if !toSocket.isEmpty {
-                let sent = toSocket.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, noSignal) }
+                // nil: the socket is full; a failure (0): the next connection is gone.
+                let sent: Int?
+                do {
+                    sent = try toSocket.withUnsafeBytes { buffer throws(SystemCallError) in try SystemCall.send(fd, from: buffer) }
+                } catch {
+                    sent = 0
+                }
+                guard let sent else { return true }
                 if sent > 0 {
                     toSocket.removeFirst(sent)
                     progressed = true
                     continue
                 }
-                if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return true }
                 socketEnded = true  // the next connection is gone
                 toSocket = []
                 return false
@@ -126,11 +128,17 @@ final class DirectTCPIPChannel: ChannelOperation {
                 return false
             }
             if socketEnded { return false }
-            let count = readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
+            // nil: nothing to read now; a failure (0): the socket's end is gone.
+            let count: Int?
+            do {
+                count = try readBuffer.withUnsafeMutableBytes { buffer throws(SystemCallError) in try SystemCall.receive(fd, into: buffer) }
+            } catch {
+                count = 0
+            }
+            if let count, count > 0 {
                 toChannel = Array(readBuffer[0..<count])
                 progressed = true
-            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+            } else if count == nil {
                 return true
             } else {
                 socketEnded = true
@@ -154,7 +162,7 @@ final class DirectTCPIPChannel: ChannelOperation {
         guard !finished else { return }
         finished = true
         watcher.stop()
-        _ = close(fd)
+        SystemCall.close(fd)
         loop.requestClose()
         owner = nil
     }
@@ -173,10 +181,3 @@ final class DirectTCPIPChannel: ChannelOperation {
 
     override func connectionClosing() { abandon() }
 }
-
-#if canImport(Glibc)
-/// `send` flags that turn a write to a closed peer into EPIPE instead of SIGPIPE.
-private let noSignal = Int32(MSG_NOSIGNAL)
-#else
-private let noSignal: Int32 = 0
-#endif

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Reaches a host through its jump hosts (OpenSSH `ProxyJump`): connects the last jump host
 /// (itself reached through the ones before it), opens a `direct-tcpip` channel from it to the
@@ -63,23 +59,10 @@ enum JumpTransport {
 
     /// A nonblocking, close-on-exec UNIX stream socket pair: (the target session's end, the relay's end).
     private static func socketPair() throws(SSHError) -> (Int32, Int32) {
-        var fds: [Int32] = [-1, -1]
-        #if canImport(Glibc)
-        let type = Int32(SOCK_STREAM.rawValue)
-        #else
-        let type = SOCK_STREAM
-        #endif
-        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else {
-            throw .libssh2(operation: "socketpair", code: -1, message: errnoText())
+        do {
+            return try SystemCall.socketPair()
+        } catch {
+            throw .libssh2(operation: "socketpair", code: -1, message: error.reason)
         }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            #if canImport(Darwin)
-            var one: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-            #endif
-        }
-        return (fds[0], fds[1])
     }
 }

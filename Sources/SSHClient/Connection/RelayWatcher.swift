@@ -1,10 +1,6 @@
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Watches a relay's end of a socket pair for the connection loop that pumps it.
 ///
@@ -44,7 +40,11 @@ final class RelayWatcher: Sendable {
             // No interest: ignore the descriptor, or a hang-up would make poll return at once forever.
             var fds = [pollfd(fd: events == 0 ? -1 : fd, events: events, revents: 0),
                        pollfd(fd: signal.readFD, events: Int16(POLLIN), revents: 0)]
-            guard poll(&fds, 2, -1) > 0 else { continue }
+            do {
+                guard try SystemCall.poll(&fds, timeout: nil) > 0 else { continue }
+            } catch {
+                preconditionFailure("the relay watcher's poll: \(error)")
+            }
             if fds[1].revents != 0 { signal.drain() }
             if fds[0].revents != 0 {
                 _ = interest.compareExchange(expected: events, desired: 0, ordering: .acquiringAndReleasing)

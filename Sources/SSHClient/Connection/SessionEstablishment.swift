@@ -31,7 +31,7 @@ struct SessionEstablishment {
             try HostKeyVerification(configuration: configuration, deadline: deadline).verify(session, knownHosts)
             try Authenticator(configuration: configuration, session: session, waiter: waiter).authenticate()
             logger.info("authenticated", metadata: ["user": "\(configuration.user)"])
-            socket.setUserTimeout(configuration.deadPeerTimeout)
+            try socket.setUserTimeout(configuration.deadPeerTimeout)
             return (socket, session)
         } catch {
             socket.shutdownBoth()

@@ -1,10 +1,6 @@
 import CLibSSH2
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Runs a nonblocking libssh2 call to completion before the I/O loop starts serving
 /// (handshake and authentication), waiting on the socket in the directions libssh2 asks for.
@@ -41,7 +37,11 @@ struct SocketWaiter {
         if directions & LIBSSH2_SESSION_BLOCK_INBOUND != 0 { events |= Int16(POLLIN) }
         if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
         if events == 0 { events = Int16(POLLIN) }
-        var pfd = pollfd(fd: socket.fd, events: events, revents: 0)
-        _ = poll(&pfd, 1, Int32(clamping: min(remaining.milliseconds, 1000)))
+        var pfd = [pollfd(fd: socket.fd, events: events, revents: 0)]
+        do {
+            try SystemCall.poll(&pfd, timeout: min(remaining, .seconds(1)))
+        } catch {
+            throw .connectionLost(reason: error.description)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Platform
 
 /// Turns signals that would kill the process (Ctrl+C's SIGINT unless told otherwise) into calls
 /// of `action`, so that the remote command can be stopped first. Until ``remove()`` the signals
@@ -12,7 +13,7 @@ final class InterruptHandler {
     init(signals: [Int32] = [SIGINT], _ action: @escaping @Sendable (Int32) -> Void) {
         self.signals = signals
         sources = signals.map { number in
-            signal(number, SIG_IGN)
+            SystemCall.ignore(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { action(number) }
             source.resume()
@@ -28,6 +29,6 @@ final class InterruptHandler {
     /// Gives the signals their default effect back.
     func remove() {
         for source in sources { source.cancel() }
-        for number in signals { signal(number, SIG_DFL) }
+        SystemCall.restoreDefaultAction(signals)
     }
 }

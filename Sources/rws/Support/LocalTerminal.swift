@@ -1,18 +1,12 @@
 import Foundation
+import Platform
 import SSHClient
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Facts about the local terminal that the remote one should copy.
 enum LocalTerminal {
     /// The window size of `fd` in cells, or 80×24 when it cannot be read.
     static func size(of fd: Int32) -> (columns: Int, rows: Int) {
-        var window = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return (80, 24) }
-        return (Int(window.ws_col), Int(window.ws_row))
+        SystemCall.windowSize(fd) ?? (80, 24)
     }
 
     /// The remote terminal's modes copied from the local settings, as OpenSSH does: the special

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Platform
 import Synchronization
 import SSHClient
 
@@ -81,10 +82,10 @@ enum ShellBridge {
 
     /// Delivers `number` to `action` instead of its default effect, until the source is cancelled.
     private static func watch(_ number: Int32, action: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
-        signal(number, SIG_IGN)
+        SystemCall.ignore(number)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler(handler: action)
-        source.setCancelHandler { signal(number, SIG_DFL) }
+        source.setCancelHandler { SystemCall.restoreDefaultAction([number]) }
         source.resume()
         return source
     }
@@ -141,10 +142,16 @@ final class Keyboard: Sendable {
         let reader = Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
             while true {
-                let count = read(fd, &buffer, buffer.count)
-                if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                // nil: nothing yet (a nonblocking descriptor); a failure ends the input like its end.
+                let count: Int?
+                do {
+                    count = try buffer.withUnsafeMutableBytes { bytes throws(SystemCallError) in try SystemCall.read(fd, into: bytes) }
+                } catch {
+                    count = 0
+                }
+                guard let count else { continue }
                 deliver(count > 0 ? Array(buffer[0..<count]) : nil)
-                if count <= 0 { return }
+                if count == 0 { return }
             }
         }
         reader.start()

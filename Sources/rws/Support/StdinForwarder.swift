@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import SSHClient
 
 /// Copies local stdin to a remote command on a thread of its own (reads block), then closes its input.
@@ -12,11 +13,13 @@ final class StdinForwarder: Sendable {
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
-                let count = read(STDIN_FILENO, &buffer, buffer.count)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
+                let count = try? buffer.withUnsafeMutableBytes { bytes throws(SystemCallError) in
+                    try SystemCall.read(STDIN_FILENO, into: bytes)
+                }
+                // The end, a failure, or a nonblocking stdin with nothing yet (nil) stops the copy, as before.
+                guard let count, count > 0 else { break }
                 // Wait for room instead of dropping: stdin must arrive whole.
-                while case .dropped = continuation.yield(Array(buffer[0..<count])) { usleep(1000) }
+                while case .dropped = continuation.yield(Array(buffer[0..<count])) { Thread.sleep(forTimeInterval: 0.001) }
             }
             continuation.finish()
         }

@@ -1,10 +1,6 @@
 import Foundation
+import Platform
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The local terminal's settings before rws put it in raw mode, restored exactly once on every
 /// way out: normal return, thrown error, `exit()` (atexit), and crash signals (a handler that
@@ -25,26 +21,29 @@ final class TerminalState: Sendable {
 
     /// Saves `fd`'s settings and switches it to raw mode (no echo, no line editing, no signals).
     static func enterRawMode(fd: Int32) throws -> TerminalState {
-        var settings = termios()
-        guard tcgetattr(fd, &settings) == 0 else {
-            throw CLIError.failed("cannot read the terminal settings: \(String(cString: strerror(errno)))", code: RWSExitCode.failure)
+        let settings: termios
+        do {
+            settings = try SystemCall.terminalSettings(fd)
+        } catch {
+            throw CLIError.failed("cannot read the terminal settings: \(error.reason)", code: RWSExitCode.failure)
         }
         let state = TerminalState(fd: fd, saved: settings)
         CrashRestore.arm(fd: fd, settings: settings)
         active.withLock { $0 = state }
         atexit { TerminalState.active.withLock { $0 }?.restore() }
-        var raw = settings
-        cfmakeraw(&raw)
-        guard tcsetattr(fd, TCSADRAIN, &raw) == 0 else {
-            throw CLIError.failed("cannot switch the terminal to raw mode: \(String(cString: strerror(errno)))", code: RWSExitCode.failure)
+        do {
+            try SystemCall.setTerminalSettings(fd, SystemCall.rawMode(of: settings))
+        } catch {
+            throw CLIError.failed("cannot switch the terminal to raw mode: \(error.reason)", code: RWSExitCode.failure)
         }
         return state
     }
 
     /// Puts the saved settings back; later calls do nothing.
     func restore() {
-        guard var settings = saved.withLock({ value -> termios? in defer { value = nil }; return value }) else { return }
-        _ = tcsetattr(fd, TCSADRAIN, &settings)
+        guard let settings = saved.withLock({ value -> termios? in defer { value = nil }; return value }) else { return }
+        // On the way out: a terminal that cannot be restored has nobody left to tell.
+        _ = try? SystemCall.setTerminalSettings(fd, settings)
         CrashRestore.disarm()
     }
 }
@@ -63,19 +62,14 @@ private enum CrashRestore {
     static func arm(fd: Int32, settings: termios) {
         Self.settings = settings
         Self.fd = fd
-        for number in signals {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signalNumber in
-                if CrashRestore.fd >= 0 { _ = tcsetattr(CrashRestore.fd, TCSANOW, &CrashRestore.settings) }
-                signal(signalNumber, SIG_DFL)
-                raise(signalNumber)
-            }
-            sigaction(number, &action, nil)
+        // Without the handler a crash leaves the terminal raw, as before this existed: not worth failing for.
+        _ = try? SystemCall.handle(signals) { signalNumber in
+            SystemCall.restoreTerminalAndReraise(signalNumber, fd: CrashRestore.fd, settings: &CrashRestore.settings)
         }
     }
 
     static func disarm() {
         fd = -1
-        for number in signals { signal(number, SIG_DFL) }
+        SystemCall.restoreDefaultAction(signals)
     }
 }
