@@ -307,7 +307,8 @@ final class ConnectionLoop: @unchecked Sendable {
         do {
             count = try SystemCall.poll(&fds, timeout: timeout)
         } catch {
-            preconditionFailure("the connection loop's poll: \(error)")
+            // Never a crash in an app embedding the library: the connection ends with the reason.
+            return lose(.connectionLost(reason: "waiting for the socket failed (\(error))"))
         }
         counters.polls.add(1, ordering: .relaxed)
         if count <= 0 {

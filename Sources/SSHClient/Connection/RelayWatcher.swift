@@ -43,7 +43,10 @@ final class RelayWatcher: Sendable {
             do {
                 guard try SystemCall.poll(&fds, timeout: nil) > 0 else { continue }
             } catch {
-                preconditionFailure("the relay watcher's poll: \(error)")
+                // Let the loop try the relay itself (it reports what fails), and do not spin.
+                wakeLoop()
+                Thread.sleep(forTimeInterval: 0.05)
+                continue
             }
             if fds[1].revents != 0 { signal.drain() }
             if fds[0].revents != 0 {
