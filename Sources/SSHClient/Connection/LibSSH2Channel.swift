@@ -97,10 +97,10 @@ struct LibSSH2Channel: Equatable {
     /// Sends EOF on stdin.
     func sendEOF() -> Outcome<Void> { Outcome(Int(libssh2_channel_send_eof(raw))) { _ in } }
 
-    /// Whether libssh2 holds received, unread data for `stream`. Kept as the loop always asked it
-    /// (`!= 0`), although 1.10 also answers nonzero (-38, "Packet too small") whenever any packet
-    /// shorter than 5 bytes waits in the session's queue, such as a 1-byte reply to a keepalive.
-    func hasQueuedData(_ stream: Stream) -> Bool { libssh2_poll_channel_read(raw, stream.rawValue) != 0 }
+    /// Whether libssh2 holds received, unread data for `stream`. 1.10 answers -38 ("Packet too
+    /// small") instead whenever any packet shorter than 5 bytes waits in the session's queue, and
+    /// it keeps every 1-byte reply to a keepalive there for good: only a positive answer is data.
+    func hasQueuedData(_ stream: Stream) -> Bool { libssh2_poll_channel_read(raw, stream.rawValue) > 0 }
 
     // MARK: Ending
 
