@@ -25,7 +25,8 @@ import Testing
 
     @Test func aKnownPIDIsKilledForCommandsAndShells() {
         for hangsUp in [false, true] {
-            #expect(requested().decide(pid: 42, searchingPID: false, outputEnded: false, hangsUpOnClose: hangsUp, command: "c") == .kill(pid: 42))
+            let decision = requested().decide(pid: 42, searchingPID: false, outputEnded: false, hangsUpOnClose: hangsUp, command: "c")
+            #expect(decision == .kill(pid: 42))
         }
     }
 

@@ -45,7 +45,8 @@ struct PendingInput {
             let sent = channel.sendEOF()
             if case .wouldBlock = sent { return progressed }
             eofSent = true
-            let result: Result<Void, SSHError> = if case .done = sent { .success(()) } else { .failure(loop.session.error("closing command input")) }
+            var result: Result<Void, SSHError> = .success(())
+            if case .failed = sent { result = .failure(loop.session.error("closing command input")) }
             for completion in eofCompletions { completion(result) }
             eofCompletions = []
             progressed = true

@@ -97,7 +97,8 @@ final class ShellChannel: ChannelOperation {
     // MARK: Running
 
     override var diagnostics: String {
-        "\(super.diagnostics) room=\(pipe.hasRoomPeek) searchingPID=\(pidReader.isSearching) ended=\(output.stdoutEnded)/\(output.stderrEnded)"
+        let ended = "\(output.stdoutEnded)/\(output.stderrEnded)"
+        return "\(super.diagnostics) room=\(pipe.hasRoomPeek) searchingPID=\(pidReader.isSearching) ended=\(ended)"
     }
 
     override func pump(_ channel: LibSSH2Channel) -> Bool {
