@@ -38,4 +38,20 @@ import Testing
             #expect(statistics.stalledPolls == 0, "\(statistics)")
         }
     }
+
+    @Test(arguments: ServerKind.allCases)
+    func anIdleShellWhoseKeepalivesWereAnsweredIsNotCountedAsStalled(kind: ServerKind) async throws {
+        // libssh2 1.10 keeps every 1-byte keepalive reply in the session's packet queue, and
+        // `libssh2_poll_channel_read` then answers -38 ("packet too small") for every channel:
+        // read as "data waiting", each idle poll timeout counted as a stall.
+        try await SharedTestServer.get(kind).withConnection(adjusting: { $0.keepaliveInterval = .seconds(1) }) { connection in
+            let shell = try await connection.openShell()
+            let reader = Task { for try await _ in shell.output {} }
+            try await Task.sleep(for: .seconds(4))
+            let statistics = connection.statistics
+            #expect(statistics.stalledPolls == 0, "\(statistics)")
+            try await shell.close()
+            reader.cancel()
+        }
+    }
 }

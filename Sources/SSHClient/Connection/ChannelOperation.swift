@@ -1,45 +1,36 @@
 import CLibSSH2
 import Foundation
 
-/// A request sent on a fresh channel before it runs: a PTY, a program, a subsystem.
-enum ChannelSetupRequest {
-    case pty(terminal: String, modes: [UInt8], columns: Int, rows: Int)
-    case exec(String)
-    case shell
-    case subsystem(String)
-}
-
-/// The life of one channel on the I/O thread: wait for a slot, open, set up, run, await the
-/// remote close, close and free. Subclasses fill in what "run" means.
+/// One channel on the I/O thread: drives its ``ChannelStateMachine`` (wait for a slot, open,
+/// set up, run, await the remote close, close and free) by making the libssh2 calls each state
+/// asks for. Subclasses fill in what "run" means.
 ///
 /// libssh2 1.10 can have only one channel open in flight per session, and only one channel
 /// waiting for a request reply (see LIBSSH2-NOTES.md), so the loop hands out those two turns.
 /// Confined to the connection's I/O thread.
 class ChannelOperation {
-    enum Phase: Equatable { case queued, opening, settingUp, running, awaitingRemoteClose, closing, done }
+    typealias Phase = ChannelStateMachine.Phase
 
     unowned let loop: ConnectionLoop
-    private(set) var phase: Phase = .queued
-    private(set) var channel: OpaquePointer?
+    private var machine: ChannelStateMachine
     /// Control operations (killing a process group) may use the channel slot kept for them.
     let isControl: Bool
     /// When the loop should call ``deadlineExpired()``.
     var deadline: ContinuousClock.Instant?
-    private var setupRequests: [ChannelSetupRequest]
-    private var setupIndex = 0
-    /// Close as soon as the channel is open, instead of setting it up.
-    private var abandonAfterOpen = false
 
     init(loop: ConnectionLoop, setupRequests: [ChannelSetupRequest], isControl: Bool = false) {
         self.loop = loop
-        self.setupRequests = setupRequests
+        machine = ChannelStateMachine(setupRequests: setupRequests)
         self.isControl = isControl
     }
+
+    /// Where the channel stands.
+    var phase: Phase { machine.phase }
 
     // MARK: Hooks for subclasses
 
     /// Moves data while running; returns true when anything happened.
-    func pump(_ channel: OpaquePointer) -> Bool { false }
+    func pump(_ channel: LibSSH2Channel) -> Bool { false }
     /// The channel's setup failed or the server refused it.
     func setupFailed(_ error: SSHError) {}
     /// The remote side closed; `status` is its exit status or signal, if it sent one.
@@ -58,68 +49,40 @@ class ChannelOperation {
 
     /// Whether libssh2 holds received data for this channel that nobody has read yet.
     var hasQueuedInput: Bool {
-        guard let channel, phase == .running || phase == .awaitingRemoteClose else { return false }
-        // 1 means data; libssh2 1.10 answers LIBSSH2_ERROR_BUFFER_TOO_SMALL when the session's queue
-        // starts with a packet under 5 bytes (the keepalive replies it keeps and never reads).
-        return libssh2_poll_channel_read(channel, 0) == 1 || libssh2_poll_channel_read(channel, 1) == 1
+        switch machine.state {
+        case .running(let channel), .awaitingRemoteClose(let channel):
+            return channel.hasQueuedData(.stdout) || channel.hasQueuedData(.stderr)
+        default:
+            return false
+        }
     }
 
     // MARK: Life cycle driven by the loop
 
     /// Called by the loop when this operation has a slot and the open turn.
-    final func beginOpening() { phase = .opening }
+    final func beginOpening() { machine.beginOpening() }
 
     /// Advances the state machine; true when something happened.
     final func advance() -> Bool {
-        switch phase {
+        switch machine.state {
         case .queued, .done: return false
         case .opening: return stepOpen()
         case .settingUp: return stepSetup()
-        case .running:
-            guard let channel else { return false }
-            return pump(channel)
-        case .awaitingRemoteClose: return stepAwaitRemoteClose()
-        case .closing: return stepClose()
+        case .running(let channel): return pump(channel)
+        case .awaitingRemoteClose(let channel): return stepAwaitRemoteClose(channel)
+        case .closing(let channel): return stepClose(channel)
         }
     }
 
     /// Ends the channel from this side: no more setup; running channels are closed.
     final func abandon() {
-        switch phase {
-        case .queued:
-            phase = .done
-            loop.dequeue(self)
-        case .opening:
-            abandonAfterOpen = true
-        case .settingUp where loop.requestHolder !== self:
-            phase = .closing
-        case .settingUp:
-            setupRequests.removeSubrange((setupIndex + 1)...)
-            abandonAfterOpen = true
-        case .running, .awaitingRemoteClose:
-            phase = .closing
-        case .closing, .done:
-            break
-        }
-    }
-
-    /// What one attempt to open the channel gave.
-    enum OpenAttempt {
-        case opened(OpaquePointer)
-        /// Not yet: try again on a later pass.
-        case pending
-        /// Failed with this libssh2 error code.
-        case failed(Int32)
+        if machine.abandon(holdsRequestTurn: loop.requestHolder === self) == .dequeue { loop.dequeue(self) }
     }
 
     /// Opens the channel. Subclasses that open it through another libssh2 call (the SFTP
     /// session, whose `libssh2_sftp_init` opens its own channel) override this.
-    func attemptOpen() -> OpenAttempt {
-        if let opened = libssh2_channel_open_ex(loop.session.raw, "session", 7, 2 * 1024 * 1024, 32768, nil, 0) {
-            return .opened(opened)
-        }
-        let code = loop.session.lastErrno
-        return code == LIBSSH2_ERROR_EAGAIN ? .pending : .failed(code)
+    func attemptOpen() -> LibSSH2Channel.Outcome<LibSSH2Channel> {
+        LibSSH2Channel.openSession(on: loop.session)
     }
 
     /// Whether a failed open means the server refused the channel (its MaxSessions), so that it
@@ -129,13 +92,12 @@ class ChannelOperation {
     private func stepOpen() -> Bool {
         let code: Int32
         switch attemptOpen() {
-        case .pending:
+        case .wouldBlock:
             return false
-        case .opened(let opened):
-            channel = opened
+        case .done(let opened):
             loop.channelsOpened.add(1, ordering: .relaxed)
             loop.openFinished(self)
-            phase = abandonAfterOpen ? .closing : .settingUp
+            _ = machine.opened(opened)
             return true
         case .failed(let failure):
             code = failure
@@ -145,56 +107,38 @@ class ChannelOperation {
             loop.lose(loop.session.error("opening a channel"))
             return true
         }
-        phase = .done
-        if openWasRefused(code), loop.requeueAfterRefusal(self) {
-            phase = .queued
-            return true
-        }
+        let retry = openWasRefused(code) && loop.requeueAfterRefusal(self)
+        machine.openFailed(retry: retry)
+        if retry { return true }
         loop.channelFreed(self)
         setupFailed(.channelFailed(operation: "opening a channel", reason: loop.session.lastError.message))
         return true
     }
 
     private func stepSetup() -> Bool {
-        guard let channel else { return false }
-        if setupIndex >= setupRequests.count || abandonAfterOpen && loop.requestHolder !== self {
-            if loop.requestHolder === self { loop.requestHolder = nil }
-            phase = abandonAfterOpen ? .closing : .running
+        let holdsTurn = loop.requestHolder === self
+        switch machine.nextSetupStep(holdsRequestTurn: holdsTurn, requestTurnIsFree: loop.requestHolder == nil) {
+        case .finished:
+            if holdsTurn { loop.requestHolder = nil }
             return true
-        }
-        guard loop.requestHolder == nil || loop.requestHolder === self else { return false }
-        loop.requestHolder = self
-        let rc = send(setupRequests[setupIndex], on: channel)
-        if rc == LIBSSH2_ERROR_EAGAIN { return false }
-        loop.requestHolder = nil
-        if rc != 0 {
+        case .waitForTurn:
+            return false
+        case .send(let request, let channel):
+            loop.requestHolder = self
+            let reply = channel.send(request)
+            if case .wouldBlock = reply { return false }
+            loop.requestHolder = nil
+            guard case .failed(let rc) = reply else {
+                machine.requestAccepted()
+                return true
+            }
             if loop.isFatal(rc) {
                 loop.lose(loop.session.error("starting a remote program"))
                 return true
             }
-            phase = .closing
-            setupFailed(.channelFailed(operation: describe(setupRequests[setupIndex]), reason: loop.session.lastError.message))
+            machine.requestRefused()
+            setupFailed(.channelFailed(operation: describe(request), reason: loop.session.lastError.message))
             return true
-        }
-        setupIndex += 1
-        return true
-    }
-
-    private func send(_ request: ChannelSetupRequest, on channel: OpaquePointer) -> Int32 {
-        switch request {
-        case .pty(let terminal, let modes, let columns, let rows):
-            return modes.withUnsafeBufferPointer { modeBytes in
-                modeBytes.withMemoryRebound(to: CChar.self) { modeChars in
-                    libssh2_channel_request_pty_ex(channel, terminal, UInt32(terminal.utf8.count), modeChars.baseAddress,
-                                                   UInt32(modes.count), Int32(columns), Int32(rows), 0, 0)
-                }
-            }
-        case .exec(let command):
-            return libssh2_channel_process_startup(channel, "exec", 4, command, UInt32(command.utf8.count))
-        case .shell:
-            return libssh2_channel_process_startup(channel, "shell", 5, nil, 0)
-        case .subsystem(let name):
-            return libssh2_channel_process_startup(channel, "subsystem", 9, name, UInt32(name.utf8.count))
         }
     }
 
@@ -208,48 +152,28 @@ class ChannelOperation {
     }
 
     /// Called by subclasses when both output streams reached their end.
-    final func outputEnded() {
-        if phase == .running { phase = .awaitingRemoteClose }
-    }
+    final func outputEnded() { machine.outputEnded() }
 
-    private func stepAwaitRemoteClose() -> Bool {
-        guard let channel else { return false }
-        if libssh2_channel_eof(channel) != 0 {
-            let rc = libssh2_channel_wait_closed(channel)
-            if rc == LIBSSH2_ERROR_EAGAIN { return false }
-            if rc != 0, loop.isFatal(rc) {
+    private func stepAwaitRemoteClose(_ channel: LibSSH2Channel) -> Bool {
+        if channel.receivedEOF {
+            switch channel.waitClosed() {
+            case .wouldBlock: return false
+            case .failed(let rc) where loop.isFatal(rc):
                 loop.lose(loop.session.error("waiting for a command to end"))
                 return true
+            case .done, .failed: break
             }
         }
         // exit-status can come after EOF; after the remote CLOSE it has come if it ever will.
-        remoteClosed(status: readExitStatus(channel))
-        phase = .closing
+        remoteClosed(status: channel.exitStatus(session: loop.session))
+        machine.remoteClosed()
         return true
     }
 
-    private func readExitStatus(_ channel: OpaquePointer) -> ExitStatus? {
-        var signal: UnsafeMutablePointer<CChar>?
-        var signalLength = 0
-        _ = libssh2_channel_get_exit_signal(channel, &signal, &signalLength, nil, nil, nil, nil)
-        if let signal {
-            defer { libssh2_free(loop.session.raw, signal) }
-            if signalLength > 0 { return .signaled(String(cString: signal)) }
-        }
-        return .exited(libssh2_channel_get_exit_status(channel))
-    }
-
-    private func stepClose() -> Bool {
-        guard let channel else {
-            phase = .done
-            loop.channelFreed(self)
-            return true
-        }
+    private func stepClose(_ channel: LibSSH2Channel) -> Bool {
         // Until the remote process exits this keeps answering EAGAIN: keep polling, never block.
-        let rc = libssh2_channel_free(channel)
-        if rc == LIBSSH2_ERROR_EAGAIN { return false }
-        self.channel = nil
-        phase = .done
+        if case .wouldBlock = channel.free() { return false }
+        machine.freed()
         loop.channelFreed(self)
         return true
     }
@@ -260,9 +184,7 @@ class ChannelOperation {
 
     /// The connection died under this operation.
     final func failForConnection(_ error: SSHError) {
-        lostBeforeStart = phase == .queued || phase == .opening
-        phase = .done
-        channel = nil  // freed with the session
+        lostBeforeStart = machine.connectionLost()  // the channel is freed with the session
         connectionFailed(error)
     }
 }

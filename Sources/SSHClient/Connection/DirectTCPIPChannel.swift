@@ -1,4 +1,3 @@
-import CLibSSH2
 import Foundation
 import Platform
 
@@ -38,18 +37,14 @@ final class DirectTCPIPChannel: ChannelOperation {
         super.init(loop: loop, setupRequests: [])
     }
 
-    override func attemptOpen() -> OpenAttempt {
-        if let channel = libssh2_channel_direct_tcpip_ex(loop.session.raw, host, Int32(port), "127.0.0.1", 22) {
-            return .opened(channel)
-        }
-        let code = loop.session.lastErrno
-        return code == LIBSSH2_ERROR_EAGAIN ? .pending : .failed(code)
+    override func attemptOpen() -> LibSSH2Channel.Outcome<LibSSH2Channel> {
+        LibSSH2Channel.openDirectTCPIP(on: loop.session, host: host, port: port)
     }
 
     /// A refused direct-tcpip means the next host cannot be reached from here, not a full server.
     override func openWasRefused(_ code: Int32) -> Bool { false }
 
-    override func pump(_ channel: OpaquePointer) -> Bool {
+    override func pump(_ channel: LibSSH2Channel) -> Bool {
         var progressed = false
         if !announced {
             announced = true
@@ -71,7 +66,7 @@ final class DirectTCPIPChannel: ChannelOperation {
     }
 
     /// Moves channel data to the socket; true when the socket is full.
-    private func channelToSocket(_ channel: OpaquePointer, _ progressed: inout Bool) -> Bool {
+    private func channelToSocket(_ channel: LibSSH2Channel, _ progressed: inout Bool) -> Bool {
         while !channelEnded {
             if !toSocket.isEmpty {
                 // nil: the socket is full; a failure (0): the next connection is gone.
@@ -91,20 +86,18 @@ final class DirectTCPIPChannel: ChannelOperation {
                 toSocket = []
                 return false
             }
-            let count = loop.scratch.withUnsafeMutableBytes { buffer in
-                libssh2_channel_read_ex(channel, 0, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Self.chunk)
+            let read = loop.scratch.withUnsafeMutableBytes { buffer in
+                channel.read(.stdout, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Self.chunk]))
             }
-            if count > 0 {
+            switch read {
+            case .done(let count) where count > 0:
                 toSocket.append(contentsOf: loop.scratch[0..<count])
                 progressed = true
-            } else if count == Int(LIBSSH2_ERROR_EAGAIN) {
-                if libssh2_channel_eof(channel) != 0 { channelEnded = true }
+            case .done, .wouldBlock:
+                if channel.receivedEOF { channelEnded = true }
                 return false
-            } else if count == 0 {
-                if libssh2_channel_eof(channel) != 0 { channelEnded = true }
-                return false
-            } else {
-                failChannel(Int32(count), "reading from the jump channel")
+            case .failed(let code):
+                failChannel(code, "reading from the jump channel")
                 return false
             }
         }
@@ -112,20 +105,23 @@ final class DirectTCPIPChannel: ChannelOperation {
     }
 
     /// Moves socket data to the channel; true when the socket had nothing more to read.
-    private func socketToChannel(_ channel: OpaquePointer, _ progressed: inout Bool) -> Bool {
+    private func socketToChannel(_ channel: LibSSH2Channel, _ progressed: inout Bool) -> Bool {
         while !channelEnded {
             if !toChannel.isEmpty {
-                let written = toChannel.withUnsafeBytes { buffer in
-                    libssh2_channel_write_ex(channel, 0, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count)
-                }
-                if written > 0 {
+                switch toChannel.withUnsafeBytes({ channel.write($0) }) {
+                case .done(let written) where written > 0:
                     toChannel.removeFirst(written)
                     progressed = true
                     continue
+                case .wouldBlock:
+                    return false  // the loop polls the session's socket
+                case .done:
+                    failChannel(0, "writing to the jump channel")
+                    return false
+                case .failed(let code):
+                    failChannel(code, "writing to the jump channel")
+                    return false
                 }
-                if written == Int(LIBSSH2_ERROR_EAGAIN) { return false }  // the loop polls the session's socket
-                failChannel(Int32(written), "writing to the jump channel")
-                return false
             }
             if socketEnded { return false }
             // nil: nothing to read now; a failure (0): the socket's end is gone.

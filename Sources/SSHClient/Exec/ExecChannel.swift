@@ -1,4 +1,3 @@
-import CLibSSH2
 import Foundation
 
 /// One remote command on the I/O thread: runs it, moves its output and input, and stops all of
@@ -16,12 +15,10 @@ final class ExecChannel: ChannelOperation {
     private let completion: (Result<CommandResult, SSHError>) -> Void
     private var stdout: [UInt8] = []
     private var stderr: [UInt8] = []
-    private var stdoutEnded = false
-    private var stderrEnded = false
+    private var output = ChannelOutputReader()
     private var pidReader: ProcessIDReader?
     private var input = PendingInput()
-    private var stopReason: SSHError?
-    private var killStarted = false
+    private var stopping = RemoteProcessStop()
     private var finished = false
     private let timeout: Duration?
 
@@ -57,15 +54,14 @@ final class ExecChannel: ChannelOperation {
     func closeInput(completion: @escaping (Result<Void, SSHError>) -> Void) {
         // A command whose output has ended reads no more input: nothing is left to close (and
         // a request queued now would never be answered).
-        if finished || phase == .done || (stdoutEnded && stderrEnded) { return completion(.success(())) }
+        if finished || phase == .done || output.hasEnded { return completion(.success(())) }
         input.requestEOF(completion: completion)
     }
 
     /// Stops the command: kills its remote processes, then fails the caller with `reason`, or with
     /// ``SSHError/stopFailed(command:survivors:)`` when some could not be stopped.
     func stop(_ reason: SSHError) {
-        guard stopReason == nil, !finished else { return }
-        stopReason = reason
+        guard !finished, stopping.request(reason) else { return }
         deadline = nil
         switch phase {
         case .queued, .opening:
@@ -89,20 +85,18 @@ final class ExecChannel: ChannelOperation {
 
     // MARK: Running
 
-    override func pump(_ channel: OpaquePointer) -> Bool {
+    override func pump(_ channel: LibSSH2Channel) -> Bool {
         var progressed = input.flush(channel, loop: loop)
-        while !(stdoutEnded && stderrEnded) {
-            if case .stream(let pipe) = sink, !pipe.hasRoom() { break }
-            let outcomeOut = stdoutEnded ? .ended : read(channel, stream: 0)
-            let outcomeErr = stderrEnded ? .ended : read(channel, stream: 1)
-            if case .failed = outcomeOut { return true }
-            if case .failed = outcomeErr { return true }
-            if outcomeOut == .ended { stdoutEnded = true }
-            if outcomeErr == .ended { stderrEnded = true }
-            if outcomeOut == .data || outcomeErr == .data { progressed = true } else { break }
+        let drained = output.drain(channel, loop: loop, hasRoom: hasRoom) { bytes, stream in deliver(bytes, stream: stream) }
+        switch drained {
+        case .failed(let code):
+            readFailed(code)
+            return true
+        case .data: progressed = true
+        case .nothing: break
         }
-        if stopReason != nil { startKillIfPossible() }
-        if stdoutEnded && stderrEnded {
+        if stopping.reason != nil { startKillIfPossible() }
+        if output.hasEnded {
             outputEnded()
             input.failPending(.channelFailed(operation: "writing to the command", reason: "the command ended before reading all its input"))
             return true
@@ -110,57 +104,50 @@ final class ExecChannel: ChannelOperation {
         return progressed
     }
 
-    private enum ReadOutcome: Equatable { case data, wouldBlock, ended, failed }
+    private func hasRoom() -> Bool {
+        if case .stream(let pipe) = sink { return pipe.hasRoom() }
+        return true
+    }
 
-    private func read(_ channel: OpaquePointer, stream: Int32) -> ReadOutcome {
-        let rc = loop.scratch.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { libssh2_channel_read_ex(channel, stream, $0.baseAddress, $0.count) }
-        }
-        if rc > 0 {
-            deliver(Array(loop.scratch[0..<rc]), stream: stream)
-            return .data
-        }
-        if rc == 0 { return .ended }
-        if rc == Int(LIBSSH2_ERROR_EAGAIN) { return .wouldBlock }
-        if loop.isFatal(Int32(rc)) {
+    private func readFailed(_ code: Int32) {
+        if loop.isFatal(code) {
             loop.lose(loop.session.error("reading command output"))
         } else {
             abandon()
             finish(.failure(loop.session.error("reading command output")))
         }
-        return .failed
     }
 
-    private func deliver(_ bytes: [UInt8], stream: Int32) {
+    private func deliver(_ bytes: [UInt8], stream: LibSSH2Channel.Stream) {
         var bytes = bytes
-        if stream == 0, pidReader?.isSearching == true {
+        if stream == .stdout, pidReader?.isSearching == true {
             bytes = pidReader!.consume(bytes)
             if bytes.isEmpty { return }
         }
         guard !finished else { return }
         switch sink {
         case .collect:
-            if stream == 0 { stdout.append(contentsOf: bytes) } else { stderr.append(contentsOf: bytes) }
+            if stream == .stdout { stdout.append(contentsOf: bytes) } else { stderr.append(contentsOf: bytes) }
         case .stream(let pipe):
-            pipe.push(stream == 0 ? .stdout(bytes) : .stderr(bytes))
+            pipe.push(stream == .stdout ? .stdout(bytes) : .stderr(bytes))
         }
     }
 
     override func remoteClosed(status: ExitStatus?) {
-        if let reason = stopReason {
+        if let reason = stopping.reason {
             // Exited on its own (or by our signal) before the kill was needed or finished.
-            if !killStarted { finish(.failure(reason)) }
+            if !stopping.killStarted { finish(.failure(reason)) }
             return
         }
         if let leftover = pidReader?.flush(), !leftover.isEmpty {
             pidReader = nil
-            deliver(leftover, stream: 0)
+            deliver(leftover, stream: .stdout)
         }
         finish(.success(CommandResult(stdout: stdout, stderr: stderr, status: status ?? .exited(-1))))
     }
 
     override func setupFailed(_ error: SSHError) {
-        finish(.failure(stopReason ?? error))
+        finish(.failure(stopping.reason ?? error))
     }
 
     /// Told when the connection died before the command was sent, so a caller may start it elsewhere.
@@ -175,24 +162,22 @@ final class ExecChannel: ChannelOperation {
     // MARK: Stopping
 
     private func startKillIfPossible() {
-        guard !killStarted, !finished, let reason = stopReason else { return }
-        guard let pid = pidReader?.pid else {
-            // The PID line comes first; without it nothing can be signalled. Output that ended
-            // before it means the shell is gone; a search given up on (a start-up file printed
-            // too much) leaves a command that may run on, which must not be called stopped.
-            if stdoutEnded || pidReader == nil {
-                abandon()
-                finish(.failure(reason))
-            } else if pidReader?.isSearching != true {
-                abandon()
-                finish(.failure(.stopFailed(command: command, survivors: [])))
-            }
+        guard !stopping.killStarted, !finished, let reason = stopping.reason else { return }
+        let decision = stopping.decide(pid: pidReader?.pid, searchingPID: pidReader?.isSearching == true,
+                                       outputEnded: output.stdoutEnded || pidReader == nil, hangsUpOnClose: false, command: command)
+        switch decision {
+        case .wait:
             return
-        }
-        killStarted = true
-        loop.stopProcesses(of: pid) { [self] outcome in
+        case .giveUp(let error):
             abandon()
-            finish(.failure(ProcessKill.error(outcome, reason: reason, command: command)))
+            finish(.failure(error))
+        case .kill(let pid):
+            stopping.killBegan()
+            killRemoteProcesses(of: pid, reason: reason, command: command) { [self] _, error in
+                stopping.killEnded()
+                abandon()
+                finish(.failure(error))
+            }
         }
     }
 

@@ -1,5 +1,3 @@
-import CLibSSH2
-
 /// Bytes waiting to go to a command's stdin, and the EOF after them. I/O thread only.
 struct PendingInput {
     private struct Chunk {
@@ -24,32 +22,31 @@ struct PendingInput {
     }
 
     /// Writes as much as the channel window takes; true when anything was written or sent.
-    mutating func flush(_ channel: OpaquePointer, loop: ConnectionLoop) -> Bool {
+    mutating func flush(_ channel: LibSSH2Channel, loop: ConnectionLoop) -> Bool {
         var progressed = false
         while !chunks.isEmpty {
-            let rc = chunks[0].bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { chars in
-                    let start = chars.baseAddress.map { $0 + chunks[0].offset }
-                    return libssh2_channel_write_ex(channel, 0, start, chars.count - chunks[0].offset)
-                }
-            }
-            if rc == Int(LIBSSH2_ERROR_EAGAIN) { return progressed }
-            if rc < 0 {
-                if loop.isFatal(Int32(rc)) { loop.lose(loop.session.error("writing command input")) }
+            let written = chunks[0].bytes.withUnsafeBytes { channel.write(UnsafeRawBufferPointer(rebasing: $0[chunks[0].offset...])) }
+            switch written {
+            case .wouldBlock:
+                return progressed
+            case .failed(let rc):
+                if loop.isFatal(rc) { loop.lose(loop.session.error("writing command input")) }
                 failPending(loop.session.error("writing command input"))
                 return true
-            }
-            progressed = true
-            chunks[0].offset += rc
-            if chunks[0].offset == chunks[0].bytes.count {
-                chunks.removeFirst().completion(.success(()))
+            case .done(let count):
+                progressed = true
+                chunks[0].offset += count
+                if chunks[0].offset == chunks[0].bytes.count {
+                    chunks.removeFirst().completion(.success(()))
+                }
             }
         }
         if eofRequested, !eofSent {
-            let rc = libssh2_channel_send_eof(channel)
-            if rc == LIBSSH2_ERROR_EAGAIN { return progressed }
+            let sent = channel.sendEOF()
+            if case .wouldBlock = sent { return progressed }
             eofSent = true
-            let result: Result<Void, SSHError> = rc == 0 ? .success(()) : .failure(loop.session.error("closing command input"))
+            var result: Result<Void, SSHError> = .success(())
+            if case .failed = sent { result = .failure(loop.session.error("closing command input")) }
             for completion in eofCompletions { completion(result) }
             eofCompletions = []
             progressed = true

@@ -66,8 +66,8 @@ final class SFTPChannel: ChannelOperation {
     private var unavailableReason: String?
     private var versionTimedOut = false
 
-    override func attemptOpen() -> OpenAttempt {
-        guard loop.requestHolder == nil || loop.requestHolder === self else { return .pending }
+    override func attemptOpen() -> LibSSH2Channel.Outcome<LibSSH2Channel> {
+        guard loop.requestHolder == nil || loop.requestHolder === self else { return .wouldBlock }
         loop.requestHolder = self
         if versionTimedOut {
             loop.requestHolder = nil
@@ -78,14 +78,14 @@ final class SFTPChannel: ChannelOperation {
             loop.requestHolder = nil
             deadline = nil
             sftp = session
-            return .opened(libssh2_sftp_get_channel(session))
+            return .done(LibSSH2Channel(libssh2_sftp_get_channel(session)))
         }
         let code = loop.session.lastErrno
         if code == LIBSSH2_ERROR_EAGAIN {
             if deadline == nil, loop.session.lastError.message.contains("SSH_FXP_VERSION") {
                 deadline = .now + Self.versionTimeout
             }
-            return .pending
+            return .wouldBlock
         }
         loop.requestHolder = nil
         deadline = nil
@@ -121,7 +121,7 @@ final class SFTPChannel: ChannelOperation {
         return phase != .running || !queue.isEmpty
     }
 
-    override func pump(_ channel: OpaquePointer) -> Bool {
+    override func pump(_ channel: LibSSH2Channel) -> Bool {
         guard let sftp else { return false }
         var progressed = false
         var steps = 0

@@ -1,5 +1,3 @@
-import CLibSSH2
-
 /// A PTY channel on the I/O thread: sets up the terminal and program, moves keystrokes and
 /// output, applies window changes, and on close ends the whole terminal session.
 /// Confined to the connection's I/O thread, except ``terminalModes`` (shared with callers).
@@ -17,10 +15,8 @@ final class ShellChannel: ChannelOperation {
     private var tracker = TerminalModeTracker()
     private var input = PendingInput()
     private var pendingResize: (columns: Int, rows: Int, completions: [(Result<Void, SSHError>) -> Void])?
-    private var stdoutEnded = false
-    private var stderrEnded = false
-    private var closeStarted = false
-    private var killRunning = false
+    private var output = ChannelOutputReader()
+    private var stopping = RemoteProcessStop()
     private var stopFailure: SSHError?
     private let commandLine: String
     private var finished = false
@@ -45,7 +41,7 @@ final class ShellChannel: ChannelOperation {
     // MARK: Requests from the caller
 
     func write(_ bytes: [UInt8], completion: @escaping (Result<Void, SSHError>) -> Void) {
-        guard !finished, !closeStarted else { return completion(.failure(endedError("writing to the shell"))) }
+        guard !finished, stopping.reason == nil else { return completion(.failure(endedError("writing to the shell"))) }
         input.enqueue(bytes, completion: completion)
     }
 
@@ -59,25 +55,27 @@ final class ShellChannel: ChannelOperation {
     }
 
     func resize(columns: Int, rows: Int, completion: @escaping (Result<Void, SSHError>) -> Void) {
-        guard !finished, !closeStarted else { return completion(.failure(endedError("resizing the terminal"))) }
+        guard !finished, stopping.reason == nil else { return completion(.failure(endedError("resizing the terminal"))) }
         let waiting = pendingResize?.completions ?? []
         pendingResize = (columns, rows, waiting + [completion])
     }
 
     /// Ends the terminal session: kills every process in it (``ProcessKill``), then waits for the channel to close.
     func close() {
-        guard !finished, !closeStarted else { return }
-        closeStarted = true
+        guard !finished, stopping.request(Self.closedError) else { return }
         input.failPending(Self.closedError)
         failPendingResize(Self.closedError)
-        guard let sessionID = pidReader.pid, phase == .running || phase == .awaitingRemoteClose else {
+        let channelRuns = phase == .running || phase == .awaitingRemoteClose
+        let decision = stopping.decide(pid: channelRuns ? pidReader.pid : nil, searchingPID: pidReader.isSearching,
+                                       outputEnded: output.stdoutEnded, hangsUpOnClose: true, command: commandLine)
+        guard case .kill(let sessionID) = decision else {
             abandon()
             return finish(.failure(Self.closedError))
         }
-        killRunning = true
-        loop.stopProcesses(of: sessionID) { [self] outcome in
-            killRunning = false
-            if outcome != .stopped { stopFailure = ProcessKill.error(outcome, reason: Self.closedError, command: commandLine) }
+        stopping.killBegan()
+        killRemoteProcesses(of: sessionID, reason: Self.closedError, command: commandLine) { [self] outcome, error in
+            stopping.killEnded()
+            if outcome != .stopped { stopFailure = error }
             // The remote close normally arrives with the last process; do not wait forever for it.
             if finished { completeClosed() } else { deadline = .now + .seconds(2) }
         }
@@ -93,16 +91,17 @@ final class ShellChannel: ChannelOperation {
     }
 
     private func endedError(_ operation: String) -> SSHError {
-        closeStarted ? Self.closedError : .channelFailed(operation: operation, reason: "the shell has ended")
+        stopping.reason != nil ? Self.closedError : .channelFailed(operation: operation, reason: "the shell has ended")
     }
 
     // MARK: Running
 
     override var diagnostics: String {
-        "\(super.diagnostics) room=\(pipe.hasRoomPeek) searchingPID=\(pidReader.isSearching) ended=\(stdoutEnded)/\(stderrEnded)"
+        let ended = "\(output.stdoutEnded)/\(output.stderrEnded)"
+        return "\(super.diagnostics) room=\(pipe.hasRoomPeek) searchingPID=\(pidReader.isSearching) ended=\(ended)"
     }
 
-    override func pump(_ channel: OpaquePointer) -> Bool {
+    override func pump(_ channel: LibSSH2Channel) -> Bool {
         var progressed = false
         if !started.isCompleted {
             started.complete(.success(()))
@@ -111,16 +110,15 @@ final class ShellChannel: ChannelOperation {
         if applyResize(channel) { progressed = true }
         // Keystrokes wait for the PID line, so their echo cannot mix with it.
         if !pidReader.isSearching, input.flush(channel, loop: loop) { progressed = true }
-        while !(stdoutEnded && stderrEnded), pipe.hasRoom() {
-            // A PTY merges stderr into stdout; stream 1 is drained all the same so it reaches its end.
-            let outcomes = [stdoutEnded ? .ended : read(channel, stream: 0), stderrEnded ? .ended : read(channel, stream: 1)]
-            if outcomes.contains(.failed) { return true }
-            stdoutEnded = outcomes[0] == .ended
-            stderrEnded = outcomes[1] == .ended
-            guard outcomes.contains(.data) else { break }
-            progressed = true
+        // A PTY merges stderr into stdout; stream 1 is drained all the same so it reaches its end.
+        switch output.drain(channel, loop: loop, hasRoom: pipe.hasRoom, deliver: { bytes, _ in deliver(bytes) }) {
+        case .failed(let code):
+            readFailed(code)
+            return true
+        case .data: progressed = true
+        case .nothing: break
         }
-        if stdoutEnded && stderrEnded {
+        if output.hasEnded {
             outputEnded()
             input.failPending(endedError("writing to the shell"))
             failPendingResize(endedError("resizing the terminal"))
@@ -129,14 +127,17 @@ final class ShellChannel: ChannelOperation {
         return progressed
     }
 
-    private func applyResize(_ channel: OpaquePointer) -> Bool {
+    private func applyResize(_ channel: LibSSH2Channel) -> Bool {
         guard let size = pendingResize else { return false }
         // window-change wants no reply (libssh2 sends it and returns), so it needs no request turn.
-        let rc = libssh2_channel_request_pty_size_ex(channel, Int32(size.columns), Int32(size.rows), 0, 0)
-        if rc == LIBSSH2_ERROR_EAGAIN { return false }
+        let sent = channel.resizeTerminal(columns: size.columns, rows: size.rows)
+        if case .wouldBlock = sent { return false }
         pendingResize = nil
-        let result: Result<Void, SSHError> = rc == 0 ? .success(()) : .failure(loop.session.error("resizing the terminal"))
-        if rc != 0, loop.isFatal(rc) { loop.lose(loop.session.error("resizing the terminal")) }
+        var result: Result<Void, SSHError> = .success(())
+        if case .failed(let rc) = sent {
+            result = .failure(loop.session.error("resizing the terminal"))
+            if loop.isFatal(rc) { loop.lose(loop.session.error("resizing the terminal")) }
+        }
         for completion in size.completions { completion(result) }
         return true
     }
@@ -147,26 +148,14 @@ final class ShellChannel: ChannelOperation {
         for completion in waiting { completion(.failure(error)) }
     }
 
-    private enum ReadOutcome: Equatable { case data, wouldBlock, ended, failed }
-
-    private func read(_ channel: OpaquePointer, stream: Int32) -> ReadOutcome {
-        let rc = loop.scratch.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { libssh2_channel_read_ex(channel, stream, $0.baseAddress, $0.count) }
-        }
-        if rc > 0 {
-            deliver(Array(loop.scratch[0..<rc]))
-            return .data
-        }
-        if rc == 0 { return .ended }
-        if rc == Int(LIBSSH2_ERROR_EAGAIN) { return .wouldBlock }
+    private func readFailed(_ code: Int32) {
         let error = loop.session.error("reading shell output")
-        if loop.isFatal(Int32(rc)) {
+        if loop.isFatal(code) {
             loop.lose(error)
         } else {
             abandon()
             finish(.failure(error))
         }
-        return .failed
     }
 
     private func deliver(_ bytes: [UInt8]) {
@@ -187,7 +176,7 @@ final class ShellChannel: ChannelOperation {
     }
 
     override func setupFailed(_ error: SSHError) {
-        finish(.failure(closeStarted ? Self.closedError : error))
+        finish(.failure(stopping.reason != nil ? Self.closedError : error))
     }
 
     override func connectionFailed(_ error: SSHError) {
@@ -203,7 +192,7 @@ final class ShellChannel: ChannelOperation {
         started.complete(result.map { _ in () })
         pipe.finish(result.map { _ in () })
         ended.complete(result)
-        if !killRunning { completeClosed() }
+        if !stopping.killRunning { completeClosed() }
     }
 
     private func completeClosed() {

@@ -1,0 +1,127 @@
+import CLibSSH2
+
+/// A `LIBSSH2_CHANNEL` of a nonblocking session: thin typed calls, so that no bare pointer to a
+/// channel crosses files. Copying it copies the reference, not the channel; it is freed once,
+/// by ``free()``, when the channel's life cycle reaches its end. Confined to the I/O thread.
+struct LibSSH2Channel: Equatable {
+    private let raw: OpaquePointer
+
+    init(_ raw: OpaquePointer) { self.raw = raw }
+
+    /// A channel's two output streams; they share one window, so both are always drained.
+    enum Stream: Int32 {
+        case stdout = 0
+        /// `SSH_EXTENDED_DATA_STDERR`.
+        case stderr = 1
+    }
+
+    /// What a nonblocking libssh2 call gave: its value, "try again", or a libssh2 error code.
+    enum Outcome<Value> {
+        case done(Value)
+        /// `LIBSSH2_ERROR_EAGAIN`: try again on a later pass.
+        case wouldBlock
+        case failed(Int32)
+
+        init(_ rc: Int, value: (Int) -> Value) {
+            if rc >= 0 {
+                self = .done(value(rc))
+            } else if rc == Int(LIBSSH2_ERROR_EAGAIN) {
+                self = .wouldBlock
+            } else {
+                self = .failed(Int32(rc))
+            }
+        }
+    }
+
+    // MARK: Opening (the session's one open in flight)
+
+    /// Opens a `session` channel (2 MiB window, 32 KiB packets, libssh2's defaults).
+    static func openSession(on session: LibSSH2Session) -> Outcome<LibSSH2Channel> {
+        opened(libssh2_channel_open_ex(session.raw, "session", 7, 2 * 1024 * 1024, 32768, nil, 0), session)
+    }
+
+    /// Opens a `direct-tcpip` channel to `host`:`port` through the server.
+    static func openDirectTCPIP(on session: LibSSH2Session, host: String, port: Int) -> Outcome<LibSSH2Channel> {
+        opened(libssh2_channel_direct_tcpip_ex(session.raw, host, Int32(port), "127.0.0.1", 22), session)
+    }
+
+    /// A pointer-returning libssh2 call answers NULL with the session's last errno.
+    private static func opened(_ pointer: OpaquePointer?, _ session: LibSSH2Session) -> Outcome<LibSSH2Channel> {
+        if let pointer { return .done(LibSSH2Channel(pointer)) }
+        let code = session.lastErrno
+        return code == LIBSSH2_ERROR_EAGAIN ? .wouldBlock : .failed(code)
+    }
+
+    // MARK: Setup requests (one waiting for its reply per session)
+
+    /// Sends one setup request; `.done` means the server accepted it.
+    func send(_ request: ChannelSetupRequest) -> Outcome<Void> {
+        let rc: Int32
+        switch request {
+        case .pty(let terminal, let modes, let columns, let rows):
+            rc = modes.withUnsafeBufferPointer { modeBytes in
+                modeBytes.withMemoryRebound(to: CChar.self) { modeChars in
+                    libssh2_channel_request_pty_ex(raw, terminal, UInt32(terminal.utf8.count), modeChars.baseAddress,
+                                                   UInt32(modes.count), Int32(columns), Int32(rows), 0, 0)
+                }
+            }
+        case .exec(let command):
+            rc = libssh2_channel_process_startup(raw, "exec", 4, command, UInt32(command.utf8.count))
+        case .shell:
+            rc = libssh2_channel_process_startup(raw, "shell", 5, nil, 0)
+        case .subsystem(let name):
+            rc = libssh2_channel_process_startup(raw, "subsystem", 9, name, UInt32(name.utf8.count))
+        }
+        return Outcome(Int(rc)) { _ in }
+    }
+
+    /// Sends a window-change for a running PTY; it wants no reply, so it needs no request turn.
+    func resizeTerminal(columns: Int, rows: Int) -> Outcome<Void> {
+        Outcome(Int(libssh2_channel_request_pty_size_ex(raw, Int32(columns), Int32(rows), 0, 0))) { _ in }
+    }
+
+    // MARK: Data
+
+    /// Reads into `buffer`; `.done(0)` is the stream's end. Reading adjusts the window as it consumes.
+    func read(_ stream: Stream, into buffer: UnsafeMutableRawBufferPointer) -> Outcome<Int> {
+        let rc = libssh2_channel_read_ex(raw, stream.rawValue, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count)
+        return Outcome(rc) { $0 }
+    }
+
+    /// Writes as much of `bytes` to stdin as the window takes; `.done` counts the bytes taken.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Outcome<Int> {
+        let rc = libssh2_channel_write_ex(raw, 0, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+        return Outcome(rc) { $0 }
+    }
+
+    /// Sends EOF on stdin.
+    func sendEOF() -> Outcome<Void> { Outcome(Int(libssh2_channel_send_eof(raw))) { _ in } }
+
+    /// Whether libssh2 holds received, unread data for `stream`. 1.10 answers -38 ("Packet too
+    /// small") instead whenever any packet shorter than 5 bytes waits in the session's queue, and
+    /// it keeps every 1-byte reply to a keepalive there for good: only a positive answer is data.
+    func hasQueuedData(_ stream: Stream) -> Bool { libssh2_poll_channel_read(raw, stream.rawValue) > 0 }
+
+    // MARK: Ending
+
+    /// Whether the remote side sent EOF.
+    var receivedEOF: Bool { libssh2_channel_eof(raw) != 0 }
+
+    /// Waits for the remote CLOSE (nonblocking: `.wouldBlock` until it came).
+    func waitClosed() -> Outcome<Void> { Outcome(Int(libssh2_channel_wait_closed(raw))) { _ in } }
+
+    /// The exit status or signal; call it after the remote CLOSE (exit-status can come after EOF).
+    func exitStatus(session: LibSSH2Session) -> ExitStatus {
+        var signal: UnsafeMutablePointer<CChar>?
+        var signalLength = 0
+        _ = libssh2_channel_get_exit_signal(raw, &signal, &signalLength, nil, nil, nil, nil)
+        if let signal {
+            defer { libssh2_free(session.raw, signal) }
+            if signalLength > 0 { return .signaled(String(cString: signal)) }
+        }
+        return .exited(libssh2_channel_get_exit_status(raw))
+    }
+
+    /// Closes and frees the channel; `.wouldBlock` until the remote process exited (never block on it).
+    func free() -> Outcome<Void> { Outcome(Int(libssh2_channel_free(raw))) { _ in } }
+}
