@@ -27,7 +27,9 @@ import Testing
         configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(200), maximumDelay: .seconds(1), waitForConnection: .seconds(30))
         let connection = try await SSHConnection.connect(configuration)
         let shellName = "drop\(UUID().uuidString.prefix(6).lowercased())"
-        defer { Task { try? await SharedTestServer.get().withConnection { try await $0.killPersistentShell(named: shellName) } } }
+        let shellEnded = Atomic<Bool>(false)
+        // Only when the test threw: a connection still running as the test process exits crashes it.
+        defer { if !shellEnded.load(ordering: .relaxed) { Task { try? await Self.endShell(shellName) } } }
 
         // The follow and a writer appending a message every 300 ms.
         let sessions = RemoteSessions(connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]), cache: nil)
@@ -103,6 +105,8 @@ import Testing
         _ = try? await reader.value
         try? await shell.close()
         await connection.close()
+        try await Self.endShell(shellName)
+        shellEnded.store(true, ordering: .relaxed)
 
         #expect(state.seen.withLock { $0 } == expected, "every appended message exactly once, in order")
         #expect(screensBack == drops, "top's screen came back after \(screensBack) of \(drops) drops")
@@ -110,6 +114,10 @@ import Testing
         #expect(result.other.isEmpty, "\(result.other)")
         #expect(result.ok > 100, "\(result)")
         #expect(proxy.acceptedConnections >= drops + 1)
+    }
+
+    private static func endShell(_ name: String) async throws {
+        try await SharedTestServer.get().withConnection { try await $0.killPersistentShell(named: name) }
     }
 
     /// What the test's tasks share.
