@@ -77,7 +77,7 @@ public struct SessionListingOptions: Sendable, Equatable {
     public var widenedWindow: Int
     /// Whether the box counts each new or grown file's message lines (`SessionSummary.messageCount`):
     /// a whole read of those files on the box (~1 GB/s with GNU grep). Off, counts are nil, and a
-    /// rename that sits beyond the first 8 KiB windows is not looked for (``TitleLines``).
+    /// rename that sits beyond the first 8 KiB windows is not looked for (`TitleLines`).
     public var countsMessages: Bool
 
     /// Creates options.
