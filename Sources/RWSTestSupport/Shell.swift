@@ -21,7 +21,8 @@ public enum Shell {
         process.waitUntilExit()
         if process.terminationStatus != 0, !allowFailure {
             throw TestServerError.commandFailed(
-                "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errData, as: UTF8.self))")
+                "\(executable) \(arguments.joined(separator: " ")) " +
+                    "exited \(process.terminationStatus): \(String(decoding: errData, as: UTF8.self))")
         }
         return String(decoding: outData, as: UTF8.self)
     }

@@ -71,7 +71,9 @@ enum Grow {
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file.path))
             try handle.seekToEnd()
             for line in 0..<20 {
-                let text = #"{"type":"user","uuid":"grow-\#(index)-\#(line)","parentUuid":null,"sessionId":"\#(file.id)","timestamp":"2027-01-01T00:00:00.000Z","message":{"role":"user","content":"\#(String(repeating: "more ", count: 100))"}}"#
+                let text = #"{"type":"user","uuid":"grow-\#(index)-\#(line)","parentUuid":null,"sessionId":"\#(file.id)","# +
+                    #""timestamp":"2027-01-01T00:00:00.000Z","message":{"role":"user","# +
+                    #""content":"\#(String(repeating: "more ", count: 100))"}}"#
                 try handle.write(contentsOf: Data((text + "\n").utf8))
             }
             try handle.close()
@@ -90,7 +92,8 @@ enum FollowLatency {
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file.path))
             try handle.seekToEnd()
             let started = ContinuousClock.now
-            let line = #"{"type":"user","uuid":"follow-\#(index)","parentUuid":null,"sessionId":"\#(file.id)","timestamp":"2027-01-02T00:00:00.000Z","message":{"role":"user","content":"ping \#(index)"}}"#
+            let line = #"{"type":"user","uuid":"follow-\#(index)","parentUuid":null,"sessionId":"\#(file.id)","# +
+                #""timestamp":"2027-01-02T00:00:00.000Z","message":{"role":"user","content":"ping \#(index)"}}"#
             try handle.write(contentsOf: Data((line + "\n").utf8))
             try handle.close()
             while let event = try await iterator.next() {

@@ -6,7 +6,8 @@ struct RWS: AsyncParsableCommand {
         commandName: "rws",
         abstract: "Work on a remote box over SSH: run commands, open a shell, manage projects and Claude Code history.",
         discussion: """
-        The box needs nothing but sshd, git and a POSIX shell. Every command that connects takes --host [USER@]HOST[:PORT] or a Host name from ~/.ssh/config (or RWS_HOST).
+        The box needs nothing but sshd, git and a POSIX shell. Every command that connects takes --host [USER@]HOST[:PORT] or \
+        a Host name from ~/.ssh/config (or RWS_HOST).
 
         Examples:
           rws exec --host me@box.example.com -- uname -a

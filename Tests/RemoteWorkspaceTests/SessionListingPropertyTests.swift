@@ -34,7 +34,8 @@ import Testing
         let remote = try await sandbox.withSessions(cache: false) { try await $0.listing(includeUnlisted: true) }.sessions
         var local: [LocalSessionListing] = []
         for project in try FileManager.default.contentsOfDirectory(atPath: sandbox.projects).sorted() {
-            local += try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project), includeUnlisted: true)
+            local += try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project),
+                includeUnlisted: true)
         }
 
         #expect(Set(remote.map(\.id)) == Set(local.map(\.summary.id)), "seed \(seed)")
@@ -52,12 +53,16 @@ import Testing
             #expect(match.file.modified == listing.summary.modificationTime)
             for age in [0, 61, 600, 3_601] {
                 let now = match.file.modified + age
-                #expect(match.summary.state(now: now) == listing.summary.state(now: now), "seed \(seed), \(listing.summary.id) at +\(age) s")
+                #expect(match.summary.state(now: now) == listing.summary.state(now: now),
+                    "seed \(seed), \(listing.summary.id) at +\(age) s")
             }
         }
         #expect(local.contains { $0.summary.subagentCount > 0 } && Set(local.compactMap(\.summary.activity)).count >= 2
-                && local.contains { $0.summary.contextUse != nil } && local.contains { ($0.summary.messageCount ?? 0) > 0 }, "seed \(seed): the generator lost the new fields")
-        #expect(remote.map(\.summary.lastTimestamp) == local.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }.map(\.summary.lastTimestamp))
+                && local.contains { $0.summary.contextUse != nil } && local.contains { ($0.summary.messageCount ?? 0) > 0 },
+                    "seed \(seed): the generator lost the new fields")
+        #expect(
+            remote.map(\.summary.lastTimestamp)
+                == local.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }.map(\.summary.lastTimestamp))
         // The cached listing that follows must say the same.
         let warm = try await sandbox.withSessions { try await $0.listing(includeUnlisted: true) }.sessions
         let again = try await sandbox.withSessions { try await $0.listing(includeUnlisted: true) }.sessions
@@ -74,7 +79,8 @@ import Testing
         let id = "5e55a0e1-0000-4000-8000-000000000001"
         let huge = String(repeating: "y", count: 100_000)
         // The tool result's text comes after its timestamp, as Claude Code writes it.
-        let last = #"{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"\#(id)","timestamp":"2026-03-04T05:06:07.000Z","message":{"role":"user","content":"more"},"toolUseResult":{"stdout":"\#(huge)"}}"#
+        let last = #"{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"\#(id)","timestamp":"2026-03-04T05:06:07.000Z","# +
+            #""message":{"role":"user","content":"more"},"toolUseResult":{"stdout":"\#(huge)"}}"#
         try sandbox.writeSession(id, lines: [
             Records.user("first question", uuid: "u1", parent: nil, session: id, time: "2026-01-01T00:00:00.000Z"),
             Records.assistant("answer", uuid: "a1", parent: "u1", session: id, time: "2026-01-01T00:00:05.000Z"),

@@ -30,7 +30,8 @@ enum Corpus {
             guard let current = name, line.hasPrefix("- repo:"), let range = line.range(of: "path: `") else { continue }
             let path = line[range.upperBound...].prefix { $0 != "`" }.split(separator: "/").map(String.init)
             if let index = path.firstIndex(of: "subagents") {
-                result.append(Placement(corpusName: current, project: path[index - 2], relativePath: path[(index - 1)...].joined(separator: "/")))
+                result.append(Placement(corpusName: current, project: path[index - 2],
+                    relativePath: path[(index - 1)...].joined(separator: "/")))
             } else {
                 result.append(Placement(corpusName: current, project: path[path.count - 2], relativePath: path[path.count - 1]))
             }
@@ -60,8 +61,10 @@ struct SessionSandbox {
 
     /// Copies the whole corpus in, laid out as Claude Code lays it out.
     func layOutCorpus(only names: Set<String>? = nil) throws {
-        for placement in try Corpus.placements() where names.map({ names in names.contains { placement.corpusName.contains($0) } }) ?? true {
-            let destination = URL(fileURLWithPath: projects).appendingPathComponent(placement.project).appendingPathComponent(placement.relativePath)
+        for placement in try Corpus.placements()
+        where names.map({ names in names.contains { placement.corpusName.contains($0) } }) ?? true {
+            let destination = URL(fileURLWithPath: projects).appendingPathComponent(placement.project)
+                .appendingPathComponent(placement.relativePath)
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: Corpus.folder.appendingPathComponent(placement.corpusName), to: destination)
         }
@@ -103,11 +106,15 @@ struct SessionSandbox {
 enum Records {
     static func user(_ text: String, uuid: String, parent: String?, session: String, time: String = "2026-01-02T10:00:00.000Z") -> String {
         let parentField = parent.map { "\"\($0)\"" } ?? "null"
-        return #"{"parentUuid":\#(parentField),"isSidechain":false,"type":"user","uuid":"\#(uuid)","sessionId":"\#(session)","cwd":"/home/dev/proj","timestamp":"\#(time)","message":{"role":"user","content":"\#(text)"}}"#
+        return #"{"parentUuid":\#(parentField),"isSidechain":false,"type":"user","uuid":"\#(uuid)","sessionId":"\#(session)","# +
+            #""cwd":"/home/dev/proj","timestamp":"\#(time)","message":{"role":"user","content":"\#(text)"}}"#
     }
 
-    static func assistant(_ text: String, uuid: String, parent: String, session: String, time: String = "2026-01-02T10:00:05.000Z") -> String {
-        #"{"parentUuid":"\#(parent)","isSidechain":false,"type":"assistant","uuid":"\#(uuid)","sessionId":"\#(session)","cwd":"/home/dev/proj","timestamp":"\#(time)","message":{"id":"msg_\#(uuid)","role":"assistant","model":"claude-test","content":[{"type":"text","text":"\#(text)"}]}}"#
+    static func assistant(_ text: String, uuid: String, parent: String, session: String,
+        time: String = "2026-01-02T10:00:05.000Z") -> String {
+        #"{"parentUuid":"\#(parent)","isSidechain":false,"type":"assistant","uuid":"\#(uuid)","sessionId":"\#(session)","# +
+            #""cwd":"/home/dev/proj","timestamp":"\#(time)","message":{"id":"msg_\#(uuid)","role":"assistant","# +
+            #""model":"claude-test","content":[{"type":"text","text":"\#(text)"}]}}"#
     }
 }
 

@@ -8,7 +8,8 @@ struct ErrorMessageTests {
     @Test("a bad value names file:line, the keyword, the value and the accepted form")
     func badValue() {
         let error = SSHConfigError.badValue(keyword: "Port", value: "0x10", expected: "a decimal number from 1 to 65535", location: here)
-        #expect(error.description == "/home/a/.ssh/config:12: bad Port value '0x10'; expected a decimal number from 1 to 65535. Fix the value in that line.")
+        #expect(error.description == "/home/a/.ssh/config:12: bad Port value '0x10'; expected a decimal number from 1 to 65535. " +
+            "Fix the value in that line.")
     }
 
     @Test("an Include loop lists the chain of files")
@@ -20,7 +21,8 @@ struct ErrorMessageTests {
     @Test("an unreadable include names the Include line it came from")
     func unreadable() {
         let error = SSHConfigError.unreadableFile(path: "/x", reason: "permission denied", includedFrom: here)
-        #expect(error.description == "cannot read configuration file /x (included from /home/a/.ssh/config:12): permission denied. Check that it exists and that you may read it.")
+        #expect(error.description == "cannot read configuration file /x (included from /home/a/.ssh/config:12): permission " +
+            "denied. Check that it exists and that you may read it.")
     }
 
     @Test("a bad environment value names the variable")

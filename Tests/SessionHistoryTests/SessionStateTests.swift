@@ -12,19 +12,23 @@ import Testing
 
     static func assistant(_ content: String, stop: String? = nil, model: String = "claude-opus-4-6", extra: String = "") -> String {
         let stopField = stop.map { #","stop_reason":"\#($0)""# } ?? ""
-        return #"{"type":"assistant","uuid":"a","sessionId":"\#(session)"\#(extra),"message":{"id":"m1","role":"assistant","model":"\#(model)","content":[\#(content)]\#(stopField),"usage":{"input_tokens":10,"cache_creation_input_tokens":2000,"cache_read_input_tokens":80000,"output_tokens":50}}}"#
+        return #"{"type":"assistant","uuid":"a","sessionId":"\#(session)"\#(extra),"message":{"id":"m1","role":"assistant","# +
+            #""model":"\#(model)","content":[\#(content)]\#(stopField),"usage":{"input_tokens":10,"# +
+            #""cache_creation_input_tokens":2000,"cache_read_input_tokens":80000,"output_tokens":50}}}"#
     }
 
     static let prompt = #"{"type":"user","uuid":"u","sessionId":"\#(session)","message":{"role":"user","content":"fix it"}}"#
     static let toolUse = #"{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make"}}"#
     static let text = #"{"type":"text","text":"Done."}"#
-    static let toolResult = #"{"type":"user","uuid":"r","sessionId":"\#(session)","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}"#
+    static let toolResult = #"{"type":"user","uuid":"r","sessionId":"\#(session)","message":{"role":"user","# +
+        #""content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}"#
     static let progress = #"{"type":"progress","uuid":"p","data":{"type":"bash_progress","output":"…"}}"#
     static let title = #"{"type":"custom-title","customTitle":"x","sessionId":"\#(session)"}"#
 
     @Test func theLastTranscriptRecordTellsTheActivityPassingOverBookkeeping() {
         #expect(SessionActivity.of(Self.records([Self.prompt])) == .working)
-        #expect(SessionActivity.of(Self.records([Self.prompt, Self.assistant(Self.toolUse, stop: "tool_use"), Self.progress, Self.title])) == .toolPending)
+        #expect(SessionActivity.of(Self.records([Self.prompt, Self.assistant(Self.toolUse, stop: "tool_use"), Self.progress,
+            Self.title])) == .toolPending)
         #expect(SessionActivity.of(Self.records([Self.assistant(Self.toolUse), Self.toolResult])) == .working)
         #expect(SessionActivity.of(Self.records([Self.prompt, Self.assistant(Self.text, stop: "end_turn"), Self.title])) == .turnEnded)
         // 1.0.x writes a null stop_reason on every chunk: a final text still ends the turn.
@@ -32,11 +36,13 @@ import Testing
         #expect(SessionActivity.of(Self.records([Self.assistant(#"{"type":"thinking","thinking":"hm"}"#)])) == .working)
         let interrupted = #"{"type":"user","uuid":"i","message":{"role":"user","content":"[Request interrupted by user]"}}"#
         #expect(SessionActivity.of(Self.records([Self.assistant(Self.toolUse), interrupted])) == .turnEnded)
-        let commandOutput = #"{"type":"user","uuid":"c","message":{"role":"user","content":"<local-command-stdout>See ya!</local-command-stdout>"}}"#
+        let commandOutput = #"{"type":"user","uuid":"c","message":{"role":"user","content":"<local-command-stdout>See "# +
+            #"ya!</local-command-stdout>"}}"#
         #expect(SessionActivity.of(Self.records([commandOutput])) == .turnEnded)
         let meta = #"{"type":"user","uuid":"m","isMeta":true,"message":{"role":"user","content":"Caveat: …"}}"#
         #expect(SessionActivity.of(Self.records([Self.assistant(Self.toolUse), meta])) == .toolPending)
-        let apiError = Self.assistant(#"{"type":"text","text":"API Error: 529 overloaded"}"#, model: "<synthetic>", extra: #","isApiErrorMessage":true"#)
+        let apiError = Self.assistant(#"{"type":"text","text":"API Error: 529 overloaded"}"#, model: "<synthetic>",
+            extra: #","isApiErrorMessage":true"#)
         #expect(SessionActivity.of(Self.records([Self.prompt, apiError])) == .failed)
         let retry = #"{"type":"system","subtype":"api_error","uuid":"s","retryAttempt":1,"maxRetries":10}"#
         #expect(SessionActivity.of(Self.records([Self.prompt, retry])) == .retrying)
@@ -85,14 +91,16 @@ import Testing
         ]
         for (name, activity, tokens) in cases {
             let bytes = try TestFiles.corpusFile(name)
-            let summary = SessionSummarizer.summarize(fileName: name, fileSize: bytes.count, head: Array(bytes.prefix(65_536)), tail: Array(bytes.suffix(65_536)))
+            let summary = SessionSummarizer.summarize(fileName: name, fileSize: bytes.count, head: Array(bytes.prefix(65_536)),
+                tail: Array(bytes.suffix(65_536)))
             #expect(summary.activity == activity, "\(name)")
             #expect(summary.contextUse?.tokens == tokens, "\(name)")
         }
     }
 
     @Test func subagentCountLeavesOutCompactionAgentsAndSidecars() {
-        #expect(SessionSummary.subagentCount(fileNames: ["agent-a1.jsonl", "agent-a1.meta.json", "agent-acompact-0f0f0f.jsonl", "agent-ea02459f.jsonl"]) == 2)
+        #expect(SessionSummary.subagentCount(fileNames: ["agent-a1.jsonl", "agent-a1.meta.json", "agent-acompact-0f0f0f.jsonl",
+            "agent-ea02459f.jsonl"]) == 2)
     }
 }
 
@@ -113,7 +121,8 @@ import Testing
 
     @Test func agreesWithGrepOnACorpusSession() throws {
         // `LC_ALL=C grep -c -F -e '"type":"user"' -e '"type":"assistant"'` on these files.
-        #expect(MessageLines.count(in: try TestFiles.corpusFile("daaain__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl")) == 107)
+        #expect(
+            MessageLines.count(in: try TestFiles.corpusFile("daaain__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl")) == 107)
         #expect(MessageLines.count(in: try TestFiles.corpusFile("marot__spotter__258c7280-ae70-4798-800f-63464d01a85d.jsonl")) == 496)
     }
 }

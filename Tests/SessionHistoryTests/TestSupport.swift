@@ -5,7 +5,8 @@ import Testing
 /// Locations of test inputs, derived from this file's path so tests run from any directory.
 enum TestPaths {
     /// The package root (two levels above `Tests/SessionHistoryTests/`).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// `../shared/claude-corpus/jsonl` next to the package: the real files, read in place.
     static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/claude-corpus/jsonl")
@@ -19,7 +20,11 @@ enum TestFiles {
     static func corpusFile(_ name: String) throws -> [UInt8] {
         let url = TestPaths.corpus.appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            Issue.record("The real corpus file \(url.path) is missing. The tests read ../shared/claude-corpus/jsonl next to the package; check it out there.")
+            Issue.record(
+                """
+                The real corpus file \(url.path) is missing. The tests read ../shared/claude-corpus/jsonl next to the package; \
+                check it out there.
+                """)
             throw MissingInput(path: url.path)
         }
         return [UInt8](try Data(contentsOf: url))

@@ -78,10 +78,12 @@ public struct HostKeyChallenge: Sendable, Equatable {
 /// The answer of a ``HostKeyPolicy/ask(_:)`` callback.
 public enum HostKeyDecision: Sendable, Equatable {
     /// Connect this time; leave the known hosts file untouched. For a
-    /// ``HostKeyChallenge/Status/changed`` key this refuses with ``SSHError/hostKeyChanged(host:port:keyType:fingerprint:knownHostsFile:)``.
+    /// ``HostKeyChallenge/Status/changed`` key this refuses with
+    /// ``SSHError/hostKeyChanged(host:port:keyType:fingerprint:knownHostsFile:)``.
     case trustOnce
     /// Connect and append the key to the known hosts file, as `accept-new` does. For a
-    /// ``HostKeyChallenge/Status/changed`` key this refuses with ``SSHError/hostKeyChanged(host:port:keyType:fingerprint:knownHostsFile:)``:
+    /// ``HostKeyChallenge/Status/changed`` key this refuses with
+    /// ``SSHError/hostKeyChanged(host:port:keyType:fingerprint:knownHostsFile:)``:
     /// the file is never rewritten.
     case trustAndRecord
     /// Do not connect: ``SSHError/hostKeyRejected(host:port:keyType:fingerprint:)``.

@@ -10,15 +10,22 @@ struct AskCommand: AsyncParsableCommand {
         commandName: "ask",
         abstract: "Ask Claude Code on the box and stream its answer.",
         discussion: """
-        Runs Claude Code on the box over the SSH connection (nothing but Claude Code has to be installed there), in PROJECT's directory: a project name in the workspace root (app), or a path on the box (~/src/app, /srv/app). Without PROJECT: the remote home, or the session's own directory with --resume.
+        Runs Claude Code on the box over the SSH connection (nothing but Claude Code has to be installed there), in PROJECT's \
+        directory: a project name in the workspace root (app), or a path on the box (~/src/app, /srv/app). Without PROJECT: \
+        the remote home, or the session's own directory with --resume.
 
-        The answer streams to stdout; tool calls and their results go to stderr. When Claude Code asks whether a tool may run, rws asks you on the terminal: y (this once), a (always, for this tool in this session), n (no). Without a terminal rws cannot ask, so it refuses to start unless --permission-mode is given; questions that still come are then answered no.
+        The answer streams to stdout; tool calls and their results go to stderr. When Claude Code asks whether a tool may \
+        run, rws asks you on the terminal: y (this once), a (always, for this tool in this session), n (no). Without a \
+        terminal rws cannot ask, so it refuses to start unless --permission-mode is given; questions that still come are then \
+        answered no.
 
         Ctrl+C interrupts the turn; a second Ctrl+C stops Claude Code and exits with 130.
 
-        With --json, every event is one JSON object per line (session_started, text_delta, tool_call, tool_result, permission_request, usage, error, result…).
+        With --json, every event is one JSON object per line (session_started, text_delta, tool_call, tool_result, \
+        permission_request, usage, error, result…).
 
-        Exit status: 0 when the turn ended well; 1 when it ended in an error (API error, not logged in, Claude Code missing); 130 when interrupted; 255 when the connection failed.
+        Exit status: 0 when the turn ended well; 1 when it ended in an error (API error, not logged in, Claude Code missing); \
+        130 when interrupted; 255 when the connection failed.
 
         Examples:
           rws ask --host box app "What does main.swift do?"
@@ -48,7 +55,8 @@ struct AskCommand: AsyncParsableCommand {
     var images: [String] = []
 
     // A path on the box: local file completion would offer the wrong files.
-    @Option(name: .customLong("file"), help: ArgumentHelp("Have Claude Code read this file on the box into the prompt; repeatable.", valueName: "path"))
+    @Option(name: .customLong("file"),
+        help: ArgumentHelp("Have Claude Code read this file on the box into the prompt; repeatable.", valueName: "path"))
     var files: [String] = []
 
     @Flag(name: .long, help: "Print one JSON event per line.")
@@ -65,7 +73,8 @@ struct AskCommand: AsyncParsableCommand {
             options.fork = fork
             let interactive = Terminal.isTTY(STDIN_FILENO)
             guard interactive || options.permissionMode != nil else {
-                throw CLIError.usage("stdin is not a terminal, so rws cannot ask before a tool runs: pass --permission-mode (default, plan, acceptEdits or bypassPermissions)")
+                throw CLIError.usage("stdin is not a terminal, so rws cannot ask before a tool runs: pass --permission-mode " +
+                    "(default, plan, acceptEdits or bypassPermissions)")
             }
             let prompt = ClaudePrompt(words.last ?? "", images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
             return try await connection.withConnection { ssh in
@@ -158,7 +167,8 @@ struct AskPrinter {
         case .result(let result):
             endLine()
             let cost = String(format: "$%.4f", result.costUSD)
-            let seconds = String(format: "%.1f s", Double(result.duration.components.seconds) + Double(result.duration.components.attoseconds) / 1e18)
+            let seconds = String(format: "%.1f s",
+                Double(result.duration.components.seconds) + Double(result.duration.components.attoseconds) / 1e18)
             Terminal.err("\(result.wasInterrupted ? "interrupted · " : "")session \(result.sessionID) · \(cost) · \(seconds)\n")
         default:
             break

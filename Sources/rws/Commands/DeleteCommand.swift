@@ -7,9 +7,12 @@ struct DeleteCommand: AsyncParsableCommand {
         commandName: "delete",
         abstract: "Delete a project directory from the box, and optionally its Claude Code history.",
         discussion: """
-        Only what is inside the workspace root is removed: the real path is checked on the box, a project that is a symbolic link loses only the link (its target is never touched), and the root itself is never removed. --with-history also removes the Claude Code project folders whose sessions recorded the project's path.
+        Only what is inside the workspace root is removed: the real path is checked on the box, a project that is a symbolic \
+        link loses only the link (its target is never touched), and the root itself is never removed. --with-history also \
+        removes the Claude Code project folders whose sessions recorded the project's path.
 
-        rws first shows what it would remove. On a terminal it asks for confirmation; elsewhere it refuses unless --yes is given. --dry-run only shows.
+        rws first shows what it would remove. On a terminal it asks for confirmation; elsewhere it refuses unless --yes is \
+        given. --dry-run only shows.
 
         Examples:
           rws delete --host box old-app
@@ -59,7 +62,8 @@ struct DeleteCommand: AsyncParsableCommand {
         guard Terminal.isTTY(STDIN_FILENO) else {
             throw CLIError.usage("not a terminal, so rws cannot ask: pass --yes to delete \(plan.name), or --dry-run to see what would go")
         }
-        Terminal.err(plan.items.map { "will remove \($0.kind.rawValue): \($0.path.safeLine)\n" }.joined() + "Delete \(plan.name.safeLine)? [y/N] ")
+        Terminal.err(
+            plan.items.map { "will remove \($0.kind.rawValue): \($0.path.safeLine)\n" }.joined() + "Delete \(plan.name.safeLine)? [y/N] ")
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard answer == "y" || answer == "yes" else { throw CLIError.failed("not deleted", code: RWSExitCode.failure) }
     }

@@ -8,7 +8,8 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Export a session as Markdown (or text or JSON), to a file or stdout.",
         discussion: """
-        SESSION is a session id or unique id prefix on the box (or a local .jsonl file when no host is given). Subagent transcripts and tool results are included; thinking with --thinking.
+        SESSION is a session id or unique id prefix on the box (or a local .jsonl file when no host is given). Subagent \
+        transcripts and tool results are included; thinking with --thinking.
 
         Examples:
           rws export --host box 0b1c -o session.md

@@ -7,7 +7,8 @@ struct RemoveSessionCommand: AsyncParsableCommand {
         commandName: "rm-session",
         abstract: "Delete a session on the box: its file and its <id>/ folder, nothing else.",
         discussion: """
-        Removes <project>/<id>.jsonl and <project>/<id>/ (subagent transcripts, tool results). Asks first on a terminal; --yes skips the question (needed when stdin is not a terminal).
+        Removes <project>/<id>.jsonl and <project>/<id>/ (subagent transcripts, tool results). Asks first on a terminal; \
+        --yes skips the question (needed when stdin is not a terminal).
 
         Examples:
           rws rm-session --host box 0b1c

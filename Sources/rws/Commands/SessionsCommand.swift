@@ -8,9 +8,12 @@ struct SessionsCommand: AsyncParsableCommand {
         commandName: "sessions",
         abstract: "List Claude Code sessions on the box, newest first.",
         discussion: """
-        One remote command lists every session file with its first and last few KB; a local cache (under ~/.cache/rws, per host) makes the next listing read only what changed. Subagent transcripts are attached to their session, not listed.
+        One remote command lists every session file with its first and last few KB; a local cache (under ~/.cache/rws, per \
+        host) makes the next listing read only what changed. Subagent transcripts are attached to their session, not listed.
 
-        PROJECT narrows the list: a project name in the workspace root (app), a path on the box (/home/me/app or ~/app), or a Claude Code project folder name (-home-me-app). With --json, each session comes with its path, size, summary and subagent files.
+        PROJECT narrows the list: a project name in the workspace root (app), a path on the box (/home/me/app or ~/app), or a \
+        Claude Code project folder name (-home-me-app). With --json, each session comes with its path, size, summary and \
+        subagent files.
 
         With --local DIR, lists the sessions of one project folder on this machine instead.
 
@@ -44,12 +47,18 @@ struct SessionsCommand: AsyncParsableCommand {
                 let folder = URL(fileURLWithPath: NSString(string: local).expandingTildeInPath)
                 var listings = try LocalProject.listSessions(in: folder)
                 if let limit { listings = Array(listings.prefix(max(0, limit))) }
-                Terminal.out(json ? try SessionTable.json(listings.map { WithState($0.summary, summary: $0.summary) }) : SessionTable.text(listings.map(\.summary)))
+                Terminal.out(
+                    json
+                        ? try SessionTable.json(listings.map { WithState($0.summary, summary: $0.summary) })
+                        : SessionTable.text(listings.map(\.summary)))
                 return 0
             }
             var listings = try await RemoteSessionsSupport.with(connection, workspace) { try await $0.listSessions(project: project) }
             if let limit { listings = Array(listings.prefix(max(0, limit))) }
-            Terminal.out(json ? try SessionTable.json(listings.map { WithState($0, summary: $0.summary) }) : SessionTable.text(listings.map(\.summary)))
+            Terminal.out(
+                json
+                    ? try SessionTable.json(listings.map { WithState($0, summary: $0.summary) })
+                    : SessionTable.text(listings.map(\.summary)))
             return 0
         }
     }
@@ -62,7 +71,8 @@ enum SessionTable {
         guard !summaries.isEmpty else { return "no sessions\n" }
         let header = "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  TITLE\n"
         return header + summaries.map { summary in
-            let when = summary.lastTimestamp.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ").safeLine } ?? "-               "
+            let when =
+                summary.lastTimestamp.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ").safeLine } ?? "-               "
             let id = String(summary.id.prefix(8)).safeLine
             let title = summary.title?.safeLine ?? "(untitled)"
             let state = pad(summary.state(now: now).map(label) ?? "-", 10)

@@ -7,15 +7,22 @@ struct ShellCommand: AsyncParsableCommand {
         commandName: "shell",
         abstract: "Open an interactive shell on the box in this terminal.",
         discussion: """
-        Your terminal is switched to raw mode and joined to a terminal (PTY) on the box: every key, Ctrl+C and Ctrl+\\ included, goes to the remote programs; the remote size follows your window. Your terminal settings are restored however rws ends.
+        Your terminal is switched to raw mode and joined to a terminal (PTY) on the box: every key, Ctrl+C and Ctrl+\\ \
+        included, goes to the remote programs; the remote size follows your window. Your terminal settings are restored \
+        however rws ends.
 
         Escapes, typed right after Enter: ~. disconnects, ~? lists the escapes, ~~ sends a ~.
 
-        Without a local terminal (stdin piped), the shell or --command runs without a PTY, reading stdin, as ssh -T does; rws says so on stderr.
+        Without a local terminal (stdin piped), the shell or --command runs without a PTY, reading stdin, as ssh -T does; rws \
+        says so on stderr.
 
-        Persistent shells (--persist [NAME], default name "rws") live in a tmux session on the box (GNU screen where tmux is missing), created on first use: when the link drops or the laptop sleeps, the programs keep running, and rws reconnects and reattaches to the same screen by itself. ~. detaches and leaves them running; --list-persistent shows them, --kill-persistent NAME ends one.
+        Persistent shells (--persist [NAME], default name "rws") live in a tmux session on the box (GNU screen where tmux is \
+        missing), created on first use: when the link drops or the laptop sleeps, the programs keep running, and rws \
+        reconnects and reattaches to the same screen by itself. ~. detaches and leaves them running; --list-persistent shows \
+        them, --kill-persistent NAME ends one.
 
-        Exit status: the remote shell's (128+N when a signal killed it); 255 after ~. or when the connection failed; 128+N when rws itself got signal N (SIGTERM, SIGHUP, SIGQUIT, SIGINT).
+        Exit status: the remote shell's (128+N when a signal killed it); 255 after ~. or when the connection failed; 128+N \
+        when rws itself got signal N (SIGTERM, SIGHUP, SIGQUIT, SIGINT).
 
         Examples:
           rws shell --host me@box
@@ -33,7 +40,8 @@ struct ShellCommand: AsyncParsableCommand {
                                             valueName: "command"))
     var command: String?
 
-    @Flag(name: .long, help: "Attach to a persistent shell on the box (tmux or screen), created on first use; reattach after a dropped link.")
+    @Flag(name: .long,
+        help: "Attach to a persistent shell on the box (tmux or screen), created on first use; reattach after a dropped link.")
     var persist = false
 
     @Argument(help: ArgumentHelp("The persistent shell's name (with --persist; default rws).", valueName: "name"))
@@ -47,7 +55,9 @@ struct ShellCommand: AsyncParsableCommand {
 
     func validate() throws {
         if name != nil, !persist { throw ValidationError("a shell name goes with --persist: rws shell --persist \(name!)") }
-        if persist, command != nil { throw ValidationError("--persist and --command do not go together: a persistent shell runs your login shell in tmux or screen") }
+        if persist, command != nil {
+            throw ValidationError("--persist and --command do not go together: a persistent shell runs your login shell in tmux or screen")
+        }
         let modes = [persist, listPersistent, killPersistent != nil].filter { $0 }.count
         if modes > 1 { throw ValidationError("give one of --persist, --list-persistent and --kill-persistent") }
     }
@@ -88,7 +98,8 @@ extension ShellCommand {
                     }
                     terminal.restore()
                     if case .disconnected = end {
-                        Terminal.err("\nDetached from \(name); it keeps running on \(ssh.configuration.host) (rws shell --persist \(name)).\n")
+                        Terminal.err("\nDetached from \(name); it keeps running on \(ssh.configuration.host) (rws shell " +
+                            "--persist \(name)).\n")
                         return RWSExitCode.connectionFailed
                     }
                     return try RemoteTerminal.report(end, host: ssh.configuration.host)

@@ -42,7 +42,8 @@ struct ProjectSandbox {
         let dir = claudeProjects + "/" + folder
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let cwdJSON = String(decoding: try JSONSerialization.data(withJSONObject: [cwd], options: [.withoutEscapingSlashes]), as: UTF8.self)
-        let line = #"{"type":"user","uuid":"u1","sessionId":"\#(id)","cwd":\#(cwdJSON.dropFirst().dropLast()),"message":{"role":"user","content":"hi"}}"#
+        let line = #"{"type":"user","uuid":"u1","sessionId":"\#(id)","cwd":\#(cwdJSON.dropFirst().dropLast()),"# +
+            #""message":{"role":"user","content":"hi"}}"#
         try (line + "\n").write(toFile: dir + "/\(id).jsonl", atomically: true, encoding: .utf8)
     }
 }
