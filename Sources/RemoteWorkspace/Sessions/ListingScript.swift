@@ -1,3 +1,5 @@
+import SSHClient
+
 /// The remote half of a session listing: one POSIX sh script for every Claude data folder.
 ///
 /// For each folder it prints the `stat` line of every `.jsonl` and `.meta.json` file under the

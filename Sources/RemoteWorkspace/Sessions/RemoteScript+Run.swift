@@ -1,36 +1,6 @@
 import SSHClient
 
-/// A small POSIX sh script sent as the remote command: nothing is installed on the box.
-///
-/// The script runs under `sh -c` whatever the user's login shell is, and every argument goes
-/// through ``ShellQuoting``: paths with ``ShellQuoting/quotePath(_:)`` so that `~/` means the
-/// remote home, other words with ``ShellQuoting/quote(_:)``.
-struct RemoteScript: Sendable {
-    /// A word passed to the script.
-    enum Argument: Sendable {
-        /// A plain word, passed byte for byte.
-        case word(String)
-        /// A remote path; a leading `~/` is the remote home.
-        case path(String)
-    }
-
-    /// What the script does, for error messages ("listing sessions").
-    let step: String
-    /// The script text.
-    let body: String
-
-    /// The command line: `sh -c 'BODY' rws ARGS...`.
-    func commandLine(_ arguments: [Argument]) throws -> String {
-        var words = ["sh", "-c", try ShellQuoting.quote(body), "rws"]
-        for argument in arguments {
-            switch argument {
-            case .word(let word): words.append(try ShellQuoting.quote(word))
-            case .path(let path): words.append(try ShellQuoting.quotePath(path))
-            }
-        }
-        return words.joined(separator: " ")
-    }
-
+extension RemoteScript {
     /// Runs the script and returns its result; a non-zero exit is a ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)``.
     func run(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)) async throws -> CommandResult {
         let result = try await connection.run(try commandLine(arguments), input: input, timeout: timeout)
