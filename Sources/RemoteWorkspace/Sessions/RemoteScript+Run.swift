@@ -3,11 +3,21 @@ import SSHClient
 extension RemoteScript {
     /// Runs the script and returns its result; a non-zero exit is a ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)``.
     func run(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)) async throws -> CommandResult {
-        let result = try await connection.run(try commandLine(arguments), input: input, timeout: timeout)
+        let result = try await self.result(on: connection, arguments, input: input, timeout: timeout)
+        try check(result)
+        return result
+    }
+
+    /// Runs the script and returns its result, whatever its exit status.
+    func result(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)) async throws -> CommandResult {
+        try await connection.run(try commandLine(arguments), input: input, timeout: timeout)
+    }
+
+    /// Throws ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)`` unless `result` is a success.
+    func check(_ result: CommandResult) throws {
         guard result.status.isSuccess else {
             throw RemoteSessionError.remoteCommandFailed(step: step, status: result.status.description, stderr: result.stderrText)
         }
-        return result
     }
 
     /// Runs a script whose first argument is a boundary token and splits its output into
