@@ -84,6 +84,7 @@ struct CloneScript {
 
     /// Removes `$2` in the workspace root `$1`, whatever state the clone left it in.
     static let cleanup = RemoteScript(step: "removing the clone's temporary directory", body: #"""
+        # shellcheck disable=SC2115 # $2 is never empty
         rm -rf -- "$1/$2"
         """#)
 

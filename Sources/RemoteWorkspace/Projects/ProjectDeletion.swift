@@ -57,6 +57,7 @@ enum ProjectDeletionScript {
     /// number N of Claude project folders, then those N folders, then the history folders to remove.
     /// Prints `D path`, `L path` or `H path` (NUL-terminated fields) for each removal, `X path` before refusing.
     static let script = RemoteScript(step: "deleting the project", exits: ProjectScriptExit.self, body: #"""
+    # shellcheck disable=SC2115 # $b is checked not to be empty
     f() { printf '%s\000' "$@"; }
     dry=$1 root=$2 name=$3 n=$4
     shift 4

@@ -18,6 +18,7 @@ enum ProjectScanScript {
     }
 
     static let script = RemoteScript(step: "listing projects", body: #"""
+    # shellcheck disable=SC2010 # the session names are printed one per line and read as such
     LC_ALL=C; export LC_ALL
     f() { printf '%s\000' "$@"; }
     hasgit=0; command -v git >/dev/null 2>&1 && hasgit=1

@@ -27,6 +27,7 @@ enum ProcessKill {
 
     /// The kill script: `$1` the PID, `$2` the grace period in tenths of a second, `$3` the same in seconds.
     static let script = RemoteScript(step: "stopping a remote command", body: #"""
+        # shellcheck disable=SC2086 # PID lists are split into words
         p=$1 me=$$ known=$1 tenths=$2 pause=$3
         table() {
           ps -A -o pid= -o ppid= -o sid= -o stat= 2>/dev/null && return

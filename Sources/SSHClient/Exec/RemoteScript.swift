@@ -54,6 +54,12 @@ package struct RemoteScript: Sendable {
     }
 }
 
+extension RemoteScript {
+    /// Every script SSHClient runs on the box, for tests.
+    static let sshClientScripts: [RemoteScript] =
+        PersistentShellScripts.all + [ProcessKill.script, StoppableCommand.script] + ShellFileScripts.all
+}
+
 /// The exit statuses a script uses to say why it stopped, shared by the script and its caller:
 /// the script's body writes `exit N` for a case's raw value, the caller reads the status back
 /// with ``ExitStatus/scriptExit(_:)``. A test checks that every `exit N` in a body is declared.

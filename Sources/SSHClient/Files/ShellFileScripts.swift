@@ -15,10 +15,16 @@ enum ShellFileScripts {
     /// Settings and helpers every script starts with. `rws_gone P` explains why P cannot be
     /// reached (in `ls`'s words) and fails.
     private static let prelude: StaticString = #"""
+        # shellcheck disable=SC2317 # not every script calls every helper
         LC_ALL=C; export LC_ALL
         rws_fail() { printf 'rws-error:%s\n' "$1" >&2; exit 1; }
         rws_exists() { [ -e "$1" ] || [ -h "$1" ]; }
         rws_gone() { [ -h "$1" ] && rws_fail ENOENT; ls -d -- "$1" >/dev/null; exit 1; }
+
+        """#
+
+    /// `rws_stat` sets `o` and `f`, the `stat` option and format of this system's `stat`.
+    private static let statHelper: StaticString = #"""
         rws_stat() {
           if stat -c %s / >/dev/null 2>&1; then o=-c; f='%f %s %u %g %Y %n'
           elif stat -f %z / >/dev/null 2>&1; then o=-f; f='%Xp %z %u %g %Dm %N'
@@ -31,6 +37,7 @@ enum ShellFileScripts {
     /// simply not listed, as over SFTP. Per batch of `find` results: `B`, the names, an empty name, the `stat` lines, NUL, then
     /// (name, link target) pairs for symlinks when `t=1`, an empty name. Run by `find`, with `o`, `f` and `t` exported.
     static let listBatch = RemoteScript(step: "listing a batch", body: #"""
+        # shellcheck disable=SC2154 # o, f and t come from the list script
         printf 'B\0'; for n; do printf '%s\0' "$n"; done; printf '\0'
         stat "$o" "$f" -- "$@" 2>/dev/null; printf '\0'
         if [ "$t" = 1 ]; then for n; do
@@ -40,7 +47,7 @@ enum ShellFileScripts {
         """#)
 
     /// `$1` the directory, `$2` 1 for symlink targets, `$3` ``listBatch``'s body.
-    static let list = RemoteScript(step: "listing", exits: Exit.self, body: prelude, #"""
+    static let list = RemoteScript(step: "listing", exits: Exit.self, body: prelude, statHelper, #"""
         d=$1 t=$2 batch=$3
         if [ ! -d "$d" ]; then [ -e "$d" ] && rws_fail ENOTDIR; rws_gone "$d"; fi
         { cd -- "$d" 2>/dev/null && [ -r . ]; } || rws_fail EACCES
@@ -51,7 +58,7 @@ enum ShellFileScripts {
         """#)
 
     /// `$1` the path, `$2` 1 to follow a symlink.
-    static let stat = RemoteScript(step: "stat", exits: Exit.self, body: prelude, #"""
+    static let stat = RemoteScript(step: "stat", exits: Exit.self, body: prelude, statHelper, #"""
         p=$1
         rws_stat
         if [ "$2" = 1 ]; then stat -L "$o" "$f" -- "$p"; else stat "$o" "$f" -- "$p"; fi
@@ -95,6 +102,7 @@ enum ShellFileScripts {
 
     /// `$1` the directory, `$2` the octal permissions, `$3` 1 to make missing parents too.
     static let makeDirectory = RemoteScript(step: "creating the directory", exits: Exit.self, body: prelude, #"""
+        # shellcheck disable=SC2174 # the mode is for the directory asked for, as over SFTP
         if [ "$3" = 1 ]; then mkdir -p -m "$2" -- "$1"; else mkdir -m "$2" -- "$1"; fi
         """#)
 
