@@ -37,10 +37,12 @@ package struct ScriptCase: Sendable, CustomStringConvertible {
 
     package var description: String { name }
 
-    package init(_ name: String, _ script: RemoteScript, alsoCovers: [RemoteScript] = [], setup: String = "", input: [UInt8] = [],
-                 timeout: Duration = .seconds(30), normalize: @escaping @Sendable (ScriptShells.Run) -> ScriptShells.Run = { $0 },
-                 arguments: @escaping @Sendable (String) -> [RemoteScript.Argument],
-                 check: @escaping @Sendable (ScriptShells.Run, String) throws -> Void) {
+    package init(
+        _ name: String, _ script: RemoteScript, alsoCovers: [RemoteScript] = [], setup: String = "", input: [UInt8] = [],
+        timeout: Duration = .seconds(30), normalize: @escaping @Sendable (ScriptShells.Run) -> ScriptShells.Run = { $0 },
+        arguments: @escaping @Sendable (String) -> [RemoteScript.Argument],
+        check: @escaping @Sendable (ScriptShells.Run, String) throws -> Void
+    ) {
         self.name = name
         self.script = script
         self.alsoCovers = alsoCovers
@@ -66,19 +68,29 @@ package struct ScriptCase: Sendable, CustomStringConvertible {
             try? FileManager.default.removeItem(atPath: sandbox)
             try FileManager.default.createDirectory(atPath: sandbox + "/home", withIntermediateDirectories: true)
             if !setup.isEmpty {
-                let prepared = try ScriptShells.execute("/bin/sh", ["-c", "cd \"$1\" && { \(setup)\n}", "sh", sandbox, Self.hostile],
-                                                        directory: sandbox)
+                let prepared = try ScriptShells.execute(
+                    "/bin/sh", ["-c", "cd \"$1\" && { \(setup)\n}", "sh", sandbox, Self.hostile],
+                    directory: sandbox)
                 guard prepared.status == 0 else { throw ScriptCase.Failure("\(name): setting up failed: \(prepared)") }
             }
-            let run = try ScriptShells.run(script, arguments(sandbox), shell: shell, input: input, directory: sandbox,
-                                           home: sandbox + "/home", timeout: timeout)
+            let run = try ScriptShells.run(
+                script, arguments(sandbox), shell: shell, input: input, directory: sandbox,
+                home: sandbox + "/home", timeout: timeout)
             do { try check(run, sandbox) } catch { problems.append("\(name) under \(shell): \(error) in \(run)") }
-            if FileManager.default.fileExists(atPath: sandbox + "/CANARY") { problems.append("\(name) under \(shell) ran a command from an argument") }
+            if FileManager.default.fileExists(atPath: sandbox + "/CANARY") {
+                problems.append("\(name) under \(shell) ran a command from an argument")
+            }
             runs.append((shell, normalize(run)))
         }
         for (shell, run) in runs.dropFirst() {
             if run != runs[0].1 { problems.append("\(name): \(shell) differs from \(runs[0].0): \(run) vs \(runs[0].1)") }
         }
         return problems
+    }
+
+    /// The scripts among `scripts` that no case in `cases` runs.
+    package static func uncovered(_ scripts: [RemoteScript], by cases: [ScriptCase]) -> [String] {
+        let covered = Set(cases.flatMap { [$0.script.body] + $0.alsoCovers.map(\.body) })
+        return scripts.filter { !covered.contains($0.body) }.map(\.step)
     }
 }

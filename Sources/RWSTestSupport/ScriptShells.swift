@@ -34,37 +34,59 @@ package enum ScriptShells {
         if !FileManager.default.fileExists(atPath: busybox) {
             try FileManager.default.createSymbolicLink(atPath: busybox, withDestinationPath: "/usr/bin/busybox")
         }
-        return [Shell(name: "dash", path: "/usr/bin/dash"), Shell(name: "bash", path: "/bin/bash"), Shell(name: "busybox sh", path: busybox)]
+        return [
+            Shell(name: "dash", path: "/usr/bin/dash"), Shell(name: "bash", path: "/bin/bash"), Shell(name: "busybox sh", path: busybox),
+        ]
     }
 
     /// shellcheck's findings for `script` as a POSIX sh script; empty when there are none.
     package static func shellcheck(_ script: RemoteScript) throws -> String {
         try Prerequisites.require("/usr/bin/shellcheck", package: "shellcheck")
-        let run = try execute("/usr/bin/shellcheck", ["-s", "sh", "-f", "gcc", "-"], input: Array(script.body.utf8),
-                              directory: FileManager.default.temporaryDirectory.path, environment: [:], timeout: .seconds(60))
+        let run = try execute(
+            "/usr/bin/shellcheck", ["-s", "sh", "-f", "gcc", "-"], input: Array(script.body.utf8),
+            directory: FileManager.default.temporaryDirectory.path, environment: [:], timeout: .seconds(60))
         return run.stdoutText + run.stderr
+    }
+
+    /// shellcheck's findings for each of `scripts` that has any, named by the script's step.
+    package static func shellcheck(_ scripts: [RemoteScript]) throws -> [String] {
+        var findings: [String] = []
+        for script in scripts {
+            let found = try shellcheck(script)
+            if !found.isEmpty { findings.append("\(script.step):\n\(found)") }
+        }
+        return findings
     }
 
     /// Runs `script` with `arguments` under `shell`, in `directory`, with `home` as `$HOME`: the
     /// command line rws sends, read by `/bin/sh` as the login shell would, in a process group of
     /// its own (Foundation starts it so; a script may signal its process group). Killed after `timeout`.
-    package static func run(_ script: RemoteScript, _ arguments: [RemoteScript.Argument], shell: Shell, input: [UInt8] = [],
-                            directory: String, home: String, timeout: Duration = .seconds(30)) throws -> Run {
+    package static func run(
+        _ script: RemoteScript, _ arguments: [RemoteScript.Argument], shell: Shell, input: [UInt8] = [],
+        directory: String, home: String, timeout: Duration = .seconds(30)
+    ) throws -> Run {
         let line = try script.commandLine(arguments, shell: shell.path)
-        let environment = ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "SHELL": shell.path, "LC_ALL": "C",
-                           // No tmux or screen server of this machine's.
-                           "TMUX_TMPDIR": home, "SCREENDIR": home]
-        return try execute("/bin/sh", ["-c", line], input: input, directory: directory,
-                           environment: environment, timeout: timeout)
+        let environment = [
+            "HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "SHELL": shell.path, "LC_ALL": "C",
+            // No tmux or screen server of this machine's.
+            "TMUX_TMPDIR": home, "SCREENDIR": home,
+        ]
+        return try execute(
+            "/bin/sh", ["-c", line], input: input, directory: directory,
+            environment: environment, timeout: timeout)
     }
 
     /// Runs `program` with output to files, so that a process it leaves behind does not hold a pipe open.
-    package static func execute(_ program: String, _ arguments: [String], input: [UInt8] = [], directory: String,
-                                environment: [String: String] = [:], timeout: Duration = .seconds(30)) throws -> Run {
+    package static func execute(
+        _ program: String, _ arguments: [String], input: [UInt8] = [], directory: String,
+        environment: [String: String] = [:], timeout: Duration = .seconds(30)
+    ) throws -> Run {
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("rws-script-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: files) }
-        let (stdin, stdout, stderr) = (files.appendingPathComponent("in"), files.appendingPathComponent("out"), files.appendingPathComponent("err"))
+        let (stdin, stdout, stderr) = (
+            files.appendingPathComponent("in"), files.appendingPathComponent("out"), files.appendingPathComponent("err")
+        )
         try Data(input).write(to: stdin)
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
@@ -86,7 +108,9 @@ package enum ScriptShells {
         }
         process.waitUntilExit()
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return Run(status: status, stdout: Array(try Data(contentsOf: stdout)), stderr: String(decoding: try Data(contentsOf: stderr), as: UTF8.self))
+        return Run(
+            status: status, stdout: Array(try Data(contentsOf: stdout)),
+            stderr: String(decoding: try Data(contentsOf: stderr), as: UTF8.self))
     }
 
     /// What does not match between the scripts' `exit N` commands and their declared statuses: a

@@ -1,7 +1,8 @@
 import Foundation
 import RWSTestSupport
-@testable import SSHClient
 import Testing
+
+@testable import SSHClient
 
 /// Every script SSHClient runs on the box is a constant body with positional arguments: it passes
 /// shellcheck, declares its exit statuses, and behaves the same under dash, bash and BusyBox sh,
@@ -11,25 +12,21 @@ import Testing
     private static let hostile = ScriptCase.hostile
 
     @Test func everyScriptPassesShellcheck() throws {
-        for script in RemoteScript.sshClientScripts {
-            let findings = try ScriptShells.shellcheck(script)
-            #expect(findings.isEmpty, "\(script.step):\n\(findings)")
-        }
+        #expect(try ScriptShells.shellcheck(RemoteScript.sshClientScripts) == [])
     }
 
     @Test func everyExitStatusInABodyIsDeclaredAndEveryDeclaredOneIsUsed() {
-        let mismatches = ScriptShells.exitMismatches(RemoteScript.sshClientScripts)
-        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(ScriptShells.exitMismatches(RemoteScript.sshClientScripts) == [])
     }
 
     @Test func theCommandLineCarriesHostileArgumentsAsWordsAfterAConstantBody() throws {
         let line = try Files.stat.commandLine([.path("~/" + Self.hostile), .word("1")])
-        #expect(line.hasPrefix("exec /bin/sh -c '" + Files.stat.body.replacingOccurrences(of: "'", with: #"'\''"#) + "' rws \"$HOME\"/'-n "))
+        #expect(
+            line.hasPrefix("exec /bin/sh -c '" + Files.stat.body.replacingOccurrences(of: "'", with: #"'\''"#) + "' rws \"$HOME\"/'-n "))
     }
 
     @Test func everyScriptHasACaseRunUnderEveryShell() {
-        let covered = Set(Self.cases.flatMap { [$0.script.body] + $0.alsoCovers.map(\.body) })
-        for script in RemoteScript.sshClientScripts { #expect(covered.contains(script.body), "no case runs \(script.step)") }
+        #expect(ScriptCase.uncovered(RemoteScript.sshClientScripts, by: Self.cases) == [])
     }
 
     @Test(arguments: cases)
@@ -50,14 +47,17 @@ import Testing
     }
 
     /// `$1` of `setup` is the sandbox, `$2` the hostile word; `f` below is the hostile file.
-    private static let files = #"printf 'hello\n' > "$2"; ln -s -- "$2" link; mkdir dir; chmod 644 -- "$2"; touch -h -d @1700000000 -- "$2" link dir home"#
+    private static let files =
+        #"printf 'hello\n' > "$2"; ln -s -- "$2" link; mkdir dir; chmod 644 -- "$2"; touch -h -d @1700000000 -- "$2" link dir home"#
 
     static let cases: [ScriptCase] = [
         ScriptCase("find: a preferred multiplexer first", PersistentShellScripts.find, arguments: { _ in [.word("screen")] }) { run, _ in
             try ScriptCase.require(run.status == 0 && run.stdoutText == "screen\n", "\(run)")
         },
-        ScriptCase("attach: an unknown multiplexer does nothing", PersistentShellScripts.attach,
-                   arguments: { _ in [.word("none"), .word(hostile)] }) { run, _ in
+        ScriptCase(
+            "attach: an unknown multiplexer does nothing", PersistentShellScripts.attach,
+            arguments: { _ in [.word("none"), .word(hostile)] }
+        ) { run, _ in
             try ScriptCase.require(run.status == 0 && run.stdout.isEmpty, "\(run)")
         },
         ScriptCase("list: no sessions", PersistentShellScripts.list, arguments: { _ in [] }) { run, _ in
@@ -66,27 +66,33 @@ import Testing
         ScriptCase("kill: no session of that name", PersistentShellScripts.kill, arguments: { _ in [.word(hostile)] }) { run, _ in
             try ScriptCase.require(run.status == PersistentShellScripts.KillExit.noSuchSession.rawValue, "\(run)")
         },
-        ScriptCase("the kill script stops a session's processes", ProcessKill.script,
-                   arguments: { sandbox in [.word(Self.startSessionLeader(in: sandbox)), .word("2"), .word("0.2")] }) { run, sandbox in
+        ScriptCase(
+            "the kill script stops a session's processes", ProcessKill.script,
+            arguments: { sandbox in [.word(Self.startSessionLeader(in: sandbox)), .word("2"), .word("0.2")] }
+        ) { run, sandbox in
             try ScriptCase.require(run.stdoutText == "rws-stop:\n", "\(run)")
             let pid = try String(contentsOfFile: sandbox + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")[2]
             try ScriptCase.require(state == nil || state == "Z", "process \(pid) still runs: \(state.map(String.init) ?? "")")
         },
-        ScriptCase("the stoppable wrapper runs the command with no arguments of its own", StoppableCommand.script,
-                   normalize: { run in
-                       var run = run
-                       run.stdout = Array(run.stdoutText.replacing(/rws-pid:[0-9]+/, with: "rws-pid:N").utf8)
-                       return run
-                   },
-                   arguments: { _ in [.word("printf '<%s>' \"$#\" \"$0\" \(try! ShellQuoting.quote(hostile)); exit 5")] }) { run, _ in
-            try ScriptCase.require(run.status == 5 && run.stdoutText.hasPrefix("rws-pid:")
-                                   && run.stdoutText.hasSuffix("\n<0><rws><\(hostile)>"), "\(run)")
+        ScriptCase(
+            "the stoppable wrapper runs the command with no arguments of its own", StoppableCommand.script,
+            normalize: { run in
+                var run = run
+                run.stdout = Array(run.stdoutText.replacing(/rws-pid:[0-9]+/, with: "rws-pid:N").utf8)
+                return run
+            },
+            arguments: { _ in [.word("printf '<%s>' \"$#\" \"$0\" \(try! ShellQuoting.quote(hostile)); exit 5")] }
+        ) { run, _ in
+            try ScriptCase.require(
+                run.status == 5 && run.stdoutText.hasPrefix("rws-pid:")
+                    && run.stdoutText.hasSuffix("\n<0><rws><\(hostile)>"), "\(run)")
         },
         ScriptCase("home", Files.home, arguments: { _ in [] }) { run, sandbox in
             try ScriptCase.require(run.stdoutText == sandbox + "/home", "\(run)")
         },
-        ScriptCase("stat of a hostile name", Files.stat, setup: files, arguments: { [.path($0 + "/" + hostile), .word("0")] }) { run, sandbox in
+        ScriptCase("stat of a hostile name", Files.stat, setup: files, arguments: { [.path($0 + "/" + hostile), .word("0")] }) {
+            run, sandbox in
             try ScriptCase.require(run.stdoutText == "81a4 6 \(getuid()) \(getgid()) 1700000000 \(sandbox)/\(hostile)\n", "\(run)")
         },
         ScriptCase("stat of a missing path", Files.stat, arguments: { [.path($0 + "/missing"), .word("1")] }) { run, _ in
@@ -98,48 +104,65 @@ import Testing
         ScriptCase("reading a link that is not one", Files.readLink, setup: files, arguments: { [.path($0 + "/dir")] }) { run, _ in
             try ScriptCase.require(run.status == 1 && run.stderr == "rws-error:EINVAL\n", "\(run)")
         },
-        ScriptCase("reading a range", Files.read, setup: files, arguments: { [.path($0 + "/" + hostile), .word("2"), .word("3")] }) { run, _ in
+        ScriptCase("reading a range", Files.read, setup: files, arguments: { [.path($0 + "/" + hostile), .word("2"), .word("3")] }) {
+            run, _ in
             try ScriptCase.require(run.stdoutText == "ell", "\(run)")
         },
-        ScriptCase("reading the whole file", Files.read, setup: files, arguments: { [.path($0 + "/" + hostile), .word("1"), .word("")] }) { run, _ in
+        ScriptCase("reading the whole file", Files.read, setup: files, arguments: { [.path($0 + "/" + hostile), .word("1"), .word("")] }) {
+            run, _ in
             try ScriptCase.require(run.stdoutText == "hello\n", "\(run)")
         },
-        ScriptCase("reading from an offset", Files.read, setup: files, arguments: { [.path($0 + "/" + hostile), .word("4"), .word("")] }) { run, _ in
+        ScriptCase("reading from an offset", Files.read, setup: files, arguments: { [.path($0 + "/" + hostile), .word("4"), .word("")] }) {
+            run, _ in
             try ScriptCase.require(run.stdoutText == "lo\n", "\(run)")
         },
         ScriptCase("reading a directory", Files.read, setup: files, arguments: { [.path($0 + "/dir"), .word("1"), .word("2")] }) { run, _ in
             try ScriptCase.require(run.status == 1 && run.stderr == "rws-error:EISDIR\n", "\(run)")
         },
-        ScriptCase("writing", Files.write, setup: files, input: Array("new".utf8),
-                   arguments: { [.path($0 + "/" + hostile), .path($0), .word(".tmp-" + hostile), .word("600")] }) { run, sandbox in
+        ScriptCase(
+            "writing", Files.write, setup: files, input: Array("new".utf8),
+            arguments: { [.path($0 + "/" + hostile), .path($0), .word(".tmp-" + hostile), .word("600")] }
+        ) { run, sandbox in
             let path = sandbox + "/" + hostile
             try ScriptCase.require(run.status == 0 && (try? String(contentsOfFile: path, encoding: .utf8)) == "new", "\(run)")
             let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
             try ScriptCase.require(mode == 0o600, "mode \(String(mode, radix: 8))")
         },
-        ScriptCase("appending", Files.append, setup: files, input: Array("more".utf8), arguments: { [.path($0 + "/" + hostile)] }) { run, sandbox in
-            try ScriptCase.require(run.status == 0 && (try? String(contentsOfFile: sandbox + "/" + hostile, encoding: .utf8)) == "hello\nmore", "\(run)")
+        ScriptCase("appending", Files.append, setup: files, input: Array("more".utf8), arguments: { [.path($0 + "/" + hostile)] }) {
+            run, sandbox in
+            try ScriptCase.require(
+                run.status == 0 && (try? String(contentsOfFile: sandbox + "/" + hostile, encoding: .utf8)) == "hello\nmore", "\(run)")
         },
-        ScriptCase("making directories", Files.makeDirectory, arguments: { [.path($0 + "/a/" + hostile), .word("700"), .word("1")] }) { run, sandbox in
+        ScriptCase("making directories", Files.makeDirectory, arguments: { [.path($0 + "/a/" + hostile), .word("700"), .word("1")] }) {
+            run, sandbox in
             var isDirectory: ObjCBool = false
-            try ScriptCase.require(run.status == 0 && FileManager.default.fileExists(atPath: sandbox + "/a/" + hostile, isDirectory: &isDirectory)
-                                   && isDirectory.boolValue, "\(run)")
+            try ScriptCase.require(
+                run.status == 0 && FileManager.default.fileExists(atPath: sandbox + "/a/" + hostile, isDirectory: &isDirectory)
+                    && isDirectory.boolValue, "\(run)")
         },
-        ScriptCase("making a directory that exists", Files.makeDirectory, setup: files, arguments: { [.path($0 + "/dir"), .word("700"), .word("0")] }) { run, _ in
+        ScriptCase(
+            "making a directory that exists", Files.makeDirectory, setup: files,
+            arguments: { [.path($0 + "/dir"), .word("700"), .word("0")] }
+        ) { run, _ in
             try ScriptCase.require(run.status == 1 && run.stderr.contains("File exists"), "\(run)")
         },
         ScriptCase("removing", Files.remove, setup: files, arguments: { [.path($0 + "/" + hostile), .word("0")] }) { run, sandbox in
-            try ScriptCase.require(run.status == 0 && !FileManager.default.fileExists(atPath: sandbox + "/" + hostile)
-                                   && FileManager.default.fileExists(atPath: sandbox + "/dir"), "\(run)")
+            try ScriptCase.require(
+                run.status == 0 && !FileManager.default.fileExists(atPath: sandbox + "/" + hostile)
+                    && FileManager.default.fileExists(atPath: sandbox + "/dir"), "\(run)")
         },
-        ScriptCase("removing a tree", Files.remove, setup: files + "; touch dir/x", arguments: { [.path($0 + "/dir"), .word("1")] }) { run, sandbox in
+        ScriptCase("removing a tree", Files.remove, setup: files + "; touch dir/x", arguments: { [.path($0 + "/dir"), .word("1")] }) {
+            run, sandbox in
             try ScriptCase.require(run.status == 0 && !FileManager.default.fileExists(atPath: sandbox + "/dir"), "\(run)")
         },
-        ScriptCase("listing", Files.list, alsoCovers: [Files.listBatch], setup: files,
-                   arguments: { [.path($0), .word("1"), .word(Files.listBatch.body)] }) { run, _ in
+        ScriptCase(
+            "listing", Files.list, alsoCovers: [Files.listBatch], setup: files,
+            arguments: { [.path($0), .word("1"), .word(Files.listBatch.body)] }
+        ) { run, _ in
             let entries = try ShellListingParser.parse(run.stdout)
-            try ScriptCase.require(run.status == 0 && Set(entries.map { String(decoding: $0.name, as: UTF8.self) }) == [hostile, "link", "dir", "home"],
-                                   "\(run)")
+            try ScriptCase.require(
+                run.status == 0 && Set(entries.map { String(decoding: $0.name, as: UTF8.self) }) == [hostile, "link", "dir", "home"],
+                "\(run)")
         },
     ]
 }

@@ -139,7 +139,9 @@ extension SSHConnection {
     public func killPersistentShell(named name: String) async throws {
         try PersistentShell.validate(name)
         let result = try await run(try PersistentShellScripts.commandLine(PersistentShellScripts.kill, [name]))
-        if result.status == PersistentShellScripts.KillExit.noSuchSession { throw SSHError.invalidArgument("no persistent shell named \(name) on the box") }
+        if result.status == PersistentShellScripts.KillExit.noSuchSession {
+            throw SSHError.invalidArgument("no persistent shell named \(name) on the box")
+        }
         guard result.status.isSuccess else {
             throw SSHError.channelFailed(operation: "ending persistent shell \(name)", reason: result.stderrText)
         }
