@@ -48,7 +48,7 @@ import Testing
         // ...on OpenSSH as started, on dropbear after StoppableCommand re-ran it through setsid.
         let arguments = lines.dropFirst().first.map(String.init) ?? ""
         switch kind {
-        case .openssh: #expect(arguments.contains("-c rws_c="), "\(arguments)")
+        case .openssh: #expect(arguments.contains("-c set -- "), "\(arguments)")
         case .dropbear: #expect(arguments.contains("-c echo rws-pid:$$; eval"), "\(arguments)")
         }
     }

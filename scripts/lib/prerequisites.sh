@@ -37,6 +37,9 @@ install_prerequisites() {
     command -v screen >/dev/null 2>&1 || missing+=(screen)
     command -v pkill >/dev/null 2>&1 || missing+=(procps)
     command -v busybox >/dev/null 2>&1 || missing+=(busybox)
+    # Every remote script is checked with shellcheck and run under dash, bash and BusyBox sh.
+    command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
+    [ -x /usr/bin/dash ] || missing+=(dash)
     if [ ${#missing[@]} -gt 0 ]; then
         if ! command -v apt-get >/dev/null 2>&1; then
             echo "error: missing ${missing[*]} and no apt-get to install them" >&2

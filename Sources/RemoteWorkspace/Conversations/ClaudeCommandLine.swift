@@ -43,6 +43,14 @@ enum ClaudeCommandLine {
         return arguments
     }
 
+    /// Why the script stopped before Claude Code ran.
+    enum Exit: Int32, RemoteScriptExit {
+        /// The directory does not exist (``missingDirectoryMarker`` on stderr).
+        case missingDirectory = 2
+        /// Claude Code is not on `PATH` (``missingClaudeMarker`` on stderr).
+        case missingClaude = 127
+    }
+
     /// `cd DIR`, check EXE, then `{ cat; kill -TERM 0; } | { env K=V EXE ARGS…; …; kill -TERM 0; }`; the two
     /// preconditions are reported by marker.
     static func script(directory: String?, executable: String, environment: [String: String], arguments: [String],
@@ -51,27 +59,35 @@ enum ClaudeCommandLine {
             throw ClaudeConversationError.invalidOption("\"\(name)\" is not an environment variable name")
         }
         guard !executable.isEmpty else { throw ClaudeConversationError.invalidOption("the Claude Code program name is empty") }
-        // Installers put claude in ~/.local/bin or ~/.claude/local, which a non-login shell's PATH may lack.
-        var lines = [#"PATH="$PATH:$HOME/.local/bin:$HOME/.claude/local"; export PATH"#]
-        if let directory {
-            lines.append("cd \(try ShellQuoting.quotePath(directory)) 2>/dev/null || { echo \(try ShellQuoting.quote(missingDirectoryMarker)) >&2; exit 2; }")
-        }
-        let program = try ShellQuoting.quotePath(executable)
-        lines.append("command -v \(program) >/dev/null 2>&1 || { echo \(try ShellQuoting.quote(missingClaudeMarker)) >&2; exit 127; }")
-        let assignments = try environment.sorted { $0.key < $1.key }.map { try ShellQuoting.quote("\($0.key)=\($0.value)") }
-        let prefix = assignments.isEmpty ? "" : "env " + assignments.joined(separator: " ") + " "
-        // Claude Code reads its stdin through cat: when the SSH channel's stdin ends (the client
-        // went away) the whole process group is killed, tools included, instead of the turn running
-        // on with no one to read it. When Claude Code exits by itself, its status goes to stderr
-        // and the group (cat) is killed too, so the channel closes.
-        let run = prefix + program + (arguments.isEmpty ? "" : " " + (try ShellQuoting.commandLine(arguments)))
-        guard guarded else {
-            lines.append("exec " + run)
-            return lines.joined(separator: "\n")
-        }
-        lines.append("{ cat; kill -TERM 0; } | { \(run); echo \(exitMarker)$? >&2; kill -TERM 0; }")
-        return lines.joined(separator: "\n")
+        let assignments = environment.sorted { $0.key < $1.key }.map { RemoteScript.Argument.word("\($0.key)=\($0.value)") }
+        let head: [RemoteScript.Argument] = [
+            .word(guarded ? "1" : "0"), .word(directory == nil ? "0" : "1"), .path(directory ?? ""), .path(executable),
+            .word(missingDirectoryMarker), .word(missingClaudeMarker), .word(exitMarker), .word(String(assignments.count)),
+        ]
+        return try run.commandLine(head + assignments + [.path(executable)] + arguments.map(RemoteScript.Argument.word))
     }
+
+    /// `$1` 1 to guard stdin, `$2` 1 to change to directory `$3`, `$4` the program, `$5`–`$7` the
+    /// markers, `$8` the number N of environment assignments; then those N assignments, the
+    /// program again and its arguments.
+    ///
+    /// Installers put claude in ~/.local/bin or ~/.claude/local, which a non-login shell's PATH may lack.
+    /// Guarded, Claude Code reads its stdin through cat: when the SSH channel's stdin ends (the client
+    /// went away) the whole process group is killed, tools included, instead of the turn running
+    /// on with no one to read it. When Claude Code exits by itself, its status goes to stderr
+    /// and the group (cat) is killed too, so the channel closes.
+    static let run = RemoteScript(step: "starting Claude Code", exits: Exit.self, body: #"""
+        PATH="$PATH:$HOME/.local/bin:$HOME/.claude/local"; export PATH
+        guarded=$1 program=$4 exitmarker=$7 n=$8
+        if [ "$2" = 1 ]; then cd "$3" 2>/dev/null || { echo "$5" >&2; exit 2; }; fi
+        command -v "$program" >/dev/null 2>&1 || { echo "$6" >&2; exit 127; }
+        shift 8
+        if [ "$guarded" != 1 ]; then
+          if [ "$n" -gt 0 ]; then exec env "$@"; fi
+          exec "$@"
+        fi
+        { cat; kill -TERM 0; } | { if [ "$n" -gt 0 ]; then env "$@"; else "$@"; fi; echo "$exitmarker$?" >&2; kill -TERM 0; }
+        """#)
 
     private static func isVariableName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }

@@ -4,9 +4,9 @@ import SSHClient
 enum CloneFailure {
     /// The error for a clone of `url` that ended with `status` after printing `messages`.
     static func error(url: String, branch: String?, status: ExitStatus, messages: [String], destination: String) -> ProjectError {
-        switch status {
-        case .exited(ProjectScriptExit.destinationExists): return .destinationExists(path: destination)
-        case .exited(ProjectScriptExit.gitMissing): return .gitMissing
+        switch status.scriptExit(ProjectScriptExit.self) {
+        case .destinationExists?: return .destinationExists(path: destination)
+        case .gitMissing?: return .gitMissing
         default: break
         }
         let text = messages.joined(separator: "\n")

@@ -9,7 +9,7 @@ struct CloneRunner {
 
     /// Clones; returns the destination's real path on the box and the checked-out branch.
     func run(onEvent: @Sendable (CloneEvent) -> Void) async throws -> (path: String, branch: String?) {
-        let remote = try connection.stream(try clone.script())
+        let remote = try connection.stream(try clone.commandLine())
         let watchdog = StallWatchdog(timeout: clone.options.stallTimeout) { remote.cancel() }
         var parser = GitProgressParser()
         var stdout: [UInt8] = []
@@ -55,7 +55,7 @@ struct CloneRunner {
 
     /// Runs the clean-up in a task of its own, so that it runs even when the caller's task is cancelled.
     private func removeTemporaryDirectory() async {
-        guard let script = try? clone.cleanupScript() else { return }
+        guard let script = try? clone.cleanupCommandLine() else { return }
         let connection = connection
         _ = try? await Task.detached { try await connection.run(script, timeout: .seconds(60)) }.value
     }

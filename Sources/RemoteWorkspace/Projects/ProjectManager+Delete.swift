@@ -31,7 +31,7 @@ extension ProjectManager {
                 folders = project.historyFolders
             }
         }
-        let script = try ProjectDeletionScript.script(locations: locations, name: entryName, historyFolders: folders, dryRun: dryRun)
+        let script = try ProjectDeletionScript.commandLine(locations: locations, name: entryName, historyFolders: folders, dryRun: dryRun)
         let result: CommandResult
         do {
             result = try await connection.run(script)
@@ -42,14 +42,13 @@ extension ProjectManager {
                     + "Run the same delete again: it removes what is left\(includingHistory ? ", history folders included" : "").")
         }
         let report = ProjectDeletionScript.items(from: result.stdout)
-        switch result.status {
-        case .exited(0):
-            return ProjectDeletion(name: name, dryRun: dryRun, items: report.removed)
-        case .exited(ProjectScriptExit.notFound):
+        if result.status.isSuccess { return ProjectDeletion(name: name, dryRun: dryRun, items: report.removed) }
+        switch result.status.scriptExit(ProjectScriptExit.self) {
+        case .notFound?:
             throw ProjectError.projectNotFound(name: name, root: locations.workspaceRoot)
-        case .exited(ProjectScriptExit.refusedRoot):
+        case .refusedRoot?:
             throw ProjectError.refusedRoot(path: report.refused ?? locations.workspaceRoot)
-        case .exited(ProjectScriptExit.outsideWorkspace):
+        case .outsideWorkspace?:
             throw ProjectError.outsideWorkspace(path: report.refused ?? name, root: locations.workspaceRoot)
         default:
             throw ProjectError.remoteCommandFailed(operation: "deleting \(name)", status: result.status.description,

@@ -30,7 +30,7 @@ public struct ProjectManager: Sendable {
     /// joined by real path (the folders' `cwd`, never their decoded names). Gathered with one
     /// remote command. Workspace projects come first, then history-only ones, each by name.
     public func listProjects() async throws -> [Project] {
-        let result = try await connection.run(try ProjectScanScript.script(for: locations))
+        let result = try await connection.run(try ProjectScanScript.commandLine(for: locations))
         guard result.status.isSuccess else {
             throw ProjectError.remoteCommandFailed(operation: "listing projects", status: result.status.description,
                                                    detail: ProjectScriptExit.lastLine(result))
@@ -47,7 +47,8 @@ public struct ProjectManager: Sendable {
     ///   overwritten), ``ProjectError/invalidName(_:reason:)``, ``ProjectError/gitMissing``.
     public func createProject(name: String, gitInit: Bool = false) async throws -> Project {
         try ProjectName.validateNew(name)
-        let result = try await connection.run(try creationScript(name: name, gitInit: gitInit))
+        let line = try ProjectScripts.create.commandLine([.path(locations.workspaceRoot), .word(name), .word(gitInit ? "1" : "0")])
+        let result = try await connection.run(line)
         let fields = result.stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         guard result.status.isSuccess, fields.count >= 2, !fields[0].isEmpty else {
             throw ProjectScriptExit.error(for: result, operation: "creating \(name)", destination: locations.configuredPath(of: name))
@@ -66,15 +67,8 @@ public struct ProjectManager: Sendable {
     /// named by `ProjectFolderName/encode(_:)`, in the first Claude data directory that exists
     /// (else the first configured). Returns the folder's real path; an existing folder is kept.
     public func registerHistoryFolder(forPath path: String) async throws -> String {
-        var roots: [String] = []
-        for directory in locations.claudeDirectories { roots.append(try ShellQuoting.quotePath(directory)) }
-        let script = """
-        base=
-        for c in \(roots.joined(separator: " ")); do if [ -d "$c" ]; then base=$c; break; fi; done
-        [ -n "$base" ] || base=\(roots.first ?? "\"$HOME\"/.claude")
-        dir=$base/projects/\(try ShellQuoting.quote(ProjectFolderName.encode(path)))
-        mkdir -p "$dir" && cd -P "$dir" && printf '%s\\000' "$(pwd -P)"
-        """
+        let arguments = [.word(ProjectFolderName.encode(path))] + locations.claudeDirectories.map(RemoteScript.Argument.path)
+        let script = try ProjectScripts.registerHistoryFolder.commandLine(arguments)
         let result = try await connection.run(script)
         guard result.status.isSuccess, let folder = result.stdout.split(separator: 0).first else {
             throw ProjectError.remoteCommandFailed(operation: "registering \(path) with Claude Code",
@@ -82,24 +76,6 @@ public struct ProjectManager: Sendable {
         }
         return String(decoding: folder, as: UTF8.self)
     }
-
-    private func creationScript(name: String, gitInit: Bool) throws(ShellQuotingError) -> String {
-        """
-        \(gitInit ? ProjectScriptExit.requireGit : "")root=\(try ShellQuoting.quotePath(locations.workspaceRoot))
-        dest=$root/\(try ShellQuoting.quote(name))
-        mkdir -p "$root" || exit \(ProjectScriptExit.rootUnavailable)
-        if [ -e "$dest" ] || [ -L "$dest" ]; then exit \(ProjectScriptExit.destinationExists); fi
-        mkdir "$dest" || exit \(ProjectScriptExit.destinationExists)
-        branch=
-        if [ \(gitInit ? 1 : 0) = 1 ]; then
-          git init -q "$dest" >&2 || { rm -rf "$dest"; exit 1; }
-          branch=$(git -C "$dest" symbolic-ref --short -q HEAD)
-        fi
-        printf '%s\\000' "$(cd -P "$dest" && pwd -P)" "$branch"
-
-        """
-    }
-
 }
 
 extension WorkspaceLocations {

@@ -12,22 +12,17 @@ import SSHClient
 ///   session's mtime (epoch seconds), the `"cwd":"..."` member from the head of the newest session
 ///   that has one (JSON, decoded in Swift), and whether that directory exists (0/1).
 enum ProjectScanScript {
-    /// The script for `locations`; every path is quoted with ``ShellQuoting/quotePath(_:)``.
-    static func script(for locations: WorkspaceLocations) throws(ShellQuotingError) -> String {
-        let root = try ShellQuoting.quotePath(locations.workspaceRoot)
-        var folders: [String] = []
-        for folder in locations.claudeProjectFolders { folders.append(try ShellQuoting.quotePath(folder)) }
-        return preamble + "root=\(root)\n" + workspacePart + "for p in \(folders.joined(separator: " ")); do\n" + claudePart + "done\n"
+    /// The command line for `locations`: `$1` the workspace root, then the Claude project folders.
+    static func commandLine(for locations: WorkspaceLocations) throws(ShellQuotingError) -> String {
+        try script.commandLine([.path(locations.workspaceRoot)] + locations.claudeProjectFolders.map(RemoteScript.Argument.path))
     }
 
-    private static let preamble = #"""
+    static let script = RemoteScript(step: "listing projects", body: #"""
+    # shellcheck disable=SC2010 # the session names are printed one per line and read as such
     LC_ALL=C; export LC_ALL
     f() { printf '%s\000' "$@"; }
     hasgit=0; command -v git >/dev/null 2>&1 && hasgit=1
-
-    """#
-
-    private static let workspacePart = #"""
+    root=$1; shift
     if [ -d "$root" ]; then
       f R "$(cd -P "$root" && pwd -P)"
       for e in "$root"/*; do
@@ -48,9 +43,7 @@ enum ProjectScanScript {
       f R ""
     fi
 
-    """#
-
-    private static let claudePart = #"""
+    for p; do
       [ -d "$p" ] || continue
       preal=$(cd -P "$p" && pwd -P) || continue
       for d in "$p"/*; do
@@ -73,5 +66,6 @@ enum ProjectScanScript {
         f C "$preal" "${d##*/}" $((count + 0)) "$mtime" "$cwd" $exists
       done
 
-    """#
+    done
+    """#)
 }

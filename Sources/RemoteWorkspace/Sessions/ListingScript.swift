@@ -1,3 +1,5 @@
+import SSHClient
+
 /// The remote half of a session listing: one POSIX sh script for every Claude data folder.
 ///
 /// For each folder it prints the `stat` line of every `.jsonl` and `.meta.json` file under the
@@ -18,6 +20,7 @@
 /// Stdin holds only `name=digits` assignments written by the client, so `eval` reads nothing else.
 enum ListingScript {
     static let script = RemoteScript(step: "listing sessions", body: #"""
+        # shellcheck disable=SC2086 # file lists are split into words at newlines
         b=$1 w=$2 pat=$3 cnt=$4; shift 4
         nl='
         '
@@ -31,7 +34,7 @@ enum ListingScript {
           l=$(find . -path "./$pat/*" -type f \( -name '*.jsonl' -o -name '*.meta.json' \) ! -name "*$nl*" \
                 -exec stat -c '%d_%i %s %Y %n' {} + 2>/dev/null)
           printf '\n%s dir %s\n%s' "$b" "$i" "$l"
-          h= t= n=
+          h='' t='' n=''
           IFS=$nl
           set -f
           for e in $l; do

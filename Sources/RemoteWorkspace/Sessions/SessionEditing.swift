@@ -4,16 +4,24 @@ import SSHClient
 
 /// Renames and deletes sessions on the box.
 enum SessionEditing {
+    /// Why an edit script stopped.
+    enum Exit: Int32, RemoteScriptExit {
+        /// There is no session file at that path.
+        case noSessionFile = 3
+        /// The file kept changing: something is still writing it.
+        case beingWritten = 4
+    }
+
     /// The longest `custom-title` line written: the shell's `printf` writes a line this short
     /// with a single `write`, which `>>` (O_APPEND) puts at the end of the file in one piece.
     static let maximumLineBytes = 4_096
 
     /// Appends one line, but only to a file at rest: it must end with a newline and keep its size
     /// over one 0.2 s interval, checked again until about three seconds have passed
-    /// (exit 4: still being written). A writer that writes each line with one `write` is never
+    /// (``Exit/beingWritten``). A writer that writes each line with one `write` is never
     /// glued to (O_APPEND appends whole buffers); one that writes a line in pieces is refused while
     /// it is writing, as long as its pieces come less than the interval apart.
-    static let appendScript = RemoteScript(step: "renaming the session", body: #"""
+    static let appendScript = RemoteScript(step: "renaming the session", exits: Exit.self, body: #"""
         f=$1 line=$2 i=0 previous=
         [ -f "$f" ] || { printf 'no session file %s\n' "$f" >&2; exit 3; }
         while :; do
@@ -29,7 +37,7 @@ enum SessionEditing {
         """#)
 
     /// Removes the session file and its `<id>/` folder (subagents, tool results), nothing else.
-    static let removeScript = RemoteScript(step: "deleting the session", body: #"""
+    static let removeScript = RemoteScript(step: "deleting the session", exits: Exit.self, body: #"""
         f=$1 d=$2
         [ -f "$f" ] || { printf 'no session file %s\n' "$f" >&2; exit 3; }
         rm -f -- "$f" && rm -rf -- "$d"
@@ -49,11 +57,9 @@ enum SessionEditing {
 
     static func rename(_ listing: RemoteSessionListing, title: String, connection: SSHConnection) async throws {
         let line = try titleLine(title: title, sessionId: listing.id)
-        do {
-            _ = try await appendScript.run(on: connection, [.path(listing.file.path), .word(line)], timeout: .seconds(30))
-        } catch RemoteSessionError.remoteCommandFailed(_, let status, _) where status == ExitStatus.exited(4).description {
-            throw RemoteSessionError.sessionBeingWritten(path: listing.file.path)
-        }
+        let result = try await appendScript.result(on: connection, [.path(listing.file.path), .word(line)], timeout: .seconds(30))
+        if result.status == Exit.beingWritten { throw RemoteSessionError.sessionBeingWritten(path: listing.file.path) }
+        try appendScript.check(result)
     }
 
     static func delete(_ listing: RemoteSessionListing, connection: SSHConnection) async throws {

@@ -3,11 +3,18 @@ import SSHClient
 /// Reads wider windows for the files whose first window left their summary unsure: one
 /// `head -c` and one `tail -c` over many files of a projects folder, framed like the listing's.
 enum WideningScript {
-    static let script = RemoteScript(step: "reading wider windows", body: #"""
+    /// Why the script stopped.
+    enum Exit: Int32, RemoteScriptExit {
+        /// The project folder is gone.
+        case folderMissing = 3
+    }
+
+    static let script = RemoteScript(step: "reading wider windows", exits: Exit.self, body: #"""
+        # shellcheck disable=SC2086 # file lists are split into words at newlines
         b=$1 w=$2 d=$3 n=$4; shift 4
         nl='
         '
-        h= t= i=0
+        h='' t='' i=0
         for p do
           i=$((i + 1))
           if [ "$i" -le "$n" ]; then h=$h$nl$p; else t=$t$nl$p; fi

@@ -25,10 +25,10 @@ enum ProcessKill {
         case unverified
     }
 
-    static func script(pid: Int, grace: Duration) -> String {
-        let tenths = max(1, Int(grace.milliseconds / 100))
-        return """
-        p=\(pid) me=$$ known=\(pid)
+    /// The kill script: `$1` the PID, `$2` the grace period in tenths of a second, `$3` the same in seconds.
+    static let script = RemoteScript(step: "stopping a remote command", body: #"""
+        # shellcheck disable=SC2086 # PID lists are split into words
+        p=$1 me=$$ known=$1 tenths=$2 pause=$3
         table() {
           ps -A -o pid= -o ppid= -o sid= -o stat= 2>/dev/null && return
           for d in /proc/[0-9]*; do
@@ -40,7 +40,7 @@ enum ProcessKill {
         members() {
           t=$(table)
           [ -n "$t" ] || { known=; return 1; }
-          known=$(printf '%s\\n' "$t" | awk -v p="$p" -v me="$me" -v known="$known" '
+          known=$(printf '%s\n' "$t" | awk -v p="$p" -v me="$me" -v known="$known" '
             BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
             { pid[NR] = $1; ppid[NR] = $2; sid[NR] = $3; stat[NR] = $4 }
             END {
@@ -54,16 +54,22 @@ enum ProcessKill {
         }
         signal() { [ -z "$known" ] || kill -"$1" $known 2>/dev/null; }
         if ! members; then
-          kill -HUP -- -$p 2>/dev/null; kill -TERM -- -$p 2>/dev/null; sleep \(Double(tenths) / 10)
+          kill -HUP -- -$p 2>/dev/null; kill -TERM -- -$p 2>/dev/null; sleep "$pause"
           kill -KILL -- -$p 2>/dev/null; echo rws-stop:unverified; exit 0
         fi
         signal HUP; signal TERM; signal CONT
-        i=0; while [ $i -lt \(tenths) ] && members && [ -n "$known" ]; do sleep 0.1; i=$((i+1)); done
+        i=0; while [ $i -lt "$tenths" ] && members && [ -n "$known" ]; do sleep 0.1; i=$((i+1)); done
         members; signal KILL
         i=0; while [ $i -lt 20 ] && members && [ -n "$known" ]; do sleep 0.05; i=$((i+1)); done
         members
         echo "rws-stop:$known"
-        """
+        """#)
+
+    /// The kill script's command line for `pid`.
+    static func commandLine(pid: Int, grace: Duration) -> String {
+        let tenths = max(1, Int(grace.milliseconds / 100))
+        // Digits only: nothing to refuse.
+        return (try? script.commandLine(String(pid), String(tenths), String(Double(tenths) / 10))) ?? ""
     }
 
     /// Reads the script's report from its result.
@@ -92,7 +98,7 @@ extension ConnectionLoop {
     func stopProcesses(of pid: Int, done: @escaping (ProcessKill.Outcome) -> Void) {
         configuration.logger.info("stopping a remote command", metadata: ["pid": "\(pid)"])
         let grace = configuration.terminationGracePeriod
-        let killer = ExecChannel(loop: self, command: ProcessKill.script(pid: pid, grace: grace), sink: .collect,
+        let killer = ExecChannel(loop: self, command: ProcessKill.commandLine(pid: pid, grace: grace), sink: .collect,
                                  timeout: grace + .seconds(10), capturePID: false, isControl: true) { result in
             done(ProcessKill.outcome(of: result))
         }

@@ -20,17 +20,23 @@ enum StoppableCommand {
         // A command with a NUL cannot be quoted (nor carried: the server reads the request as a
         // C string and refuses or cuts it), so it goes as before, unwrapped behind the PID line.
         guard let quoted = try? ShellQuoting.quote(command) else { return "echo rws-pid:$$\n" + command }
-        return """
-            rws_c=\(quoted)
-            rws_g=
-            [ -r /proc/$$/stat ] && read -r rws_g </proc/$$/stat
-            rws_g=${rws_g##*') '}; rws_g=${rws_g#* }; rws_g=${rws_g#* }; rws_g=${rws_g%% *}
-            if [ -n "$rws_g" ] && [ "$rws_g" != "$$" ] && command -v setsid >/dev/null 2>&1; then
-            exec setsid "${SHELL:-/bin/sh}" -c 'echo rws-pid:$$; eval "$1"' "$0" "$rws_c"
-            fi
-            unset rws_g
-            echo rws-pid:$$
-            eval "$rws_c"
-            """
+        // Run by the login shell itself (the command is the user's, in the user's shell), so the
+        // command arrives as the positional argument that `set --` sets, and is taken off again.
+        return "set -- " + quoted + "\n" + script.body
     }
+
+    /// The wrapper: `$1` is the command.
+    static let script = RemoteScript(step: "starting a stoppable command", body: #"""
+        rws_c=$1; shift
+        rws_g=
+        [ -r /proc/$$/stat ] && read -r rws_g </proc/$$/stat
+        rws_g=${rws_g##*') '}; rws_g=${rws_g#* }; rws_g=${rws_g#* }; rws_g=${rws_g%% *}
+        if [ -n "$rws_g" ] && [ "$rws_g" != "$$" ] && command -v setsid >/dev/null 2>&1; then
+        # shellcheck disable=SC2016 # expanded by the new shell
+        exec setsid "${SHELL:-/bin/sh}" -c 'echo rws-pid:$$; eval "$1"' "$0" "$rws_c"
+        fi
+        unset rws_g
+        echo rws-pid:$$
+        eval "$rws_c"
+        """#)
 }

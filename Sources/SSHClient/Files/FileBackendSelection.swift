@@ -66,7 +66,7 @@ extension SSHConnection {
     private func home(_ sftp: SFTPFileBackend) async throws -> String {
         if let home = sftp.loop.files.home { return home }
         var home = ""
-        if let result = try? await run(ShellFileScripts.home), result.status == .exited(0) { home = result.stdoutText }
+        if let result = try? await run(ShellFileScripts.home.commandLine()), result.status.isSuccess { home = result.stdoutText }
         if !home.hasPrefix("/") { home = try await sftp.realPath(".") }
         sftp.loop.files.home = home
         return home

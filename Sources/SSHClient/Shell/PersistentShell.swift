@@ -45,21 +45,21 @@ public struct PersistentShell: Sendable, Equatable {
 /// The scripts behind persistent shells: constant bodies, the name as a positional argument.
 enum PersistentShellScripts {
     /// Prints the first multiplexer found (`tmux`, `screen`), or nothing; honours a preference.
-    static let find = #"""
+    static let find = RemoteScript(step: "finding tmux or screen", body: #"""
         for m in $1 tmux screen; do command -v "$m" >/dev/null 2>&1 && { echo "$m"; exit 0; }; done
         exit 0
-        """#
+        """#)
 
     /// Attaches to session `$2` of multiplexer `$1`, creating it on first use.
-    static let attach = #"""
+    static let attach = RemoteScript(step: "attaching to the persistent shell", body: #"""
         case $1 in
           tmux) exec tmux new-session -A -s "$2" ;;
           screen) exec screen -xRR -S "$2" ;;
         esac
-        """#
+        """#)
 
     /// Lists the sessions of every multiplexer present: `tmux|screen NAME ATTACHED`.
-    static let list = #"""
+    static let list = RemoteScript(step: "listing persistent shells", body: #"""
         if command -v tmux >/dev/null 2>&1; then
           tmux list-sessions -F 'tmux #{session_name} #{session_attached}' 2>/dev/null
         fi
@@ -67,10 +67,16 @@ enum PersistentShellScripts {
           screen -ls 2>/dev/null | sed -n 's/^[[:space:]]*[0-9][0-9]*\.\([^[:space:]]*\)[[:space:]].*/screen \1 -/p'
         fi
         exit 0
-        """#
+        """#)
 
-    /// Ends session `$1` wherever it lives; exit 3 when there is none of that name.
-    static let kill = #"""
+    /// Why ``kill`` failed.
+    enum KillExit: Int32, RemoteScriptExit {
+        /// No tmux or screen session has that name.
+        case noSuchSession = 3
+    }
+
+    /// Ends session `$1` wherever it lives; ``KillExit/noSuchSession`` when there is none of that name.
+    static let kill = RemoteScript(step: "ending the persistent shell", exits: KillExit.self, body: #"""
         found=
         if command -v tmux >/dev/null 2>&1 && tmux has-session -t "=$1" 2>/dev/null; then
           tmux kill-session -t "=$1" && found=1
@@ -79,12 +85,15 @@ enum PersistentShellScripts {
           screen -S "$1" -X quit && found=1
         fi
         [ -n "$found" ] || exit 3
-        """#
+        """#)
 
-    /// `sh -c 'BODY' rws ARGS…`, every word quoted.
-    static func commandLine(_ body: String, _ arguments: [String]) throws(SSHError) -> String {
+    /// Every script here, for tests.
+    static let all = [find, attach, list, kill]
+
+    /// The command line of `script` with `arguments`.
+    static func commandLine(_ script: RemoteScript, _ arguments: [String]) throws(SSHError) -> String {
         do {
-            return try ShellQuoting.commandLine(["sh", "-c", body, "rws"] + arguments)
+            return try script.commandLine(arguments.map(RemoteScript.Argument.word))
         } catch {
             throw .invalidArgument("\(error)")
         }
@@ -130,7 +139,9 @@ extension SSHConnection {
     public func killPersistentShell(named name: String) async throws {
         try PersistentShell.validate(name)
         let result = try await run(try PersistentShellScripts.commandLine(PersistentShellScripts.kill, [name]))
-        if result.status == .exited(3) { throw SSHError.invalidArgument("no persistent shell named \(name) on the box") }
+        if result.status == PersistentShellScripts.KillExit.noSuchSession {
+            throw SSHError.invalidArgument("no persistent shell named \(name) on the box")
+        }
         guard result.status.isSuccess else {
             throw SSHError.channelFailed(operation: "ending persistent shell \(name)", reason: result.stderrText)
         }

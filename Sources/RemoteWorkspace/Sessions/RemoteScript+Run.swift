@@ -1,0 +1,42 @@
+import SSHClient
+
+extension RemoteScript {
+    /// Runs the script and returns its result; a non-zero exit is a ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)``.
+    func run(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)) async throws
+        -> CommandResult
+    {
+        let result = try await self.result(on: connection, arguments, input: input, timeout: timeout)
+        try check(result)
+        return result
+    }
+
+    /// Runs the script and returns its result, whatever its exit status.
+    func result(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)) async throws
+        -> CommandResult
+    {
+        try await connection.run(try commandLine(arguments), input: input, timeout: timeout)
+    }
+
+    /// Throws ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)`` unless `result` is a success.
+    func check(_ result: CommandResult) throws {
+        guard result.status.isSuccess else {
+            throw RemoteSessionError.remoteCommandFailed(step: step, status: result.status.description, stderr: result.stderrText)
+        }
+    }
+
+    /// Runs a script whose first argument is a boundary token and splits its output into
+    /// sections; the output must end with an `end` marker, or it was cut off.
+    func sections(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120))
+        async throws -> (sections: [OutputSection], bytes: Int)
+    {
+        let boundary = SectionReader.makeBoundary()
+        let result = try await run(on: connection, [.word(boundary)] + arguments, input: input, timeout: timeout)
+        var reader = SectionReader(boundary: boundary)
+        var sections = reader.feed(result.stdout)
+        sections += reader.finish()
+        guard sections.last?.header == "end" else {
+            throw RemoteSessionError.malformedOutput(step: step, reason: "the output ended before its end marker")
+        }
+        return (Array(sections.dropLast()), result.stdout.count + result.stderr.count)
+    }
+}

@@ -1,0 +1,79 @@
+/// A POSIX sh script run on the box: a constant body plus positional arguments. Every script rws
+/// sends goes this way, so no user value is ever part of a script's text.
+///
+/// The body is made of `StaticString`s, so it is fixed at compile time; values reach it as `$1`,
+/// `$2`... The command line is `exec /bin/sh -c 'BODY' rws ARGS...`, every word through
+/// ``ShellQuoting``: paths with ``ShellQuoting/quotePath(_:)`` so that `~/` means the remote
+/// home, other words with ``ShellQuoting/quote(_:)``. `/bin/sh`, not the user's login shell
+/// (which may not be POSIX) nor `sh` from a `PATH` that may lack it.
+package struct RemoteScript: Sendable {
+    /// A word passed to the script.
+    package enum Argument: Sendable, Equatable {
+        /// A plain word, passed byte for byte.
+        case word(String)
+        /// A remote path; a leading `~/` is the remote home.
+        case path(String)
+    }
+
+    /// What the script does, for error messages ("listing sessions").
+    package let step: String
+    /// The script text.
+    package let body: String
+    /// The exit statuses the script declares, besides 0 (see ``RemoteScriptExit``).
+    package let exitCodes: [Int32]
+
+    /// A script that gives its exit statuses no meaning beyond success and failure.
+    package init(step: String, body parts: StaticString...) {
+        self.step = step
+        body = parts.map(\.description).joined()
+        exitCodes = []
+    }
+
+    /// A script whose non-zero exit statuses are the cases of `exits`.
+    package init<Exit: RemoteScriptExit>(step: String, exits: Exit.Type, body parts: StaticString...) {
+        self.step = step
+        body = parts.map(\.description).joined()
+        exitCodes = Exit.allCases.map(\.rawValue).sorted()
+    }
+
+    /// The command line: `exec /bin/sh -c 'BODY' rws ARGS...`; `shell` replaces `/bin/sh` in tests.
+    package func commandLine(_ arguments: [Argument], shell: String = "/bin/sh") throws(ShellQuotingError) -> String {
+        var words = ["exec", try ShellQuoting.quote(shell), "-c", try ShellQuoting.quote(body), "rws"]
+        for argument in arguments {
+            switch argument {
+            case .word(let word): words.append(try ShellQuoting.quote(word))
+            case .path(let path): words.append(try ShellQuoting.quotePath(path))
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// The command line for plain words.
+    package func commandLine(_ words: String...) throws(ShellQuotingError) -> String {
+        try commandLine(words.map(Argument.word))
+    }
+}
+
+extension RemoteScript {
+    /// Every script SSHClient runs on the box, for tests.
+    static let sshClientScripts: [RemoteScript] =
+        PersistentShellScripts.all + [ProcessKill.script, StoppableCommand.script] + ShellFileScripts.all
+}
+
+/// The exit statuses a script uses to say why it stopped, shared by the script and its caller:
+/// the script's body writes `exit N` for a case's raw value, the caller reads the status back
+/// with ``ExitStatus/scriptExit(_:)``. A test checks that every `exit N` in a body is declared.
+package protocol RemoteScriptExit: RawRepresentable, CaseIterable, Sendable where RawValue == Int32 {}
+
+extension ExitStatus {
+    /// The script's declared reason for this status; nil for success, another code or a signal.
+    package func scriptExit<Exit: RemoteScriptExit>(_ type: Exit.Type) -> Exit? {
+        guard case .exited(let code) = self else { return nil }
+        return Exit(rawValue: code)
+    }
+
+    /// Whether the script ended with `exit`.
+    package static func == <Exit: RemoteScriptExit>(status: ExitStatus, exit: Exit) -> Bool {
+        status == .exited(exit.rawValue)
+    }
+}

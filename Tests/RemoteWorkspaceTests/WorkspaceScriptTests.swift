@@ -1,0 +1,207 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+@testable import RemoteWorkspace
+
+/// Every script RemoteWorkspace runs on the box is a constant body with positional arguments: it
+/// passes shellcheck, declares its exit statuses, and behaves the same under dash, bash and
+/// BusyBox sh, whatever bytes its arguments hold.
+@Suite struct WorkspaceScriptTests {
+    private static let hostile = ScriptCase.hostile
+
+    @Test func everyScriptPassesShellcheck() throws {
+        #expect(try ScriptShells.shellcheck(RemoteScript.workspaceScripts) == [])
+    }
+
+    @Test func everyExitStatusInABodyIsDeclaredAndEveryDeclaredOneIsUsed() {
+        #expect(ScriptShells.exitMismatches(RemoteScript.workspaceScripts) == [])
+    }
+
+    @Test func everyScriptHasACaseRunUnderEveryShell() {
+        #expect(ScriptCase.uncovered(RemoteScript.workspaceScripts, by: Self.cases) == [])
+    }
+
+    @Test(arguments: cases)
+    func theScriptBehavesTheSameUnderDashBashAndBusyBox(_ scriptCase: ScriptCase) throws {
+        let problems = try scriptCase.runUnderEveryShell()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// A session file in project folder `p` of `claude/projects`, and a workspace root `ws` with the hostile entry.
+    private static let sessions = #"""
+        mkdir -p claude/projects/p ws/"$2"
+        printf '{"type":"user","cwd":"/x"}\n{"type":"assistant"}\n' > claude/projects/p/s.jsonl
+        touch -d @1700000000 claude/projects/p/s.jsonl
+        """#
+
+    /// Device and inode numbers differ from run to run.
+    private static let withoutInodes: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { run in
+        var run = run
+        run.stdout = Array(run.stdoutText.replacing(/[0-9]+_[0-9]+/, with: "D_I").utf8)
+        return run
+    }
+
+    /// Each shell words its own errors (`cd` to a missing folder) differently.
+    private static let withoutShellMessages: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { run in
+        var run = run
+        run.stderr = ""
+        return run
+    }
+
+    private static func fields(_ run: ScriptShells.Run) -> [String] {
+        run.stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static let cases: [ScriptCase] = [
+        ScriptCase(
+            "listing sessions", ListingScript.script, setup: sessions, normalize: withoutInodes,
+            arguments: { [.word("B"), .word("4096"), .word("*"), .word("1"), .path($0 + "/claude/projects")] }
+        ) { run, _ in
+            try ScriptCase.require(
+                run.status == 0 && run.stdoutText.contains("\"type\":\"assistant\"") && run.stdoutText.hasSuffix("B end\n"), "\(run)")
+        },
+        ScriptCase(
+            "widening windows", WideningScript.script, setup: sessions,
+            arguments: { [.word("B"), .word("10"), .path($0 + "/claude/projects"), .word("1"), .word("./p/s.jsonl")] }
+        ) { run, _ in
+            try ScriptCase.require(
+                run.status == 0 && run.stdoutText.contains("{\"type\":\"u") && run.stdoutText.hasSuffix("B end\n"), "\(run)")
+        },
+        ScriptCase(
+            "widening in a missing folder", WideningScript.script, normalize: withoutShellMessages,
+            arguments: { [.word("B"), .word("10"), .path($0 + "/" + hostile), .word("0")] }
+        ) { run, _ in
+            try ScriptCase.require(run.status == WideningScript.Exit.folderMissing.rawValue, "\(run)")
+        },
+        ScriptCase(
+            "reading byte ranges", RemoteByteReader.script, setup: sessions,
+            arguments: { [.word("B"), .word("raw"), .path($0 + "/claude/projects/p/s.jsonl"), .word("2"), .word("4")] }
+        ) { run, _ in
+            try ScriptCase.require(run.stdoutText == "\nB range 2 4 raw\ntype\nB end\n", "\(run)")
+        },
+        ScriptCase(
+            "following a session", SessionFollowing.script, setup: sessions, timeout: .seconds(1), normalize: withoutInodes,
+            arguments: { [.word("B"), .path($0 + "/claude/projects/p/s.jsonl"), .word("0"), .word(""), .word("0.1")] }
+        ) { run, _ in
+            try ScriptCase.require(run.stdoutText.hasPrefix("\nB data 0 ") && run.stdoutText.hasSuffix("\nB done\n"), "\(run)")
+        },
+        ScriptCase(
+            "appending a title", SessionEditing.appendScript, setup: sessions,
+            arguments: { [.path($0 + "/claude/projects/p/s.jsonl"), .word(hostile)] }
+        ) { run, sandbox in
+            let text = try String(contentsOfFile: sandbox + "/claude/projects/p/s.jsonl", encoding: .utf8)
+            try ScriptCase.require(run.status == 0 && text.hasSuffix("\n" + hostile + "\n"), "\(run)")
+        },
+        ScriptCase("appending to a missing session", SessionEditing.appendScript, arguments: { [.path($0 + "/none"), .word("x")] }) {
+            run, _ in
+            try ScriptCase.require(run.status == SessionEditing.Exit.noSessionFile.rawValue, "\(run)")
+        },
+        ScriptCase(
+            "deleting a session", SessionEditing.removeScript, setup: sessions + "\nmkdir claude/projects/p/s",
+            arguments: { [.path($0 + "/claude/projects/p/s.jsonl"), .path($0 + "/claude/projects/p/s")] }
+        ) { run, sandbox in
+            try ScriptCase.require(run.status == 0 && !FileManager.default.fileExists(atPath: sandbox + "/claude/projects/p/s"), "\(run)")
+        },
+        ScriptCase(
+            "scanning projects", ProjectScanScript.script, setup: sessions,
+            arguments: { [.path($0 + "/ws"), .path($0 + "/claude/projects")] }
+        ) { run, sandbox in
+            let fields = fields(run)
+            try ScriptCase.require(
+                run.status == 0 && fields.contains(hostile) && fields.contains(sandbox + "/ws/" + hostile)
+                    && fields.contains(#""cwd":"/x""#), "\(run)")
+        },
+        ScriptCase("creating a project", ProjectScripts.create, arguments: { [.path($0 + "/ws"), .word(hostile), .word("0")] }) {
+            run, sandbox in
+            try ScriptCase.require(run.status == 0 && fields(run).first == sandbox + "/ws/" + hostile, "\(run)")
+        },
+        ScriptCase(
+            "creating a project that exists", ProjectScripts.create, setup: sessions,
+            arguments: { [.path($0 + "/ws"), .word(hostile), .word("0")] }
+        ) { run, _ in
+            try ScriptCase.require(run.status == ProjectScriptExit.destinationExists.rawValue, "\(run)")
+        },
+        ScriptCase(
+            "registering a history folder", ProjectScripts.registerHistoryFolder, setup: sessions,
+            arguments: { [.word(hostile), .path($0 + "/none"), .path($0 + "/claude")] }
+        ) { run, sandbox in
+            try ScriptCase.require(run.status == 0 && fields(run).first == sandbox + "/claude/projects/" + hostile, "\(run)")
+        },
+        ScriptCase(
+            "deleting a project and its history", ProjectDeletionScript.script, setup: sessions,
+            arguments: {
+                [
+                    .word("0"), .path($0 + "/ws"), .word(hostile), .word("1"), .path($0 + "/claude/projects"),
+                    .path($0 + "/claude/projects/p"),
+                ]
+            }
+        ) { run, sandbox in
+            try ScriptCase.require(
+                run.status == 0 && fields(run) == ["D", sandbox + "/ws/" + hostile, "H", sandbox + "/claude/projects/p", ""]
+                    && !FileManager.default.fileExists(atPath: sandbox + "/claude/projects/p"), "\(run)")
+        },
+        ScriptCase(
+            "deleting a missing project", ProjectDeletionScript.script, setup: sessions,
+            arguments: { [.word("1"), .path($0 + "/ws"), .word("none"), .word("0")] }
+        ) { run, _ in
+            try ScriptCase.require(run.status == ProjectScriptExit.notFound.rawValue, "\(run)")
+        },
+        ScriptCase(
+            "cloning a local repository", CloneScript.script, alsoCovers: [CloneScript.cleanup],
+            setup: "git init -q src && git -C src -c user.name=t -c user.email=t@t commit -q --allow-empty -m one",
+            arguments: {
+                [
+                    .path($0 + "/src"), .word(""), .word("ssh -o BatchMode=yes"), .path($0 + "/ws"), .word(hostile),
+                    .word(".rws-clone-x-abcdefghijkl"), .word("always"), .word("--depth"), .word("1"),
+                ]
+            }
+        ) { run, sandbox in
+            try ScriptCase.require(
+                run.status == 0 && fields(run).first == sandbox + "/ws/" + hostile && fields(run).dropLast().last == "new",
+                "\(run)")
+        },
+        ScriptCase(
+            "cleaning up after a clone", CloneScript.cleanup, setup: "mkdir -p ws/.rws-clone-x-abcdefghijkl/a",
+            arguments: { [.path($0 + "/ws"), .word(".rws-clone-x-abcdefghijkl")] }
+        ) { run, sandbox in
+            try ScriptCase.require(
+                run.status == 0 && !FileManager.default.fileExists(atPath: sandbox + "/ws/.rws-clone-x-abcdefghijkl"), "\(run)")
+        },
+        ScriptCase(
+            "starting Claude Code", ClaudeCommandLine.run,
+            setup: #"printf '#!/bin/sh\nprintf "<%%s>" "$@"; printf "%%s" "$K"\n' > fake; chmod +x fake"#,
+            arguments: {
+                [
+                    .word("0"), .word("1"), .path($0), .path($0 + "/fake"), .word("m1"), .word("m2"), .word("m3"), .word("1"),
+                    .word("K=v a"), .path($0 + "/fake"), .word(hostile),
+                ]
+            }
+        ) { run, _ in
+            try ScriptCase.require(run.status == 0 && run.stdoutText == "<\(hostile)>v a", "\(run)")
+        },
+        ScriptCase(
+            "starting Claude Code in a missing directory", ClaudeCommandLine.run,
+            arguments: {
+                [
+                    .word("1"), .word("1"), .path($0 + "/" + hostile), .path($0 + "/fake"), .word("m1"), .word("m2"), .word("m3"),
+                    .word("0"), .path($0 + "/fake"),
+                ]
+            }
+        ) { run, _ in
+            try ScriptCase.require(run.status == ClaudeCommandLine.Exit.missingDirectory.rawValue && run.stderr == "m1\n", "\(run)")
+        },
+        ScriptCase(
+            "starting a missing Claude Code", ClaudeCommandLine.run,
+            arguments: {
+                [
+                    .word("1"), .word("0"), .path(""), .path($0 + "/none"), .word("m1"), .word("m2"), .word("m3"),
+                    .word("0"), .path($0 + "/none"),
+                ]
+            }
+        ) { run, _ in
+            try ScriptCase.require(run.status == ClaudeCommandLine.Exit.missingClaude.rawValue && run.stderr == "m2\n", "\(run)")
+        },
+    ]
+}

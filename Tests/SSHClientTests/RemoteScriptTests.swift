@@ -1,0 +1,168 @@
+import Foundation
+import RWSTestSupport
+import Testing
+
+@testable import SSHClient
+
+/// Every script SSHClient runs on the box is a constant body with positional arguments: it passes
+/// shellcheck, declares its exit statuses, and behaves the same under dash, bash and BusyBox sh,
+/// whatever bytes its arguments hold.
+@Suite struct RemoteScriptTests {
+    private typealias Files = ShellFileScripts
+    private static let hostile = ScriptCase.hostile
+
+    @Test func everyScriptPassesShellcheck() throws {
+        #expect(try ScriptShells.shellcheck(RemoteScript.sshClientScripts) == [])
+    }
+
+    @Test func everyExitStatusInABodyIsDeclaredAndEveryDeclaredOneIsUsed() {
+        #expect(ScriptShells.exitMismatches(RemoteScript.sshClientScripts) == [])
+    }
+
+    @Test func theCommandLineCarriesHostileArgumentsAsWordsAfterAConstantBody() throws {
+        let line = try Files.stat.commandLine([.path("~/" + Self.hostile), .word("1")])
+        #expect(
+            line.hasPrefix("exec /bin/sh -c '" + Files.stat.body.replacingOccurrences(of: "'", with: #"'\''"#) + "' rws \"$HOME\"/'-n "))
+    }
+
+    @Test func everyScriptHasACaseRunUnderEveryShell() {
+        #expect(ScriptCase.uncovered(RemoteScript.sshClientScripts, by: Self.cases) == [])
+    }
+
+    @Test(arguments: cases)
+    func theScriptBehavesTheSameUnderDashBashAndBusyBox(_ scriptCase: ScriptCase) throws {
+        let problems = try scriptCase.runUnderEveryShell()
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// Starts `sleep 60` as the leader of a session of its own; returns its PID (written to `pid`).
+    private static func startSessionLeader(in sandbox: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["-w", "/bin/sh", "-c", "echo $$ > pid.tmp && mv pid.tmp pid && exec sleep 60"]
+        process.currentDirectoryURL = URL(fileURLWithPath: sandbox)
+        try? process.run()
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: sandbox + "/pid") { Thread.sleep(forTimeInterval: 0.02) }
+        return (try? String(contentsOfFile: sandbox + "/pid", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "0"
+    }
+
+    /// `$1` of `setup` is the sandbox, `$2` the hostile word; `f` below is the hostile file.
+    private static let files =
+        #"printf 'hello\n' > "$2"; ln -s -- "$2" link; mkdir dir; chmod 644 -- "$2"; touch -h -d @1700000000 -- "$2" link dir home"#
+
+    static let cases: [ScriptCase] = [
+        ScriptCase("find: a preferred multiplexer first", PersistentShellScripts.find, arguments: { _ in [.word("screen")] }) { run, _ in
+            try ScriptCase.require(run.status == 0 && run.stdoutText == "screen\n", "\(run)")
+        },
+        ScriptCase(
+            "attach: an unknown multiplexer does nothing", PersistentShellScripts.attach,
+            arguments: { _ in [.word("none"), .word(hostile)] }
+        ) { run, _ in
+            try ScriptCase.require(run.status == 0 && run.stdout.isEmpty, "\(run)")
+        },
+        ScriptCase("list: no sessions", PersistentShellScripts.list, arguments: { _ in [] }) { run, _ in
+            try ScriptCase.require(run.status == 0 && run.stdout.isEmpty, "\(run)")
+        },
+        ScriptCase("kill: no session of that name", PersistentShellScripts.kill, arguments: { _ in [.word(hostile)] }) { run, _ in
+            try ScriptCase.require(run.status == PersistentShellScripts.KillExit.noSuchSession.rawValue, "\(run)")
+        },
+        ScriptCase(
+            "the kill script stops a session's processes", ProcessKill.script,
+            arguments: { sandbox in [.word(Self.startSessionLeader(in: sandbox)), .word("2"), .word("0.2")] }
+        ) { run, sandbox in
+            try ScriptCase.require(run.stdoutText == "rws-stop:\n", "\(run)")
+            let pid = try String(contentsOfFile: sandbox + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ")[2]
+            try ScriptCase.require(state == nil || state == "Z", "process \(pid) still runs: \(state.map(String.init) ?? "")")
+        },
+        ScriptCase(
+            "the stoppable wrapper runs the command with no arguments of its own", StoppableCommand.script,
+            normalize: { run in
+                var run = run
+                run.stdout = Array(run.stdoutText.replacing(/rws-pid:[0-9]+/, with: "rws-pid:N").utf8)
+                return run
+            },
+            arguments: { _ in [.word("printf '<%s>' \"$#\" \"$0\" \(try! ShellQuoting.quote(hostile)); exit 5")] }
+        ) { run, _ in
+            try ScriptCase.require(
+                run.status == 5 && run.stdoutText.hasPrefix("rws-pid:")
+                    && run.stdoutText.hasSuffix("\n<0><rws><\(hostile)>"), "\(run)")
+        },
+        ScriptCase("home", Files.home, arguments: { _ in [] }) { run, sandbox in
+            try ScriptCase.require(run.stdoutText == sandbox + "/home", "\(run)")
+        },
+        ScriptCase("stat of a hostile name", Files.stat, setup: files, arguments: { [.path($0 + "/" + hostile), .word("0")] }) {
+            run, sandbox in
+            try ScriptCase.require(run.stdoutText == "81a4 6 \(getuid()) \(getgid()) 1700000000 \(sandbox)/\(hostile)\n", "\(run)")
+        },
+        ScriptCase("stat of a missing path", Files.stat, arguments: { [.path($0 + "/missing"), .word("1")] }) { run, _ in
+            try ScriptCase.require(run.status == Files.Exit.failed.rawValue && run.stderr.contains("No such file"), "\(run)")
+        },
+        ScriptCase("reading a link", Files.readLink, setup: files, arguments: { [.path($0 + "/link")] }) { run, _ in
+            try ScriptCase.require(run.stdoutText == hostile + "\n", "\(run)")
+        },
+        ScriptCase("reading a link that is not one", Files.readLink, setup: files, arguments: { [.path($0 + "/dir")] }) { run, _ in
+            try ScriptCase.require(run.status == 1 && run.stderr == "rws-error:EINVAL\n", "\(run)")
+        },
+        ScriptCase("reading a range", Files.read, setup: files, arguments: { [.path($0 + "/" + hostile), .word("2"), .word("3")] }) {
+            run, _ in
+            try ScriptCase.require(run.stdoutText == "ell", "\(run)")
+        },
+        ScriptCase("reading the whole file", Files.read, setup: files, arguments: { [.path($0 + "/" + hostile), .word("1"), .word("")] }) {
+            run, _ in
+            try ScriptCase.require(run.stdoutText == "hello\n", "\(run)")
+        },
+        ScriptCase("reading from an offset", Files.read, setup: files, arguments: { [.path($0 + "/" + hostile), .word("4"), .word("")] }) {
+            run, _ in
+            try ScriptCase.require(run.stdoutText == "lo\n", "\(run)")
+        },
+        ScriptCase("reading a directory", Files.read, setup: files, arguments: { [.path($0 + "/dir"), .word("1"), .word("2")] }) { run, _ in
+            try ScriptCase.require(run.status == 1 && run.stderr == "rws-error:EISDIR\n", "\(run)")
+        },
+        ScriptCase(
+            "writing", Files.write, setup: files, input: Array("new".utf8),
+            arguments: { [.path($0 + "/" + hostile), .path($0), .word(".tmp-" + hostile), .word("600")] }
+        ) { run, sandbox in
+            let path = sandbox + "/" + hostile
+            try ScriptCase.require(run.status == 0 && (try? String(contentsOfFile: path, encoding: .utf8)) == "new", "\(run)")
+            let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
+            try ScriptCase.require(mode == 0o600, "mode \(String(mode, radix: 8))")
+        },
+        ScriptCase("appending", Files.append, setup: files, input: Array("more".utf8), arguments: { [.path($0 + "/" + hostile)] }) {
+            run, sandbox in
+            try ScriptCase.require(
+                run.status == 0 && (try? String(contentsOfFile: sandbox + "/" + hostile, encoding: .utf8)) == "hello\nmore", "\(run)")
+        },
+        ScriptCase("making directories", Files.makeDirectory, arguments: { [.path($0 + "/a/" + hostile), .word("700"), .word("1")] }) {
+            run, sandbox in
+            var isDirectory: ObjCBool = false
+            try ScriptCase.require(
+                run.status == 0 && FileManager.default.fileExists(atPath: sandbox + "/a/" + hostile, isDirectory: &isDirectory)
+                    && isDirectory.boolValue, "\(run)")
+        },
+        ScriptCase(
+            "making a directory that exists", Files.makeDirectory, setup: files,
+            arguments: { [.path($0 + "/dir"), .word("700"), .word("0")] }
+        ) { run, _ in
+            try ScriptCase.require(run.status == 1 && run.stderr.contains("File exists"), "\(run)")
+        },
+        ScriptCase("removing", Files.remove, setup: files, arguments: { [.path($0 + "/" + hostile), .word("0")] }) { run, sandbox in
+            try ScriptCase.require(
+                run.status == 0 && !FileManager.default.fileExists(atPath: sandbox + "/" + hostile)
+                    && FileManager.default.fileExists(atPath: sandbox + "/dir"), "\(run)")
+        },
+        ScriptCase("removing a tree", Files.remove, setup: files + "; touch dir/x", arguments: { [.path($0 + "/dir"), .word("1")] }) {
+            run, sandbox in
+            try ScriptCase.require(run.status == 0 && !FileManager.default.fileExists(atPath: sandbox + "/dir"), "\(run)")
+        },
+        ScriptCase(
+            "listing", Files.list, alsoCovers: [Files.listBatch], setup: files,
+            arguments: { [.path($0), .word("1"), .word(Files.listBatch.body)] }
+        ) { run, _ in
+            let entries = try ShellListingParser.parse(run.stdout)
+            try ScriptCase.require(
+                run.status == 0 && Set(entries.map { String(decoding: $0.name, as: UTF8.self) }) == [hostile, "link", "dir", "home"],
+                "\(run)")
+        },
+    ]
+}
