@@ -106,7 +106,7 @@ enum SoakBenchmark {
     }
 
     /// Types `a` and DEL alternately, each awaited as echo, every 20 ms until the end.
-    private static func shellLane(_ shell: ShellSession, until end: ContinuousClock.Instant, ledger: SoakLedger) async {
+    private static func shellLane(_ shell: InteractiveShell, until end: ContinuousClock.Instant, ledger: SoakLedger) async {
         var terminal = TerminalReader(shell.output)
         do {
             try await shell.send("PS1='> '; echo RWS''READY\r")

@@ -91,7 +91,7 @@ import Testing
             let follow: [RemoteScript.Argument] = [.path(path), .word("0"), .word(""), .word("0.1")]
             var outputs: [[UInt8]] = []
             for prefix in ["", "PATH=\(busybox); export PATH; "] {
-                let command = try connection.stream(prefix + (try SessionFollowing.script.commandLine([.word("B")] + follow)))
+                let command = try connection.stream(prefix + (try FollowScript.script.commandLine([.word("B")] + follow)))
                 var reader = SectionReader(boundary: "B")
                 var data: [UInt8] = []
                 loop: for try await event in command.output {

@@ -129,7 +129,7 @@ import Testing
     }
 
     /// Whether the shell's output shows `text` within `limit`.
-    static func screen(of shell: ShellSession, shows text: String, within limit: Duration) async throws -> Bool {
+    static func screen(of shell: InteractiveShell, shows text: String, within limit: Duration) async throws -> Bool {
         let found = Atomic<Bool>(false)
         let watcher = Task {
             var seen = ""

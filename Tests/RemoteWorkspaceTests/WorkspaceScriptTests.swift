@@ -82,7 +82,7 @@ import Testing
             try ScriptCase.require(run.stdoutText == "\nB range 2 4 raw\ntype\nB end\n", "\(run)")
         },
         ScriptCase(
-            "following a session", SessionFollowing.script, setup: sessions, timeout: .seconds(1), normalize: withoutInodes,
+            "following a session", FollowScript.script, setup: sessions, timeout: .seconds(1), normalize: withoutInodes,
             arguments: { [.word("B"), .path($0 + "/claude/projects/p/s.jsonl"), .word("0"), .word(""), .word("0.1")] }
         ) { run, _ in
             try ScriptCase.require(run.stdoutText.hasPrefix("\nB data 0 ") && run.stdoutText.hasSuffix("\nB done\n"), "\(run)")

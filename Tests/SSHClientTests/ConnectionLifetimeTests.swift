@@ -36,7 +36,7 @@ import Testing
     func aShellKeepsItsDroppedConnectionOpenUntilTheShellIsDropped(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let before = try await ProcessResources.settle { $0.ioThreads == 0 }
-        var shell: ShellSession? = try await server.connect().openShell()
+        var shell: InteractiveShell? = try await server.connect().openShell()
         try await shell!.send("echo still-$((40+2))\n")
         var seen = ""
         for try await chunk in shell!.output {

@@ -64,7 +64,7 @@ import Testing
             try ScriptCase.require(run.status == 0 && run.stdout.isEmpty, "\(run)")
         },
         ScriptCase("kill: no session of that name", PersistentShellScripts.kill, arguments: { _ in [.word(hostile)] }) { run, _ in
-            try ScriptCase.require(run.status == PersistentShellScripts.KillExit.noSuchSession.rawValue, "\(run)")
+            try ScriptCase.require(run.status == PersistentShellScripts.KillExit.noSuchShell.rawValue, "\(run)")
         },
         ScriptCase(
             "the kill script stops a session's processes", ProcessKill.script,

@@ -3,7 +3,7 @@ import RWSTestSupport
 import SSHClient
 import Testing
 
-/// `ShellSession.close()` must end every process started from the terminal, checked in the
+/// `InteractiveShell.close()` must end every process started from the terminal, checked in the
 /// process table, on both servers, and leave the connection and other commands running.
 @Suite struct ShellStoppingTests {
     private typealias Remote = RemoteProcesses

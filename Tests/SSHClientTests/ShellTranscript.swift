@@ -19,7 +19,7 @@ final class ShellTranscript: Sendable {
 
     private let state = Mutex(State())
 
-    init(_ shell: ShellSession) {
+    init(_ shell: InteractiveShell) {
         Task { [self] in
             do {
                 for try await chunk in shell.output { state.withLock { $0.bytes += chunk } }
@@ -66,7 +66,7 @@ final class ShellTranscript: Sendable {
 struct PromptedShell {
     /// The prompt; the command that sets it splits the word so its echo never looks like a prompt.
     static let prompt = "rws> "
-    let shell: ShellSession
+    let shell: InteractiveShell
     let transcript: ShellTranscript
 
     static func open(_ connection: SSHConnection, columns: Int = 200, rows: Int = 50) async throws -> PromptedShell {

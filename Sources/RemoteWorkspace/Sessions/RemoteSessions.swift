@@ -110,7 +110,7 @@ public final class RemoteSessions: Sendable {
 
     /// Follows a listed session from `offset` (see ``followSession(_:from:pollInterval:)``).
     public func follow(_ listing: RemoteSessionListing, from offset: Int, pollInterval: Duration = .milliseconds(250)) throws -> SessionFollow {
-        try SessionFollowing.start(listing, from: offset, interval: pollInterval, connection: connection)
+        try FollowScript.start(listing, from: offset, interval: pollInterval, connection: connection)
     }
 
     /// Names the session as Claude Code's `/rename` does: appends one `custom-title` record in a

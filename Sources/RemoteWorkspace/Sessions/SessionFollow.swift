@@ -16,7 +16,7 @@ import Synchronization
 /// connection: closing does not wait for stops under way.
 ///
 /// On a connection with a reconnect policy (`SSHConnectionConfiguration.reconnect`) a lost link
-/// does not end the follow: the loop starts again on the next session from the last complete
+/// does not end the follow: the loop starts again over the next link from the last complete
 /// report, so no line is lost or shown twice.
 ///
 /// Iteration ends (`nil`) after a stop or a cancellation. It throws `SSHError` when the
@@ -28,7 +28,7 @@ public struct SessionFollow: AsyncSequence, Sendable {
     private let control: Control
     private let offset: Int
 
-    init(loop: SessionFollowing.Loop, remote: RemoteCommand, offset: Int) {
+    init(loop: FollowScript.Loop, remote: RemoteCommand, offset: Int) {
         control = Control(loop: loop, remote: remote)
         self.offset = offset
     }
@@ -60,7 +60,7 @@ public struct SessionFollow: AsyncSequence, Sendable {
         private var output: CommandOutput.AsyncIterator
         private var reader: SectionReader
         private var follower: SessionFollower
-        private var position: SessionFollowing.Position
+        private var position: FollowScript.Position
         private var pending: [SessionFollowEvent] = []
         private var stderr: [UInt8] = []
 
@@ -87,7 +87,7 @@ public struct SessionFollow: AsyncSequence, Sendable {
                 } catch {
                     if Task.isCancelled || control.isStopping { continue }
                     guard case SSHError.connectionLost = error else { throw error }
-                    // The link dropped: go on from the last complete report on the next session (a
+                    // The link dropped: go on from the last complete report over the next link (a
                     // connection without a reconnect policy throws here, and so does a final loss).
                     let remote = try control.restart(at: position)
                     output = remote.output.makeAsyncIterator()
@@ -97,7 +97,7 @@ public struct SessionFollow: AsyncSequence, Sendable {
                 switch chunk {
                 case .stdout(let bytes):
                     for section in reader.feed(bytes) {
-                        pending += SessionFollowing.events(of: section, follower: &follower, position: &position)
+                        pending += FollowScript.events(of: section, follower: &follower, position: &position)
                     }
                 case .stderr(let bytes):
                     stderr += bytes.prefix(Swift.max(0, 4096 - stderr.count))
@@ -105,7 +105,7 @@ public struct SessionFollow: AsyncSequence, Sendable {
                     if control.isStopping { return nil }
                     let status = try await control.remote.exitStatus()
                     throw RemoteSessionError.remoteCommandFailed(
-                        step: SessionFollowing.script.step, status: status.description, stderr: String(decoding: stderr, as: UTF8.self))
+                        step: FollowScript.script.step, status: status.description, stderr: String(decoding: stderr, as: UTF8.self))
                 }
             }
         }
@@ -115,11 +115,11 @@ public struct SessionFollow: AsyncSequence, Sendable {
 extension SessionFollow {
     /// Owns the remote loop: stops it on request, and when the follow is dropped.
     final class Control: Sendable {
-        let loop: SessionFollowing.Loop
+        let loop: FollowScript.Loop
         private let current: Mutex<RemoteCommand>
         private let stopping = Atomic<Bool>(false)
 
-        init(loop: SessionFollowing.Loop, remote: RemoteCommand) {
+        init(loop: FollowScript.Loop, remote: RemoteCommand) {
             self.loop = loop
             current = Mutex(remote)
         }
@@ -136,7 +136,7 @@ extension SessionFollow {
         }
 
         /// Starts the loop again at `position`, after its connection was lost.
-        func restart(at position: SessionFollowing.Position) throws -> RemoteCommand {
+        func restart(at position: FollowScript.Position) throws -> RemoteCommand {
             let remote = try loop.start(at: position)
             current.withLock { $0 = remote }
             if isStopping { remote.cancel() }

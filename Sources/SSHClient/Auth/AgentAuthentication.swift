@@ -3,12 +3,12 @@ import Foundation
 
 /// Public key authentication with the identities an ssh-agent holds.
 struct AgentAuthentication {
-    let session: LibSSH2Session
+    let transport: SSHTransport
     let waiter: SocketWaiter
     let user: String
 
     func authenticate(socketPath: String?) throws(SSHError) -> Bool {
-        guard let agent = libssh2_agent_init(session.raw) else {
+        guard let agent = libssh2_agent_init(transport.raw) else {
             throw .agentFailed(reason: "libssh2 could not create an agent handle")
         }
         defer {

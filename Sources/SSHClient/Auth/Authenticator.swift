@@ -6,7 +6,7 @@ import Logging
 /// errors that say which credential was wrong and why.
 struct Authenticator {
     let configuration: SSHConnectionConfiguration
-    let session: LibSSH2Session
+    let transport: SSHTransport
     let waiter: SocketWaiter
 
     private var user: String { configuration.user }
@@ -28,13 +28,13 @@ struct Authenticator {
             }
         }
         let allowed = try allowedMethods()
-        if libssh2_userauth_authenticated(session.raw) != 0 { return }  // the server took "none"
+        if libssh2_userauth_authenticated(transport.raw) != 0 { return }  // the server took "none"
         if let specificFailure { throw specificFailure }
         throw .authenticationFailed(user: user, host: configuration.host, tried: tried, allowedByServer: allowed)
     }
 
     private func allowedMethods() throws(SSHError) -> [String] {
-        let list = try waiter.retry { libssh2_userauth_list(session.raw, user, userLength) }
+        let list = try waiter.retry { libssh2_userauth_list(transport.raw, user, userLength) }
         guard let list else { return [] }
         return String(cString: list).split(separator: ",").map(String.init)
     }
@@ -48,16 +48,16 @@ struct Authenticator {
             return try authenticateWithKey(text: text, passphrase: passphrase)
         case .password(let password):
             let rc = try waiter.retry {
-                libssh2_userauth_password_ex(session.raw, user, userLength, password, UInt32(password.utf8.count), nil)
+                libssh2_userauth_password_ex(transport.raw, user, userLength, password, UInt32(password.utf8.count), nil)
             }
             return rc == 0
         case .agent(let socketPath):
-            return try AgentAuthentication(session: session, waiter: waiter, user: user).authenticate(socketPath: socketPath)
+            return try AgentAuthentication(transport: transport, waiter: waiter, user: user).authenticate(socketPath: socketPath)
         case .keyboardInteractive(let respond):
-            session.context.keyboardInteractive = respond
-            defer { session.context.keyboardInteractive = nil }
+            transport.context.keyboardInteractive = respond
+            defer { transport.context.keyboardInteractive = nil }
             let rc = try waiter.retry {
-                libssh2_userauth_keyboard_interactive_ex(session.raw, user, userLength, answerKeyboardInteractive)
+                libssh2_userauth_keyboard_interactive_ex(transport.raw, user, userLength, answerKeyboardInteractive)
             }
             return rc == 0
         }
@@ -66,7 +66,7 @@ struct Authenticator {
     private func authenticateWithKey(path: String, passphrase: String?) throws(SSHError) -> Bool {
         let key = try PrivateKeyFile.inspect(path: path)
         let rc = try waiter.retry {
-            libssh2_userauth_publickey_fromfile_ex(session.raw, user, userLength, nil, path, passphrase ?? "")
+            libssh2_userauth_publickey_fromfile_ex(transport.raw, user, userLength, nil, path, passphrase ?? "")
         }
         return try interpretKeyResult(rc, key: key, label: path, passphrase: passphrase)
     }
@@ -78,7 +78,7 @@ struct Authenticator {
         let rc = try waiter.retry {
             bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { chars in
-                    libssh2_userauth_publickey_frommemory(session.raw, user, Int(userLength), nil, 0,
+                    libssh2_userauth_publickey_frommemory(transport.raw, user, Int(userLength), nil, 0,
                                                           chars.baseAddress, chars.count, passphrase ?? "")
                 }
             }
@@ -94,7 +94,7 @@ struct Authenticator {
         case LIBSSH2_ERROR_FILE, LIBSSH2_ERROR_KEYFILE_AUTH_FAILED:
             if key.isEncrypted { throw .wrongPassphrase(path: label, passphraseGiven: passphrase?.isEmpty == false) }
             if key.keyType == "ssh-rsa", !supportsRSASHA2 { throw rsaUnsupported(path: label) }
-            throw .keyFileUnreadable(path: label, reason: session.lastError.message)
+            throw .keyFileUnreadable(path: label, reason: transport.lastError.message)
         default:
             if key.keyType == "ssh-rsa", !supportsRSASHA2 { throw rsaUnsupported(path: label) }
             return false
@@ -119,7 +119,7 @@ private func answerKeyboardInteractive(
     abstract: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 ) {
     guard let pointer = abstract?.pointee, let responses else { return }
-    let context = Unmanaged<SessionContext>.fromOpaque(pointer).takeUnretainedValue()
+    let context = Unmanaged<TransportContext>.fromOpaque(pointer).takeUnretainedValue()
     guard let respond = context.keyboardInteractive else { return }
     func text(_ start: UnsafePointer<CChar>?, _ length: Int) -> String {
         guard let start, length > 0 else { return "" }

@@ -82,7 +82,7 @@ class ChannelOperation {
     /// Opens the channel. Subclasses that open it through another libssh2 call (the SFTP
     /// session, whose `libssh2_sftp_init` opens its own channel) override this.
     func attemptOpen() -> LibSSH2Channel.Outcome<LibSSH2Channel> {
-        LibSSH2Channel.openSession(on: loop.session)
+        LibSSH2Channel.openSession(on: loop.transport)
     }
 
     /// Whether a failed open means the server refused the channel (its MaxSessions), so that it
@@ -104,14 +104,14 @@ class ChannelOperation {
         }
         loop.openFinished(self)
         if loop.isFatal(code) {
-            loop.lose(loop.session.error("opening a channel"))
+            loop.lose(loop.transport.error("opening a channel"))
             return true
         }
         let retry = openWasRefused(code) && loop.requeueAfterRefusal(self)
         machine.openFailed(retry: retry)
         if retry { return true }
         loop.channelFreed(self)
-        setupFailed(.channelFailed(operation: "opening a channel", reason: loop.session.lastError.message))
+        setupFailed(.channelFailed(operation: "opening a channel", reason: loop.transport.lastError.message))
         return true
     }
 
@@ -133,11 +133,11 @@ class ChannelOperation {
                 return true
             }
             if loop.isFatal(rc) {
-                loop.lose(loop.session.error("starting a remote program"))
+                loop.lose(loop.transport.error("starting a remote program"))
                 return true
             }
             machine.requestRefused()
-            setupFailed(.channelFailed(operation: describe(request), reason: loop.session.lastError.message))
+            setupFailed(.channelFailed(operation: describe(request), reason: loop.transport.lastError.message))
             return true
         }
     }
@@ -159,13 +159,13 @@ class ChannelOperation {
             switch channel.waitClosed() {
             case .wouldBlock: return false
             case .failed(let rc) where loop.isFatal(rc):
-                loop.lose(loop.session.error("waiting for a command to end"))
+                loop.lose(loop.transport.error("waiting for a command to end"))
                 return true
             case .done, .failed: break
             }
         }
         // exit-status can come after EOF; after the remote CLOSE it has come if it ever will.
-        remoteClosed(status: channel.exitStatus(session: loop.session))
+        remoteClosed(status: channel.exitStatus(transport: loop.transport))
         machine.remoteClosed()
         return true
     }

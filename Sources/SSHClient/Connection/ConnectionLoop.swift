@@ -25,7 +25,7 @@ final class ConnectionLoop: @unchecked Sendable {
     }
 
     // I/O thread state.
-    private(set) var session: LibSSH2Session!
+    private(set) var transport: SSHTransport!
     private var socket: TCPSocket!
     private var operations: [ChannelOperation] = []
     private var queue: [ChannelOperation] = []
@@ -189,14 +189,14 @@ final class ConnectionLoop: @unchecked Sendable {
         loopThread = pthread_self()
         SystemCall.nameCurrentThread("rws-ssh-io")
         do {
-            (socket, session) = try SessionEstablishment(configuration: configuration).establish()
+            (socket, transport) = try ConnectionEstablishment(configuration: configuration).establish()
         } catch {
             inbox.withLock { $0.terminalError = error }
             ready.complete(.failure(error))
             stopped.complete(.success(()))
             return
         }
-        libssh2_keepalive_config(session.raw, 1, UInt32(max(1, configuration.keepaliveInterval.components.seconds)))
+        libssh2_keepalive_config(transport.raw, 1, UInt32(max(1, configuration.keepaliveInterval.components.seconds)))
         ready.complete(.success(()))
         while true {
             runInbox()
@@ -226,13 +226,13 @@ final class ConnectionLoop: @unchecked Sendable {
     /// Bytes read from the socket count as progress even when no operation says it moved: a read
     /// on one channel (or stream) queues packets for the others, which only the next pass sees.
     private func runPass() -> Bool {
-        let receivedBefore = session.context.lastReceive
+        let receivedBefore = transport.context.lastReceive
         var progressed = admit()
         for operation in operations {
             if operation.advance() { progressed = true }
             if lossError != nil { return false }
         }
-        if session.context.lastReceive != receivedBefore { progressed = true }
+        if transport.context.lastReceive != receivedBefore { progressed = true }
         if progressed { readInterestSuppressed = false }
         return progressed
     }
@@ -280,10 +280,10 @@ final class ConnectionLoop: @unchecked Sendable {
         }
         let waitingOnPeer = operations.contains { $0.isWaitingOnPeer } || !queue.isEmpty
         if waitingOnPeer {
-            if !wasWaitingOnPeer { session.context.lastReceive = now }
+            if !wasWaitingOnPeer { transport.context.lastReceive = now }
             var secondsToNext: Int32 = 0
-            _ = libssh2_keepalive_send(session.raw, &secondsToNext)
-            let silence = now - session.context.lastReceive
+            _ = libssh2_keepalive_send(transport.raw, &secondsToNext)
+            let silence = now - transport.context.lastReceive
             if silence > configuration.deadPeerTimeout {
                 lose(.connectionLost(reason: "the server did not answer for \(silence.shortDescription) (keepalive unanswered)"))
             }
@@ -299,7 +299,7 @@ final class ConnectionLoop: @unchecked Sendable {
             if let deadline = operation.deadline { timeout = min(timeout, max(.zero, deadline - now)) }
         }
         if busy { timeout = .zero }
-        let directions = session.blockDirections
+        let directions = transport.blockDirections
         var events: Int16 = readInterestSuppressed ? 0 : Int16(POLLIN)
         if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: socket.fd, events: events, revents: 0), pollfd(fd: wakeSignal.readFD, events: Int16(POLLIN), revents: 0)]
@@ -343,10 +343,10 @@ final class ConnectionLoop: @unchecked Sendable {
     /// Bytes nobody reads (every channel paused, or no channel at all) would make poll return at
     /// once forever: stop asking for them until something changes, unless the peer hung up.
     private func noteReadableSocket() {
-        let before = session.context.lastReceive
+        let before = transport.context.lastReceive
         var passes = 0
         while runPass() && passes < 64 { passes += 1 }
-        guard session.context.lastReceive == before else { return }
+        guard transport.context.lastReceive == before else { return }
         if socket.isClosedByPeer {
             lose(.connectionLost(reason: "the server closed the connection"))
         } else {
@@ -363,11 +363,11 @@ final class ConnectionLoop: @unchecked Sendable {
         queue = []
         if lossError == nil {
             var attempts = 0
-            while libssh2_session_disconnect_ex(session.raw, SSH_DISCONNECT_BY_APPLICATION, "closed by rws", "") == LIBSSH2_ERROR_EAGAIN,
+            while libssh2_session_disconnect_ex(transport.raw, SSH_DISCONNECT_BY_APPLICATION, "closed by rws", "") == LIBSSH2_ERROR_EAGAIN,
                   attempts < 100 { attempts += 1 }
         }
         socket.shutdownBoth()
-        session = nil
+        transport = nil
         socket.closeDescriptor()
         // Callers learn of the end only now, with libssh2 and OpenSSL done: a caller that exits
         // the process at once must not race the session's teardown (seen as a crash at exit).

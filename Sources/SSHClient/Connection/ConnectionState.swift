@@ -31,7 +31,7 @@ public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
 /// Delays grow from ``initialDelay`` by ``multiplier`` up to ``maximumDelay``, each shifted by a
 /// random ±``jitter`` fraction so that many clients do not retry in step. Commands in flight when
 /// the link dropped fail with ``SSHError/connectionLost(reason:)`` and are never re-run; new
-/// commands, shells and file calls wait for the next session, and idempotent reads (listings,
+/// commands, shells and file calls wait for the next link, and idempotent reads (listings,
 /// stats, file reads, commands started with `idempotent: true`) are retried on it.
 public struct ReconnectPolicy: Sendable, Equatable {
     /// The delay before the first attempt.

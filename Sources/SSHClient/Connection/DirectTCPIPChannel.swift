@@ -38,7 +38,7 @@ final class DirectTCPIPChannel: ChannelOperation {
     }
 
     override func attemptOpen() -> LibSSH2Channel.Outcome<LibSSH2Channel> {
-        LibSSH2Channel.openDirectTCPIP(on: loop.session, host: host, port: port)
+        LibSSH2Channel.openDirectTCPIP(on: loop.transport, host: host, port: port)
     }
 
     /// A refused direct-tcpip means the next host cannot be reached from here, not a full server.
@@ -147,7 +147,7 @@ final class DirectTCPIPChannel: ChannelOperation {
 
     private func failChannel(_ code: Int32, _ operation: String) {
         if loop.isFatal(code) {
-            loop.lose(loop.session.error(operation))
+            loop.lose(loop.transport.error(operation))
         } else {
             channelEnded = true
         }

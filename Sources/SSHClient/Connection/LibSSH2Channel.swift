@@ -36,19 +36,19 @@ struct LibSSH2Channel: Equatable {
     // MARK: Opening (the session's one open in flight)
 
     /// Opens a `session` channel (2 MiB window, 32 KiB packets, libssh2's defaults).
-    static func openSession(on session: LibSSH2Session) -> Outcome<LibSSH2Channel> {
-        opened(libssh2_channel_open_ex(session.raw, "session", 7, 2 * 1024 * 1024, 32768, nil, 0), session)
+    static func openSession(on transport: SSHTransport) -> Outcome<LibSSH2Channel> {
+        opened(libssh2_channel_open_ex(transport.raw, "session", 7, 2 * 1024 * 1024, 32768, nil, 0), transport)
     }
 
     /// Opens a `direct-tcpip` channel to `host`:`port` through the server.
-    static func openDirectTCPIP(on session: LibSSH2Session, host: String, port: Int) -> Outcome<LibSSH2Channel> {
-        opened(libssh2_channel_direct_tcpip_ex(session.raw, host, Int32(port), "127.0.0.1", 22), session)
+    static func openDirectTCPIP(on transport: SSHTransport, host: String, port: Int) -> Outcome<LibSSH2Channel> {
+        opened(libssh2_channel_direct_tcpip_ex(transport.raw, host, Int32(port), "127.0.0.1", 22), transport)
     }
 
     /// A pointer-returning libssh2 call answers NULL with the session's last errno.
-    private static func opened(_ pointer: OpaquePointer?, _ session: LibSSH2Session) -> Outcome<LibSSH2Channel> {
+    private static func opened(_ pointer: OpaquePointer?, _ transport: SSHTransport) -> Outcome<LibSSH2Channel> {
         if let pointer { return .done(LibSSH2Channel(pointer)) }
-        let code = session.lastErrno
+        let code = transport.lastErrno
         return code == LIBSSH2_ERROR_EAGAIN ? .wouldBlock : .failed(code)
     }
 
@@ -111,12 +111,12 @@ struct LibSSH2Channel: Equatable {
     func waitClosed() -> Outcome<Void> { Outcome(Int(libssh2_channel_wait_closed(raw))) { _ in } }
 
     /// The exit status or signal; call it after the remote CLOSE (exit-status can come after EOF).
-    func exitStatus(session: LibSSH2Session) -> ExitStatus {
+    func exitStatus(transport: SSHTransport) -> ExitStatus {
         var signal: UnsafeMutablePointer<CChar>?
         var signalLength = 0
         _ = libssh2_channel_get_exit_signal(raw, &signal, &signalLength, nil, nil, nil, nil)
         if let signal {
-            defer { libssh2_free(session.raw, signal) }
+            defer { libssh2_free(transport.raw, signal) }
             if signalLength > 0 { return .signaled(String(cString: signal)) }
         }
         return .exited(libssh2_channel_get_exit_status(raw))

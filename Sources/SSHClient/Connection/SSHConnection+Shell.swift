@@ -13,17 +13,17 @@ extension SSHConnection {
     /// - Throws: ``SSHError/invalidArgument(_:)`` for an unusable size or terminal type,
     ///   ``SSHError/channelFailed(operation:reason:)`` when the server refuses the terminal or program,
     ///   ``SSHError/cancelled(command:)`` when the task is cancelled while it opens.
-    public func openShell(_ configuration: ShellConfiguration = ShellConfiguration()) async throws -> ShellSession {
+    public func openShell(_ configuration: ShellConfiguration = ShellConfiguration()) async throws -> InteractiveShell {
         try configuration.validate()
         let loop = try await link.usableLoop()
         // The pipe exists before the session it should close when its reader is cancelled. Weak:
         // the session holds the pipe, and the loop holds it while the shell runs.
-        let closeOnCancel = Mutex(WeakShellSession())
+        let closeOnCancel = Mutex(WeakInteractiveShell())
         let pipe = OutputPipe(capacity: configuration.bufferSize, resumeProducer: { [loop] in loop.wake() },
                               cancelCommand: { if let session = closeOnCancel.withLock({ $0.session }) { Task { try? await session.close() } } })
         let channel = ShellChannel(loop: loop, configuration: configuration, pipe: pipe)
         let started = channel.started
-        let session = ShellSession(connection: self, loop: loop, channel: channel)
+        let session = InteractiveShell(connection: self, loop: loop, channel: channel)
         closeOnCancel.withLock { $0.session = session }
         let bound = LoopBound(channel, loop: loop)
         if let error = loop.submit({ loop in loop.enqueue(bound.value) }) { throw error }
@@ -42,6 +42,6 @@ extension SSHConnection {
 }
 
 /// The shell a cancelled output reader should close, held weakly to keep the session collectable.
-private struct WeakShellSession: Sendable {
-    weak var session: ShellSession?
+private struct WeakInteractiveShell: Sendable {
+    weak var session: InteractiveShell?
 }

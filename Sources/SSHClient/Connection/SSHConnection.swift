@@ -108,14 +108,14 @@ public final class SSHConnection: Sendable {
         }
     }
 
-    /// A command whose connection was lost before it was sent: running it on the next session
+    /// A command whose connection was lost before it was sent: running it over the next link
     /// is its first run, not a second one.
     private struct LostBeforeStart: Error {
         let reason: String
     }
 
     /// Runs `body`; when it failed with `connectionLost`, the work was idempotent and the
-    /// connection reconnects, runs it again on the next session (a few times at most).
+    /// connection reconnects, runs it again over the next link (a few times at most).
     func retryingAfterReconnect<T>(idempotent: Bool, _ body: () async throws -> T) async throws -> T {
         var attempts = 0
         while true {
@@ -161,7 +161,7 @@ public final class SSHConnection: Sendable {
         do {
             try handle.start(on: loop, makeExec)
         } catch {
-            // Lost (now or just before): start on the next session, or fail when it does not come.
+            // Lost (now or just before): start over the next link, or fail when it does not come.
             guard link.reconnects else { throw error }
             configuration.logger.debug("command waits for a reconnect", metadata: ["error": "\(error)"])
             Task { [link] in

@@ -5,7 +5,7 @@ import Platform
 /// Runs a nonblocking libssh2 call to completion before the I/O loop starts serving
 /// (handshake and authentication), waiting on the socket in the directions libssh2 asks for.
 struct SocketWaiter {
-    let session: LibSSH2Session
+    let transport: SSHTransport
     let socket: TCPSocket
     let deadline: ContinuousClock.Instant
     let onTimeout: SSHError
@@ -23,7 +23,7 @@ struct SocketWaiter {
     func retry<T>(_ body: () -> T?) throws(SSHError) -> T? {
         while true {
             if let value = body() { return value }
-            guard session.lastErrno == LIBSSH2_ERROR_EAGAIN else { return nil }
+            guard transport.lastErrno == LIBSSH2_ERROR_EAGAIN else { return nil }
             try wait()
         }
     }
@@ -32,7 +32,7 @@ struct SocketWaiter {
     func wait() throws(SSHError) {
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { throw onTimeout }
-        let directions = session.blockDirections
+        let directions = transport.blockDirections
         var events: Int16 = 0
         if directions & LIBSSH2_SESSION_BLOCK_INBOUND != 0 { events |= Int16(POLLIN) }
         if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }

@@ -111,10 +111,10 @@ final class ExecChannel: ChannelOperation {
 
     private func readFailed(_ code: Int32) {
         if loop.isFatal(code) {
-            loop.lose(loop.session.error("reading command output"))
+            loop.lose(loop.transport.error("reading command output"))
         } else {
             abandon()
-            finish(.failure(loop.session.error("reading command output")))
+            finish(.failure(loop.transport.error("reading command output")))
         }
     }
 

@@ -30,8 +30,8 @@ struct PendingInput {
             case .wouldBlock:
                 return progressed
             case .failed(let rc):
-                if loop.isFatal(rc) { loop.lose(loop.session.error("writing command input")) }
-                failPending(loop.session.error("writing command input"))
+                if loop.isFatal(rc) { loop.lose(loop.transport.error("writing command input")) }
+                failPending(loop.transport.error("writing command input"))
                 return true
             case .done(let count):
                 progressed = true
@@ -46,7 +46,7 @@ struct PendingInput {
             if case .wouldBlock = sent { return progressed }
             eofSent = true
             var result: Result<Void, SSHError> = .success(())
-            if case .failed = sent { result = .failure(loop.session.error("closing command input")) }
+            if case .failed = sent { result = .failure(loop.transport.error("closing command input")) }
             for completion in eofCompletions { completion(result) }
             eofCompletions = []
             progressed = true

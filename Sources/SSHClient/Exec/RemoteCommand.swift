@@ -51,7 +51,7 @@ public final class RemoteCommand: Sendable {
 
 /// The caller's side of an ``ExecChannel``: starts it on a loop and forwards requests to that loop.
 ///
-/// A command may start later than its handle exists (on the next session of a reconnecting
+/// A command may start later than its handle exists (over the next link of a reconnecting
 /// connection); requests wait for the start, and a stop before it fails the caller at once.
 final class CommandHandle: Sendable {
     /// Held so that the connection stays open while its command's handle is in use.

@@ -74,22 +74,22 @@ final class SFTPChannel: ChannelOperation {
             unavailableReason = "the server accepted the sftp subsystem, but no sftp-server answered within \(Self.versionTimeout)"
             return .failed(LIBSSH2_ERROR_CHANNEL_FAILURE)
         }
-        if let session = libssh2_sftp_init(loop.session.raw) {
+        if let transport = libssh2_sftp_init(loop.transport.raw) {
             loop.requestHolder = nil
             deadline = nil
-            sftp = session
-            return .done(LibSSH2Channel(libssh2_sftp_get_channel(session)))
+            sftp = transport
+            return .done(LibSSH2Channel(libssh2_sftp_get_channel(transport)))
         }
-        let code = loop.session.lastErrno
+        let code = loop.transport.lastErrno
         if code == LIBSSH2_ERROR_EAGAIN {
-            if deadline == nil, loop.session.lastError.message.contains("SSH_FXP_VERSION") {
+            if deadline == nil, loop.transport.lastError.message.contains("SSH_FXP_VERSION") {
                 deadline = .now + Self.versionTimeout
             }
             return .wouldBlock
         }
         loop.requestHolder = nil
         deadline = nil
-        openFailure = loop.session.lastError.message
+        openFailure = loop.transport.lastError.message
         if openFailure.contains("subsystem") { unavailableReason = "the server refused the sftp subsystem" }
         return .failed(code)
     }
@@ -153,12 +153,12 @@ final class SFTPChannel: ChannelOperation {
         if code == LIBSSH2_ERROR_SFTP_PROTOCOL, let sftp {
             return .file(SFTPStatus.error(libssh2_sftp_last_error(sftp), operation: operation, path: path))
         }
-        let error = loop.session.error("SFTP \(operation) of \(path)")
+        let error = loop.transport.error("SFTP \(operation) of \(path)")
         if loop.isFatal(code) {
             loop.lose(error)
             return .connection(.connectionLost(reason: error.description))
         }
-        if brokenBy == nil { brokenBy = .channelFailed(operation: "SFTP \(operation) of \(path)", reason: loop.session.lastError.message) }
+        if brokenBy == nil { brokenBy = .channelFailed(operation: "SFTP \(operation) of \(path)", reason: loop.transport.lastError.message) }
         return .connection(brokenBy!)
     }
 

@@ -55,7 +55,7 @@ class SFTPHandleOperation: SFTPOperation {
                 if isCancelled { return finish(.connection(.cancelled(command: "\(operation) \(path)"))) }
                 let type = isDirectory ? LIBSSH2_SFTP_OPENDIR : LIBSSH2_SFTP_OPENFILE
                 guard let opened = libssh2_sftp_open_ex(sftp, path, UInt32(path.utf8.count), flags, mode, type) else {
-                    let code = channel.loop.session.lastErrno
+                    let code = channel.loop.transport.lastErrno
                     if code == LIBSSH2_ERROR_EAGAIN { return .blocked }
                     return finish(channel.failure(code, operation: operation, path: path))
                 }

@@ -8,9 +8,9 @@ struct HostKeyVerification {
     let configuration: SSHConnectionConfiguration
     let deadline: ContinuousClock.Instant
 
-    func verify(_ session: LibSSH2Session, _ knownHosts: KnownHostsFile?) throws(SSHError) {
+    func verify(_ transport: SSHTransport, _ knownHosts: KnownHostsFile?) throws(SSHError) {
         guard let knownHosts else { return }
-        guard let key = HostKey(session: session) else {
+        guard let key = HostKey(transport: transport) else {
             throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: "the server sent no host key")
         }
         let host = configuration.host, port = configuration.port

@@ -12,13 +12,13 @@ struct HostKey {
     /// The OpenSSH-style fingerprint: "SHA256:" and unpadded base64.
     let fingerprint: String
 
-    init?(session: LibSSH2Session) {
+    init?(transport: SSHTransport) {
         var length = 0
         var type: Int32 = 0
-        guard let pointer = libssh2_session_hostkey(session.raw, &length, &type), length > 0 else { return nil }
+        guard let pointer = libssh2_session_hostkey(transport.raw, &length, &type), length > 0 else { return nil }
         bytes = pointer.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
         libssh2Type = type
-        if let hash = libssh2_hostkey_hash(session.raw, LIBSSH2_HOSTKEY_HASH_SHA256) {
+        if let hash = libssh2_hostkey_hash(transport.raw, LIBSSH2_HOSTKEY_HASH_SHA256) {
             let digest = hash.withMemoryRebound(to: UInt8.self, capacity: 32) { Data(UnsafeBufferPointer(start: $0, count: 32)) }
             fingerprint = "SHA256:" + digest.base64EncodedString().replacingOccurrences(of: "=", with: "")
         } else {
@@ -69,13 +69,13 @@ enum HostKeyName {
 /// rest of the file; the file is only ever appended to, never rewritten.
 final class KnownHostsFile {
     let path: String
-    private let session: LibSSH2Session
+    private let transport: SSHTransport
     private let collection: OpaquePointer
 
-    init(path: String, session: LibSSH2Session) throws(SSHError) {
+    init(path: String, transport: SSHTransport) throws(SSHError) {
         self.path = path
-        self.session = session
-        guard let collection = libssh2_knownhost_init(session.raw) else {
+        self.transport = transport
+        guard let collection = libssh2_knownhost_init(transport.raw) else {
             throw .knownHostsFileFailed(path: path, reason: "libssh2 could not allocate a known hosts collection")
         }
         self.collection = collection

@@ -2,7 +2,7 @@
 ///
 /// Arrows, Home and End depend on the remote's cursor-key mode (``CursorKeyMode``): programs
 /// such as vim and less switch it to application mode with `ESC [ ? 1 h`, and then expect
-/// `ESC O A` instead of `ESC [ A` for Up. ``ShellSession`` tracks that mode from the output and
+/// `ESC O A` instead of `ESC [ A` for Up. ``InteractiveShell`` tracks that mode from the output and
 /// picks the right bytes. docs/shell.md has the full table.
 public enum Key: Sendable, Hashable {
     /// Ctrl plus a letter (`a`–`z`, either case) or one of `@ [ \ ] ^ _`: bytes 0x00–0x1F.

@@ -72,10 +72,10 @@ enum PersistentShellScripts {
     /// Why ``kill`` failed.
     enum KillExit: Int32, RemoteScriptExit {
         /// No tmux or screen session has that name.
-        case noSuchSession = 3
+        case noSuchShell = 3
     }
 
-    /// Ends session `$1` wherever it lives; ``KillExit/noSuchSession`` when there is none of that name.
+    /// Ends session `$1` wherever it lives; ``KillExit/noSuchShell`` when there is none of that name.
     static let kill = RemoteScript(step: "ending the persistent shell", exits: KillExit.self, body: #"""
         found=
         if command -v tmux >/dev/null 2>&1 && tmux has-session -t "=$1" 2>/dev/null; then
@@ -104,14 +104,14 @@ extension SSHConnection {
     /// Opens (creating on first use) the persistent terminal session `name` on the box: tmux, or
     /// GNU screen when tmux is missing (or when `multiplexer` asks for it).
     ///
-    /// The returned ``ShellSession`` is the attached client: closing it, or losing the link,
+    /// The returned ``InteractiveShell`` is the attached client: closing it, or losing the link,
     /// detaches and leaves the programs running; open it again to come back to them.
     /// ``killPersistentShell(named:)`` ends them.
     ///
     /// - Throws: ``SSHError/invalidArgument(_:)`` for an unusable name,
     ///   ``SSHError/persistentShellUnavailable(host:)`` when the box has neither tmux nor screen.
     public func openPersistentShell(named name: String, multiplexer: PersistentShell.Multiplexer? = nil,
-                                    _ configuration: ShellConfiguration = ShellConfiguration()) async throws -> ShellSession {
+                                    _ configuration: ShellConfiguration = ShellConfiguration()) async throws -> InteractiveShell {
         try PersistentShell.validate(name)
         let found = try await run(try PersistentShellScripts.commandLine(PersistentShellScripts.find, [multiplexer?.rawValue ?? "tmux"]),
                                   idempotent: true).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -139,7 +139,7 @@ extension SSHConnection {
     public func killPersistentShell(named name: String) async throws {
         try PersistentShell.validate(name)
         let result = try await run(try PersistentShellScripts.commandLine(PersistentShellScripts.kill, [name]))
-        if result.status == PersistentShellScripts.KillExit.noSuchSession {
+        if result.status == PersistentShellScripts.KillExit.noSuchShell {
             throw SSHError.invalidArgument("no persistent shell named \(name) on the box")
         }
         guard result.status.isSuccess else {

@@ -68,12 +68,12 @@ final class ShellChannel: ChannelOperation {
         let channelRuns = phase == .running || phase == .awaitingRemoteClose
         let decision = stopping.decide(pid: channelRuns ? pidReader.pid : nil, searchingPID: pidReader.isSearching,
                                        outputEnded: output.stdoutEnded, hangsUpOnClose: true, command: commandLine)
-        guard case .kill(let sessionID) = decision else {
+        guard case .kill(let leaderPID) = decision else {
             abandon()
             return finish(.failure(Self.closedError))
         }
         stopping.killBegan()
-        killRemoteProcesses(of: sessionID, reason: Self.closedError, command: commandLine) { [self] outcome, error in
+        killRemoteProcesses(of: leaderPID, reason: Self.closedError, command: commandLine) { [self] outcome, error in
             stopping.killEnded()
             if outcome != .stopped { stopFailure = error }
             // The remote close normally arrives with the last process; do not wait forever for it.
@@ -135,8 +135,8 @@ final class ShellChannel: ChannelOperation {
         pendingResize = nil
         var result: Result<Void, SSHError> = .success(())
         if case .failed(let rc) = sent {
-            result = .failure(loop.session.error("resizing the terminal"))
-            if loop.isFatal(rc) { loop.lose(loop.session.error("resizing the terminal")) }
+            result = .failure(loop.transport.error("resizing the terminal"))
+            if loop.isFatal(rc) { loop.lose(loop.transport.error("resizing the terminal")) }
         }
         for completion in size.completions { completion(result) }
         return true
@@ -149,7 +149,7 @@ final class ShellChannel: ChannelOperation {
     }
 
     private func readFailed(_ code: Int32) {
-        let error = loop.session.error("reading shell output")
+        let error = loop.transport.error("reading shell output")
         if loop.isFatal(code) {
             loop.lose(error)
         } else {

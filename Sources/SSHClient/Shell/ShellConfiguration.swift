@@ -1,4 +1,4 @@
-/// What to ask for when opening a ``ShellSession``: the terminal and the program in it.
+/// What to ask for when opening a ``InteractiveShell``: the terminal and the program in it.
 public struct ShellConfiguration: Sendable {
     /// The `TERM` the remote programs see, e.g. `xterm-256color`.
     public var terminalType: String
@@ -28,7 +28,7 @@ public struct ShellConfiguration: Sendable {
     /// How rws starts the user's login shell: `exec "${SHELL:-/bin/sh}" -l`.
     public static let loginShellCommand = #"exec "${SHELL:-/bin/sh}" -l"#
 
-    /// The exec request's command line: the PID report (so ``ShellSession/close()`` can end the
+    /// The exec request's command line: the PID report (so ``InteractiveShell/close()`` can end the
     /// whole terminal session), then the program.
     var commandLine: String {
         StoppableCommand.wrap(command ?? Self.loginShellCommand)

@@ -7,7 +7,7 @@ import Synchronization
 /// two reads is still seen. A full reset (`ESC c`) returns every mode to its default; a soft
 /// reset (`ESC [ ! p`, DECSTR) those DECSTR resets: cursor keys, keypad, cursor, scrolling region.
 ///
-/// A ``ShellSession`` follows its output with one to choose the bytes of arrow keys; a terminal
+/// A ``InteractiveShell`` follows its output with one to choose the bytes of arrow keys; a terminal
 /// app feeds one what it actually showed, to undo what is left on when it stops showing a
 /// program early (``TerminalModeState/restoringSequence``).
 public struct TerminalModeTracker: Sendable {

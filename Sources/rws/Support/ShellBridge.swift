@@ -4,7 +4,7 @@ import Platform
 import Synchronization
 import SSHClient
 
-/// Joins the local terminal (already in raw mode) to a remote ``ShellSession``: keystrokes go
+/// Joins the local terminal (already in raw mode) to a remote ``InteractiveShell``: keystrokes go
 /// up (through the `~.` escape filter), output comes down, window size changes follow, and
 /// termination signals end the bridge instead of the process, so the caller can clean up.
 enum ShellBridge {
@@ -25,7 +25,7 @@ enum ShellBridge {
     static let endingSignals = [SIGTERM, SIGHUP, SIGQUIT, SIGINT]
 
     /// Runs until the first reason to stop, and returns it.
-    static func run(_ session: ShellSession, keyboard: Keyboard, inputFD: Int32, outputFD: Int32) async -> End {
+    static func run(_ session: InteractiveShell, keyboard: Keyboard, inputFD: Int32, outputFD: Int32) async -> End {
         let (ends, report) = AsyncStream.makeStream(of: End.self)
         let screen = Screen(fd: outputFD)
         _ = Task {
@@ -51,7 +51,7 @@ enum ShellBridge {
     }
 
     /// Copies keystrokes to the remote in order; stops on `~.` or when the keyboard goes away.
-    private static func forwardKeyboard(_ keyboard: Keyboard, to session: ShellSession, report: AsyncStream<End>.Continuation) async {
+    private static func forwardKeyboard(_ keyboard: Keyboard, to session: InteractiveShell, report: AsyncStream<End>.Continuation) async {
         var filter = EscapeFilter()
         while let chunk = await keyboard.next() {
             let outcome = filter.feed(chunk)
@@ -68,7 +68,7 @@ enum ShellBridge {
     }
 
     /// Sends the local window size on every SIGWINCH; the latest size wins.
-    private static func followWindowSize(of fd: Int32, session: ShellSession) -> Task<Void, Never> {
+    private static func followWindowSize(of fd: Int32, session: InteractiveShell) -> Task<Void, Never> {
         let (ticks, tick) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let source = watch(SIGWINCH) { tick.yield() }
         return Task {

@@ -15,7 +15,7 @@
 /// ``close()`` ends every process started from the terminal (background jobs and programs that
 /// ignore SIGHUP included), which closing an SSH channel alone does not do, and says so when
 /// some could not be ended.
-public final class ShellSession: Sendable {
+public final class InteractiveShell: Sendable {
     /// What the terminal shows, in arrival order: stdout and stderr together, as a PTY merges them.
     public let output: ShellOutput
     /// Held so that the connection stays open while the shell is in use.
@@ -95,7 +95,7 @@ public final class ShellSession: Sendable {
     }
 }
 
-/// The output of a ``ShellSession``: byte chunks as the terminal produced them.
+/// The output of a ``InteractiveShell``: byte chunks as the terminal produced them.
 ///
 /// Iterate it once. It ends when the program ends, and throws ``SSHError`` when the connection
 /// is lost. Reading slowly pauses this channel only. Cancelling the reading task closes the session.

@@ -4,10 +4,10 @@ import Logging
 
 /// The steps from a bare address to an authenticated session: TCP connect, handshake,
 /// host key check, authentication. Runs on the connection's I/O thread before it serves requests.
-struct SessionEstablishment {
+struct ConnectionEstablishment {
     let configuration: SSHConnectionConfiguration
 
-    func establish() throws(SSHError) -> (TCPSocket, LibSSH2Session) {
+    func establish() throws(SSHError) -> (TCPSocket, SSHTransport) {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         let logger = configuration.logger
         logger.info("connecting", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
@@ -15,24 +15,24 @@ struct SessionEstablishment {
             ? try TCPSocket.connect(host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
             : try JumpTransport.open(to: configuration, deadline: deadline)
         do throws(SSHError) {
-            let session = try LibSSH2Session()
-            session.context.quickAcknowledgement = configuration.carriesJumpTraffic
-            let waiter = SocketWaiter(session: session, socket: socket, deadline: deadline,
+            let transport = try SSHTransport()
+            transport.context.quickAcknowledgement = configuration.carriesJumpTraffic
+            let waiter = SocketWaiter(transport: transport, socket: socket, deadline: deadline,
                                       onTimeout: .connectTimedOut(host: configuration.host, port: configuration.port,
                                                                   after: configuration.connectTimeout))
             logger.debug("TCP connected")
-            let knownHosts = try openKnownHosts(session)
-            preferKnownHostKeyTypes(session, knownHosts)
-            let rc = try waiter.retry { libssh2_session_handshake(session.raw, libssh2_socket_t(socket.fd)) }
+            let knownHosts = try openKnownHosts(transport)
+            preferKnownHostKeyTypes(transport, knownHosts)
+            let rc = try waiter.retry { libssh2_session_handshake(transport.raw, libssh2_socket_t(socket.fd)) }
             if rc != 0 {
-                throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: describeHandshakeFailure(session))
+                throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: describeHandshakeFailure(transport))
             }
             logger.debug("SSH handshake done")
-            try HostKeyVerification(configuration: configuration, deadline: deadline).verify(session, knownHosts)
-            try Authenticator(configuration: configuration, session: session, waiter: waiter).authenticate()
+            try HostKeyVerification(configuration: configuration, deadline: deadline).verify(transport, knownHosts)
+            try Authenticator(configuration: configuration, transport: transport, waiter: waiter).authenticate()
             logger.info("authenticated", metadata: ["user": "\(configuration.user)"])
             try socket.setUserTimeout(configuration.deadPeerTimeout)
-            return (socket, session)
+            return (socket, transport)
         } catch {
             socket.shutdownBoth()
             socket.closeDescriptor()
@@ -40,21 +40,21 @@ struct SessionEstablishment {
         }
     }
 
-    private func openKnownHosts(_ session: LibSSH2Session) throws(SSHError) -> KnownHostsFile? {
+    private func openKnownHosts(_ transport: SSHTransport) throws(SSHError) -> KnownHostsFile? {
         if configuration.hostKeyPolicy == .insecureAcceptAnything { return nil }
-        return try KnownHostsFile(path: configuration.knownHostsFile, session: session)
+        return try KnownHostsFile(path: configuration.knownHostsFile, transport: transport)
     }
 
     /// libssh2 1.10 asks for ECDSA first: a host known only by its ed25519 key would look unknown.
-    private func preferKnownHostKeyTypes(_ session: LibSSH2Session, _ knownHosts: KnownHostsFile?) {
+    private func preferKnownHostKeyTypes(_ transport: SSHTransport, _ knownHosts: KnownHostsFile?) {
         guard let knownHosts else { return }
         let known = knownHosts.knownAlgorithms(host: configuration.host, port: configuration.port)
         let order = known + HostKeyName.defaultOrder.filter { !known.contains($0) }
-        session.setPreference(LIBSSH2_METHOD_HOSTKEY, order)
+        transport.setPreference(LIBSSH2_METHOD_HOSTKEY, order)
     }
 
-    private func describeHandshakeFailure(_ session: LibSSH2Session) -> String {
-        let (code, message) = session.lastError
+    private func describeHandshakeFailure(_ transport: SSHTransport) -> String {
+        let (code, message) = transport.lastError
         if code == LIBSSH2_ERROR_KEX_FAILURE || code == LIBSSH2_ERROR_METHOD_NONE {
             return "\(message) (no common algorithm: libssh2 \(libSSH2Version) supports ed25519/ECDSA/ssh-rsa host keys; "
                 + "a server with only an RSA host key needs libssh2 1.11 or later)"

@@ -6,7 +6,7 @@ import Platform
 private let libssh2Initialized: Bool = libssh2_init(0) == 0
 
 /// What the C callbacks of one session reach through libssh2's `abstract` pointer.
-final class SessionContext {
+final class TransportContext {
     /// When bytes last arrived from the server; dead-peer detection reads it.
     var lastReceive = ContinuousClock.now
     /// Whether every receive is acknowledged at once (jump connections; see ``acknowledgeAtOnce(_:)``).
@@ -16,24 +16,24 @@ final class SessionContext {
 }
 
 /// A `LIBSSH2_SESSION` in nonblocking mode. Confined to the connection's I/O thread.
-final class LibSSH2Session {
+final class SSHTransport {
     let raw: OpaquePointer
-    let context: SessionContext
+    let context: TransportContext
     private let contextPointer: UnsafeMutableRawPointer
 
     init() throws(SSHError) {
         guard libssh2Initialized else { throw .libssh2(operation: "libssh2_init", code: -1, message: "initialisation failed") }
-        context = SessionContext()
+        context = TransportContext()
         contextPointer = Unmanaged.passRetained(context).toOpaque()
-        guard let session = libssh2_session_init_ex(nil, nil, nil, contextPointer) else {
-            Unmanaged<SessionContext>.fromOpaque(contextPointer).release()
+        guard let transport = libssh2_session_init_ex(nil, nil, nil, contextPointer) else {
+            Unmanaged<TransportContext>.fromOpaque(contextPointer).release()
             throw .libssh2(operation: "libssh2_session_init", code: -6, message: "out of memory")
         }
-        raw = session
-        libssh2_session_set_blocking(session, 0)
+        raw = transport
+        libssh2_session_set_blocking(transport, 0)
         let recvCallback: @convention(c) (libssh2_socket_t, UnsafeMutableRawPointer?, Int, Int32,
                                           UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int = countingReceive
-        _ = libssh2_session_callback_set(session, LIBSSH2_CALLBACK_RECV, unsafeBitCast(recvCallback, to: UnsafeMutableRawPointer.self))
+        _ = libssh2_session_callback_set(transport, LIBSSH2_CALLBACK_RECV, unsafeBitCast(recvCallback, to: UnsafeMutableRawPointer.self))
     }
 
     /// The libssh2 error code and message of the last failed call.
@@ -65,7 +65,7 @@ final class LibSSH2Session {
         // After the socket is shut down every send fails fast, so this ends in a few passes.
         var attempts = 0
         while libssh2_session_free(raw) == LIBSSH2_ERROR_EAGAIN, attempts < 1000 { attempts += 1 }
-        Unmanaged<SessionContext>.fromOpaque(contextPointer).release()
+        Unmanaged<TransportContext>.fromOpaque(contextPointer).release()
     }
 }
 
@@ -82,7 +82,7 @@ private func countingReceive(
     }
     guard let count = received else { return -Int(EAGAIN) }
     if count > 0, let pointer = abstract?.pointee {
-        let context = Unmanaged<SessionContext>.fromOpaque(pointer).takeUnretainedValue()
+        let context = Unmanaged<TransportContext>.fromOpaque(pointer).takeUnretainedValue()
         context.lastReceive = .now
         if context.quickAcknowledgement { acknowledgeAtOnce(socket) }
     }

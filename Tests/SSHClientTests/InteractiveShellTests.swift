@@ -4,7 +4,7 @@ import SSHClient
 import Testing
 
 /// A real bash on a real PTY behind the test sshd, typed at as a person would.
-@Suite struct ShellSessionTests {
+@Suite struct InteractiveShellTests {
     @Test(arguments: ServerKind.allCases)
     func echoHiPrintsHiAndTheWrapperPIDLineStaysHidden(kind: ServerKind) async throws {
         try await SharedTestServer.get(kind).withConnection { connection in

@@ -5,7 +5,7 @@ import SSHClient
 /// The remote side of a ``SessionFollow``: one long-running loop that every `interval` looks at
 /// the file's identity and size (`stat`) and prints the bytes appended since the last offset.
 /// Each report ends with a `done` marker, so the client acts on it at once rather than on the next.
-enum SessionFollowing {
+enum FollowScript {
     static let script = RemoteScript(step: "following the session", body: #"""
         b=$1 f=$2 o=$3 k=$4 iv=$5
         while :; do
