@@ -42,14 +42,18 @@ let package = Package(
         .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
         .executableTarget(name: "rws-bench", dependencies: ["SSHClient"]),
         .executableTarget(name: "SessionsBenchmark", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient", "SessionHistory"]),
-        .testTarget(name: "SSHClientTests", dependencies: [
-            "SSHClient", "RWSTestSupport", "Platform", .product(name: "Logging", package: "swift-log"),
-        ]),
+        .testTarget(
+            name: "SSHClientTests",
+            dependencies: [
+                "SSHClient", "RWSTestSupport", "Platform", .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "SessionHistoryTests", dependencies: ["SessionHistory"], exclude: ["Fixtures"]),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
-        .testTarget(name: "RemoteWorkspaceTests", dependencies: [
-            "RemoteWorkspace", "RWSTestSupport", "SessionHistory", "SSHClient", "Platform",
-        ]),
+        .testTarget(
+            name: "RemoteWorkspaceTests",
+            dependencies: [
+                "RemoteWorkspace", "RWSTestSupport", "SessionHistory", "SSHClient", "Platform",
+            ]),
         // Depends on the rws executable so that building the tests builds the binary they run.
         .testTarget(name: "RWSCLITests", dependencies: ["RWSTestSupport", "SSHClient", "Platform", "rws"]),
     ],

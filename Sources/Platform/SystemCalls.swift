@@ -172,8 +172,10 @@ public enum SystemCall {
             var storage = sockaddr_storage()
             let bytes = UnsafeRawBufferPointer(start: address, count: Int(info.ai_addrlen))
             withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
-            addresses.append(SocketAddress(family: info.ai_family, type: info.ai_socktype, protocolNumber: info.ai_protocol,
-                                           storage: storage, length: info.ai_addrlen))
+            addresses.append(
+                SocketAddress(
+                    family: info.ai_family, type: info.ai_socktype, protocolNumber: info.ai_protocol,
+                    storage: storage, length: info.ai_addrlen))
         }
         return addresses
     }
@@ -186,8 +188,9 @@ public enum SystemCall {
         address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
         var storage = sockaddr_storage()
         withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: &address) { target.copyMemory(from: $0) } }
-        return SocketAddress(family: AF_INET, type: Int32(SOCK_STREAM.rawValue), protocolNumber: 0,
-                             storage: storage, length: socklen_t(MemoryLayout<sockaddr_in>.size))
+        return SocketAddress(
+            family: AF_INET, type: Int32(SOCK_STREAM.rawValue), protocolNumber: 0,
+            storage: storage, length: socklen_t(MemoryLayout<sockaddr_in>.size))
     }
 
     /// A new socket for `address`, close-on-exec.

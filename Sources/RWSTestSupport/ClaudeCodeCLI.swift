@@ -71,9 +71,10 @@ public enum ClaudeCodeCLI {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry in
             guard let pid = Int32(entry), pid != SystemCall.processID,
-                  let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/cwd"),
-                  cwd == target,
-                  let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"), !raw.isEmpty else { return nil }
+                let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/cwd"),
+                cwd == target,
+                let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"), !raw.isEmpty
+            else { return nil }
             // Zombies keep no cmdline; an empty one was skipped above.
             let command = String(decoding: raw.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
             return (pid, command)

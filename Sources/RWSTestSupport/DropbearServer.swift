@@ -24,7 +24,8 @@ enum DropbearServer {
         try Prerequisites.require("/usr/bin/dropbearkey", package: "dropbear-bin")
         try Prerequisites.require("/usr/bin/unshare", package: "util-linux")
         guard SystemCall.isRoot else {
-            throw TestServerError.startFailed("the dropbear test server needs root (a private mount namespace keeps it away from the real ~/.ssh)")
+            throw TestServerError.startFailed(
+                "the dropbear test server needs root (a private mount namespace keeps it away from the real ~/.ssh)")
         }
         guard options.extraConfig.isEmpty else {
             throw TestServerError.startFailed("extraConfig holds sshd_config lines, which dropbear does not read: \(options.extraConfig)")
@@ -40,8 +41,9 @@ enum DropbearServer {
         }
         try (publicKey + "\n").write(toFile: directory + "/host_ed25519.pub", atomically: true, encoding: .utf8)
         try passwd(user: user, home: home).write(toFile: directory + "/passwd", atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home + "/.ssh", withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try "".write(toFile: directory + "/no-sftp-server", atomically: true, encoding: .utf8)
     }
 
@@ -57,12 +59,14 @@ enum DropbearServer {
             a=$3 k=$4 f=$5 l=$6; shift 9
             exec /usr/sbin/dropbear -F -E -p "127.0.0.1:$a" -r "$k" -P "$f" "$@" 2>>"$l"
             """
-        return try SpawnedProcess("/usr/bin/unshare", [
-            "-m", "--propagation", "private", "/bin/sh", "-c", script, "dropbear-test",
-            directory + "/passwd", options.sftp ? "" : directory + "/no-sftp-server", String(port),
-            directory + "/host_ed25519", directory + "/dropbear.pid", logPath, String(SystemCall.processID), options.forceCommand ?? "",
-            options.passwordAuthentication ? "password" : "",
-        ])
+        return try SpawnedProcess(
+            "/usr/bin/unshare",
+            [
+                "-m", "--propagation", "private", "/bin/sh", "-c", script, "dropbear-test",
+                directory + "/passwd", options.sftp ? "" : directory + "/no-sftp-server", String(port),
+                directory + "/host_ed25519", directory + "/dropbear.pid", logPath, String(SystemCall.processID), options.forceCommand ?? "",
+                options.passwordAuthentication ? "password" : "",
+            ])
     }
 
     /// The system's passwd with the home of `user` replaced by the sandbox home.

@@ -357,8 +357,10 @@ extension TestSSHServer {
 
     /// The `rws` flags that reach this server through `proxy` (see ``rwsFlags``).
     public func rwsFlags(through proxy: FaultProxy) throws -> [String] {
-        ["--host", "\(user)@127.0.0.1:\(proxy.port)", "--identity", clientKeyPath, "--known-hosts", try knownHosts(through: proxy),
-         "-F", directory.path + "/empty_ssh_config"]
+        [
+            "--host", "\(user)@127.0.0.1:\(proxy.port)", "--identity", clientKeyPath, "--known-hosts", try knownHosts(through: proxy),
+            "-F", directory.path + "/empty_ssh_config",
+        ]
     }
 
     /// A known_hosts file vouching for this server's key under the proxy's address.

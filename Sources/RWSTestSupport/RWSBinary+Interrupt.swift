@@ -7,8 +7,10 @@ extension RWSBinary {
     ///
     /// Started with ``Spawn``'s empty signal mask and default handlers, as from a shell: a child
     /// of a test thread would otherwise inherit signals that thread blocks.
-    public static func interrupted(_ arguments: [String], home: String, after marker: String,
-                                   within limit: Duration = .seconds(10)) throws -> Outcome {
+    public static func interrupted(
+        _ arguments: [String], home: String, after marker: String,
+        within limit: Duration = .seconds(10)
+    ) throws -> Outcome {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("rws-int-\(UUID().uuidString.prefix(8))").path
         let outPath = base + ".out", errPath = base + ".err"
         defer { for path in [outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }

@@ -21,8 +21,10 @@ public enum RWSBinary {
 
     /// Runs `rws` with `arguments`, `stdin` as its input, and `environment` added to a clean one
     /// whose HOME is `home` (never the real home).
-    public static func run(_ arguments: [String], stdin: String = "", home: String,
-                           environment: [String: String] = [:]) throws -> Outcome {
+    public static func run(
+        _ arguments: [String], stdin: String = "", home: String,
+        environment: [String: String] = [:]
+    ) throws -> Outcome {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw TestServerError.commandFailed("\(path) is missing: build the tests with `swift build --build-tests`, which builds it")
         }
@@ -42,15 +44,18 @@ public enum RWSBinary {
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Outcome(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                       status: process.terminationStatus)
+        return Outcome(
+            stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+            status: process.terminationStatus)
     }
 }
 
 extension TestSSHServer {
     /// The connection flags for `rws` that reach this server with its throwaway key and known_hosts.
     public var rwsFlags: [String] {
-        ["--host", "\(user)@127.0.0.1:\(port)", "--identity", clientKeyPath, "--known-hosts", knownHostsPath,
-         "-F", directory.path + "/empty_ssh_config"]
+        [
+            "--host", "\(user)@127.0.0.1:\(port)", "--identity", clientKeyPath, "--known-hosts", knownHostsPath,
+            "-F", directory.path + "/empty_ssh_config",
+        ]
     }
 }

@@ -28,8 +28,12 @@ public final class ScriptedModelServer: @unchecked Sendable {
             throw TestServerError.missingPrerequisite(path: "python3", installCommand: "sudo apt-get install -y python3")
         }
         let portFile = directory + "/port"
-        process = try SpawnedProcess(python, [Self.programPath, "--script", directory + "/script.json",
-                                              "--port-file", portFile, "--log", directory + "/requests.jsonl"])
+        process = try SpawnedProcess(
+            python,
+            [
+                Self.programPath, "--script", directory + "/script.json",
+                "--port-file", portFile, "--log", directory + "/requests.jsonl",
+            ])
         let deadline = Date().addingTimeInterval(10)
         var found: Int?
         while found == nil, Date() < deadline {

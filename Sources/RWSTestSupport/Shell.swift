@@ -4,8 +4,10 @@ import Foundation
 public enum Shell {
     /// Runs `executable` with `arguments`; returns its stdout. Throws on a non-zero exit unless allowed.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], allowFailure: Bool = false,
-                           environment: [String: String]? = nil) throws -> String {
+    public static func run(
+        _ executable: String, _ arguments: [String], allowFailure: Bool = false,
+        environment: [String: String]? = nil
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -21,8 +23,8 @@ public enum Shell {
         process.waitUntilExit()
         if process.terminationStatus != 0, !allowFailure {
             throw TestServerError.commandFailed(
-                "\(executable) \(arguments.joined(separator: " ")) " +
-                    "exited \(process.terminationStatus): \(String(decoding: errData, as: UTF8.self))")
+                "\(executable) \(arguments.joined(separator: " ")) "
+                    + "exited \(process.terminationStatus): \(String(decoding: errData, as: UTF8.self))")
         }
         return String(decoding: outData, as: UTF8.self)
     }

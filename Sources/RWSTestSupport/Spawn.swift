@@ -13,8 +13,9 @@ public enum Spawn {
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("rws-spawn-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let child = try start(executable, arguments, environment: environment.map { "\($0.key)=\($0.value)" },
-                              stdoutPath: outputPath, stderrPath: nil)
+        let child = try start(
+            executable, arguments, environment: environment.map { "\($0.key)=\($0.value)" },
+            stdoutPath: outputPath, stderrPath: nil)
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0, errno == EINTR {}
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
@@ -28,8 +29,10 @@ public enum Spawn {
     /// Starts `executable` with stdin from /dev/null, stdout to `stdoutPath` and stderr to
     /// `stderrPath` (nil: the same file), an empty signal mask and default handlers; returns its
     /// PID for the caller to wait for.
-    static func start(_ executable: String, _ arguments: [String], environment: [String],
-                      stdoutPath: String, stderrPath: String?) throws -> pid_t {
+    static func start(
+        _ executable: String, _ arguments: [String], environment: [String],
+        stdoutPath: String, stderrPath: String?
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

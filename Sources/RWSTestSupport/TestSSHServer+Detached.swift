@@ -8,7 +8,8 @@ extension TestSSHServer {
     public static func stopDetached(directory: URL) throws {
         let pidFile = directory.path + "/sshd.pid"
         guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
-              let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
+            let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return }
         defer { try? FileManager.default.removeItem(atPath: pidFile) }
         // A PID file left by a killed server may name a reused PID: only an sshd is signalled.
         guard command(of: pid) == "sshd" else { return }
@@ -29,7 +30,8 @@ extension TestSSHServer {
     /// Whether `pid` is in the process table and not a zombie (dead, waiting for its parent to reap it).
     private static func isRunning(_ pid: pid_t) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let nameEnd = stat.lastIndex(of: ")") else { return false }
+            let nameEnd = stat.lastIndex(of: ")")
+        else { return false }
         // The state follows the command name, which sits in parentheses and may hold anything.
         let state = stat[stat.index(after: nameEnd)...].drop { $0 == " " }.first
         return state != "Z" && state != "X"

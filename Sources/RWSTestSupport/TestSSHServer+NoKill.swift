@@ -8,10 +8,10 @@ extension TestSSHServer {
         try Prerequisites.require("/usr/bin/setpriv", package: "util-linux")
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("rws-nokill-\(UUID().uuidString.prefix(8)).sh").path
         try """
-            #!/bin/sh
-            exec setpriv --inh-caps=-kill --bounding-set=-kill -- /bin/sh -c "$SSH_ORIGINAL_COMMAND"
+        #!/bin/sh
+        exec setpriv --inh-caps=-kill --bounding-set=-kill -- /bin/sh -c "$SSH_ORIGINAL_COMMAND"
 
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         try Shell.run("/bin/chmod", ["755", script])
         return try TestSSHServer(kind, .init(forceCommand: script))
     }

@@ -24,8 +24,10 @@ public final class TestSSHServer: @unchecked Sendable {
         public var passwordAuthentication: Bool
 
         /// Options for a default-configured server with SFTP and key logins only.
-        public init(maxSessions: Int? = nil, sftp: Bool = true, extraConfig: [String] = [], forceCommand: String? = nil,
-                    passwordAuthentication: Bool = false) {
+        public init(
+            maxSessions: Int? = nil, sftp: Bool = true, extraConfig: [String] = [], forceCommand: String? = nil,
+            passwordAuthentication: Bool = false
+        ) {
             self.maxSessions = maxSessions
             self.sftp = sftp
             self.extraConfig = extraConfig
@@ -78,8 +80,9 @@ public final class TestSSHServer: @unchecked Sendable {
         do {
             let prepared = try Self.prepareFiles(kind, options, directory: path, home: remoteHome, user: user, clientKeyPath: clientKeyPath)
             authorizedKeysPath = prepared.authorizedKeys
-            let listening = try Self.startListening(kind, options, directory: path, home: remoteHome, logPath: logPath,
-                                                    hostKey: prepared.hostKey, knownHostsPath: knownHostsPath)
+            let listening = try Self.startListening(
+                kind, options, directory: path, home: remoteHome, logPath: logPath,
+                hostKey: prepared.hostKey, knownHostsPath: knownHostsPath)
             process = listening.process
             port = listening.port
         } catch {
@@ -89,8 +92,10 @@ public final class TestSSHServer: @unchecked Sendable {
     }
 
     /// Writes keys and the server's files; returns where authorized keys live and the host key line.
-    private static func prepareFiles(_ kind: ServerKind, _ options: Options, directory path: String, home: String, user: String,
-                                     clientKeyPath: String) throws -> (authorizedKeys: String, hostKey: String) {
+    private static func prepareFiles(
+        _ kind: ServerKind, _ options: Options, directory path: String, home: String, user: String,
+        clientKeyPath: String
+    ) throws -> (authorizedKeys: String, hostKey: String) {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let authorizedKeys: String
         switch kind {
@@ -111,8 +116,10 @@ public final class TestSSHServer: @unchecked Sendable {
 
     /// Starts the server on a free port (trying five, as another process may take one first) and
     /// writes known_hosts for it.
-    private static func startListening(_ kind: ServerKind, _ options: Options, directory: String, home: String, logPath: String,
-                                       hostKey: String, knownHostsPath: String) throws -> (process: SpawnedProcess, port: Int) {
+    private static func startListening(
+        _ kind: ServerKind, _ options: Options, directory: String, home: String, logPath: String,
+        hostKey: String, knownHostsPath: String
+    ) throws -> (process: SpawnedProcess, port: Int) {
         var lastError: Error?
         for _ in 0..<5 {
             let candidate = try LocalPort.free()
@@ -131,8 +138,10 @@ public final class TestSSHServer: @unchecked Sendable {
         throw lastError ?? TestServerError.startFailed("\(kind) did not start")
     }
 
-    private static func start(_ kind: ServerKind, _ options: Options, port: Int, directory: String, home: String,
-                              logPath: String) throws -> SpawnedProcess {
+    private static func start(
+        _ kind: ServerKind, _ options: Options, port: Int, directory: String, home: String,
+        logPath: String
+    ) throws -> SpawnedProcess {
         switch kind {
         case .openssh: try OpenSSHServer.start(options, port: port, directory: directory, home: home, logPath: logPath)
         case .dropbear: try DropbearServer.start(options, port: port, directory: directory, logPath: logPath)

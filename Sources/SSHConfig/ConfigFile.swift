@@ -17,10 +17,11 @@ public struct SSHConfigFile: Sendable {
     /// Every file read for this configuration: this one, then the included ones
     /// in the order they are included.
     public var filesRead: [String] {
-        [path] + lines.flatMap { line -> [String] in
-            guard case let .include(files) = line.kind else { return [] }
-            return files.flatMap(\.filesRead)
-        }
+        [path]
+            + lines.flatMap { line -> [String] in
+                guard case let .include(files) = line.kind else { return [] }
+                return files.flatMap(\.filesRead)
+            }
     }
 }
 

@@ -107,9 +107,10 @@ private struct BlockEvaluator {
     /// HostName), the user so far. A HostName with a bad token is matched as
     /// written here; resolution reports the error once the value is used.
     private func matchInput() -> MatchInput {
-        let currentHost = settings.hostName.map { hostNameSoFar in
-            (try? TokenExpansion.expand(hostNameSoFar, tokens: ["h": host], keyword: "HostName")) ?? hostNameSoFar
-        } ?? host
+        let currentHost =
+            settings.hostName.map { hostNameSoFar in
+                (try? TokenExpansion.expand(hostNameSoFar, tokens: ["h": host], keyword: "HostName")) ?? hostNameSoFar
+            } ?? host
         return MatchInput(
             originalHost: host,
             currentHost: currentHost,

@@ -70,8 +70,9 @@ public enum Resolution {
                 "IdentityFile"),
             identitiesOnly: chooser.pick(.identitiesonly, \.identitiesOnly, \.identitiesOnly, default: false),
             userKnownHostsFiles: try expanded(
-                chooser.pickList(.userknownhostsfile, \.userKnownHostsFiles, { $0.userKnownHostsFiles ?? [] },
-                                 default: defaultKnownHostsFiles),
+                chooser.pickList(
+                    .userknownhostsfile, \.userKnownHostsFiles, { $0.userKnownHostsFiles ?? [] },
+                    default: defaultKnownHostsFiles),
                 "UserKnownHostsFile"),
             strictHostKeyChecking: chooser.pick(
                 .stricthostkeychecking, \.strictHostKeyChecking, \.strictHostKeyChecking, default: .yes),

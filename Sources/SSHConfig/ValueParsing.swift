@@ -19,7 +19,8 @@ enum ValueParsing {
     /// A non-negative decimal integer that fits in an `Int32`, like `atoi_err`.
     static func count(_ text: String) -> Int? {
         guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }),
-              let value = Int(text), value <= Int(Int32.max) else { return nil }
+            let value = Int(text), value <= Int(Int32.max)
+        else { return nil }
         return value
     }
 
@@ -43,7 +44,8 @@ enum ValueParsing {
                 continue
             }
             guard let multiplier = unitSeconds[Character(char.lowercased())],
-                  let value = count(digits) else { return nil }
+                let value = count(digits)
+            else { return nil }
             total += value * multiplier
             digits = ""
         }

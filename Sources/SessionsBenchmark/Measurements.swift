@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import SSHClient
 
 /// One line of the result table.
@@ -19,7 +19,8 @@ struct Row {
         let listing = try await sessions.listing()
         let seconds = seconds(since: started)
         let stats = listing.statistics
-        let detail = "\(listing.sessions.count) sessions; \(stats.commands) commands, \(stats.filesRead) read, \(stats.filesGrown) grown, "
+        let detail =
+            "\(listing.sessions.count) sessions; \(stats.commands) commands, \(stats.filesRead) read, \(stats.filesGrown) grown, "
             + "\(stats.filesWidened) widened, \(stats.cacheHits) from cache"
         return Row(step: "\(name): \(detail)", seconds: seconds, bytes: stats.bytesTransferred)
     }
@@ -55,9 +56,13 @@ enum Naive {
         let batch = server.directory.appendingPathComponent("sftp-batch").path
         try "get -r \(folder) \(target)\n".write(toFile: batch, atomically: true, encoding: .utf8)
         let started = ContinuousClock.now
-        try Shell.run("/usr/bin/sftp", ["-q", "-b", batch, "-i", server.clientKeyPath, "-P", String(server.port),
-                                        "-o", "UserKnownHostsFile=\(server.knownHostsPath)", "-o", "StrictHostKeyChecking=yes",
-                                        "-F", "/dev/null", "\(server.user)@127.0.0.1"])
+        try Shell.run(
+            "/usr/bin/sftp",
+            [
+                "-q", "-b", batch, "-i", server.clientKeyPath, "-P", String(server.port),
+                "-o", "UserKnownHostsFile=\(server.knownHostsPath)", "-o", "StrictHostKeyChecking=yes",
+                "-F", "/dev/null", "\(server.user)@127.0.0.1",
+            ])
         let seconds = Row.seconds(since: started)
         try? FileManager.default.removeItem(atPath: target)
         return (seconds, 0)
@@ -71,9 +76,10 @@ enum Grow {
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file.path))
             try handle.seekToEnd()
             for line in 0..<20 {
-                let text = #"{"type":"user","uuid":"grow-\#(index)-\#(line)","parentUuid":null,"sessionId":"\#(file.id)","# +
-                    #""timestamp":"2027-01-01T00:00:00.000Z","message":{"role":"user","# +
-                    #""content":"\#(String(repeating: "more ", count: 100))"}}"#
+                let text =
+                    #"{"type":"user","uuid":"grow-\#(index)-\#(line)","parentUuid":null,"sessionId":"\#(file.id)","#
+                    + #""timestamp":"2027-01-01T00:00:00.000Z","message":{"role":"user","#
+                    + #""content":"\#(String(repeating: "more ", count: 100))"}}"#
                 try handle.write(contentsOf: Data((text + "\n").utf8))
             }
             try handle.close()
@@ -92,8 +98,9 @@ enum FollowLatency {
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file.path))
             try handle.seekToEnd()
             let started = ContinuousClock.now
-            let line = #"{"type":"user","uuid":"follow-\#(index)","parentUuid":null,"sessionId":"\#(file.id)","# +
-                #""timestamp":"2027-01-02T00:00:00.000Z","message":{"role":"user","content":"ping \#(index)"}}"#
+            let line =
+                #"{"type":"user","uuid":"follow-\#(index)","parentUuid":null,"sessionId":"\#(file.id)","#
+                + #""timestamp":"2027-01-02T00:00:00.000Z","message":{"role":"user","content":"ping \#(index)"}}"#
             try handle.write(contentsOf: Data((line + "\n").utf8))
             try handle.close()
             while let event = try await iterator.next() {

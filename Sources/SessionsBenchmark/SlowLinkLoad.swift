@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import SSHClient
 
 /// Loading one 50 MB session over a 10 Mbit/s link with 50 ms round trips (a `FaultProxy`
@@ -10,7 +10,8 @@ enum SlowLinkLoad {
     static func run(server: TestSSHServer, corpus: URL) async throws {
         let claude = server.remoteHome + "/.claude-slow"
         print("writing a 50 MB session…")
-        let history = try SyntheticHistory.write(into: claude + "/projects", corpus: corpus, count: 2, totalBytes: 50_100_000, bigBytes: 50_000_000)
+        let history = try SyntheticHistory.write(
+            into: claude + "/projects", corpus: corpus, count: 2, totalBytes: 50_100_000, bigBytes: 50_000_000)
         let big = history.big!
         let proxy = try FaultProxy(targetPort: server.port, link: .init(bytesPerSecond: 1_250_000, latency: .milliseconds(25)))
         defer { proxy.stop() }
@@ -23,22 +24,30 @@ enum SlowLinkLoad {
             _ = try await connection.run("true")
             rows.append(Row(step: "for reference: one `true` command round trip", seconds: Row.seconds(since: roundTrip), bytes: nil))
             for level in [6, 1] {
-                rows.append(try await measure("last 50 messages, gzip -\(level)", sessions, listing, SessionLoadOptions(lastMessages: 50, compressionLevel: level)))
+                rows.append(
+                    try await measure(
+                        "last 50 messages, gzip -\(level)", sessions, listing, SessionLoadOptions(lastMessages: 50, compressionLevel: level)
+                    ))
             }
-            rows.append(try await measure("last 50 messages, raw", sessions, listing, SessionLoadOptions(lastMessages: 50, compressionLevel: nil)))
+            rows.append(
+                try await measure("last 50 messages, raw", sessions, listing, SessionLoadOptions(lastMessages: 50, compressionLevel: nil)))
             var whole: RemoteSession?
             for level in [6, 1] {
                 let started = ContinuousClock.now
                 let loaded = try await sessions.load(listing, options: SessionLoadOptions(compressionLevel: level))
-                rows.append(Row(step: "whole \(big.size / 1_000_000) MB session, gzip -\(level) (\(loaded.conversation.messageCount) messages)",
-                                seconds: Row.seconds(since: started), bytes: loaded.bytesTransferred))
+                rows.append(
+                    Row(
+                        step: "whole \(big.size / 1_000_000) MB session, gzip -\(level) (\(loaded.conversation.messageCount) messages)",
+                        seconds: Row.seconds(since: started), bytes: loaded.bytesTransferred))
                 whole = loaded
             }
             let appended = try append(to: big.path, bytes: 100_000)
             let started = ContinuousClock.now
             let reloaded = try await sessions.reload(whole!)
-            rows.append(Row(step: "reload after \(appended) bytes were appended (listing + read)", seconds: Row.seconds(since: started),
-                            bytes: reloaded.bytesTransferred))
+            rows.append(
+                Row(
+                    step: "reload after \(appended) bytes were appended (listing + read)", seconds: Row.seconds(since: started),
+                    bytes: reloaded.bytesTransferred))
             print("(whole file raw at 1,250,000 B/s would take \(String(format: "%.1f", Double(big.size) / 1_250_000)) s)\n")
         } catch {
             await connection.close()
@@ -48,12 +57,15 @@ enum SlowLinkLoad {
         print(Row.table(rows, naiveBytes: big.size))
     }
 
-    private static func measure(_ name: String, _ sessions: RemoteSessions, _ listing: RemoteSessionListing,
-                                _ options: SessionLoadOptions) async throws -> Row {
+    private static func measure(
+        _ name: String, _ sessions: RemoteSessions, _ listing: RemoteSessionListing,
+        _ options: SessionLoadOptions
+    ) async throws -> Row {
         let started = ContinuousClock.now
         let loaded = try await sessions.load(listing, options: options)
-        return Row(step: "\(name) (\(loaded.conversation.messageCount) shown, \(loaded.byteCount / 1_000) KB of the file read)",
-                   seconds: Row.seconds(since: started), bytes: loaded.bytesTransferred)
+        return Row(
+            step: "\(name) (\(loaded.conversation.messageCount) shown, \(loaded.byteCount / 1_000) KB of the file read)",
+            seconds: Row.seconds(since: started), bytes: loaded.bytesTransferred)
     }
 
     /// Appends the file's own first lines, about `bytes` of them; returns how many were appended.

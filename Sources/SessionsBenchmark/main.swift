@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import SSHClient
 
 // Remote session browsing, measured on a throwaway sshd on 127.0.0.1 against a synthetic
@@ -20,7 +20,8 @@ let claude = server.remoteHome + "/.claude"
 let cacheFile = server.directory.appendingPathComponent("client-cache/sessions.cache")
 
 print("writing the synthetic history…")
-let history = try SyntheticHistory.write(into: claude + "/projects", corpus: corpus, count: 1_000, totalBytes: 1_000_000_000, bigBytes: 100_000_000)
+let history = try SyntheticHistory.write(
+    into: claude + "/projects", corpus: corpus, count: 1_000, totalBytes: 1_000_000_000, bigBytes: 100_000_000)
 print("\(history.files.count) sessions, \(history.totalBytes / 1_000_000) MB\n")
 
 var rows: [Row] = []
@@ -30,10 +31,12 @@ try await server.withConnection(maxChannels: 10) { connection in
     let sftp = try Naive.sftpGetEveryFile(server, folder: claude + "/projects")
     rows.append(Row(step: "naive: sftp get of every file (OpenSSH sftp -b)", seconds: sftp.seconds, bytes: history.totalBytes))
 
-    let sessions = RemoteSessions(connection: connection, locations: WorkspaceLocations(claudeDirectories: [claude]),
-                                  cache: SessionListingCache(fileURL: cacheFile))
-    let narrow = RemoteSessions(connection: connection, locations: sessions.locations, cache: nil,
-                                options: SessionListingOptions(window: 8_192, widenedWindow: 8_192))
+    let sessions = RemoteSessions(
+        connection: connection, locations: WorkspaceLocations(claudeDirectories: [claude]),
+        cache: SessionListingCache(fileURL: cacheFile))
+    let narrow = RemoteSessions(
+        connection: connection, locations: sessions.locations, cache: nil,
+        options: SessionListingOptions(window: 8_192, widenedWindow: 8_192))
     rows.append(try await Row.listing("cold listing, 8 KiB windows only (no widening, no cache file)", narrow))
     rows.append(try await Row.listing("cold listing (no cache)", sessions))
     let roundTrip = ContinuousClock.now
@@ -48,11 +51,15 @@ try await server.withConnection(maxChannels: 10) { connection in
     let big = history.big!
     let started = ContinuousClock.now
     let loaded = try await sessions.loadSession(big.id)
-    rows.append(Row(step: "load the \(big.size / 1_000_000) MB session (\(loaded.conversation.entries.count) entries)",
-                    seconds: Row.seconds(since: started), bytes: loaded.byteCount))
+    rows.append(
+        Row(
+            step: "load the \(big.size / 1_000_000) MB session (\(loaded.conversation.entries.count) entries)",
+            seconds: Row.seconds(since: started), bytes: loaded.byteCount))
 
     let latencies = try await FollowLatency.measure(sessions, file: history.files[1], appends: 10)
-    rows.append(Row(step: "follow latency, median of 10 appends (max \(String(format: "%.3f", latencies.max()!)) s)",
-                    seconds: latencies.sorted()[latencies.count / 2], bytes: nil))
+    rows.append(
+        Row(
+            step: "follow latency, median of 10 appends (max \(String(format: "%.3f", latencies.max()!)) s)",
+            seconds: latencies.sorted()[latencies.count / 2], bytes: nil))
 }
 print(Row.table(rows, naiveBytes: history.totalBytes))

@@ -17,8 +17,10 @@ struct BenchEnvironment: Sendable {
 
     /// libssh2 1.10's own defaults are the `common` profile; anything else cannot be honoured.
     func checkAlgorithms() throws {
-        let supported = ["BENCH_KEX": ["curve25519-sha256@libssh.org", "curve25519-sha256"], "BENCH_HOSTKEY": ["ssh-ed25519"],
-                         "BENCH_CIPHER": ["aes128-ctr"], "BENCH_MAC": ["hmac-sha2-256"]]
+        let supported = [
+            "BENCH_KEX": ["curve25519-sha256@libssh.org", "curve25519-sha256"], "BENCH_HOSTKEY": ["ssh-ed25519"],
+            "BENCH_CIPHER": ["aes128-ctr"], "BENCH_MAC": ["hmac-sha2-256"],
+        ]
         for (name, allowed) in supported {
             if let wanted = values[name], !wanted.isEmpty, !allowed.contains(wanted) {
                 FileHandle.standardError.write(Data("rws-bench: \(name)=\(wanted) cannot be pinned\n".utf8))

@@ -28,8 +28,10 @@ struct LatencySamples {
     }
 
     var summary: [String: Double] {
-        ["n": Double(milliseconds.count), "p50": percentile(0.5), "p99": percentile(0.99),
-         "max": milliseconds.max() ?? .nan, "mean": milliseconds.reduce(0, +) / Double(max(1, milliseconds.count))]
+        [
+            "n": Double(milliseconds.count), "p50": percentile(0.5), "p99": percentile(0.99),
+            "max": milliseconds.max() ?? .nan, "mean": milliseconds.reduce(0, +) / Double(max(1, milliseconds.count)),
+        ]
     }
 
     /// Writes the samples file and the stderr line; returns the stdout value (p50 in ms).
@@ -62,8 +64,9 @@ struct PollCounters {
     }
 
     func minus(_ earlier: PollCounters) -> PollCounters {
-        PollCounters(polls: polls - earlier.polls, stalledPolls: stalledPolls - earlier.stalledPolls,
-                     channelsOpened: channelsOpened - earlier.channelsOpened)
+        PollCounters(
+            polls: polls - earlier.polls, stalledPolls: stalledPolls - earlier.stalledPolls,
+            channelsOpened: channelsOpened - earlier.channelsOpened)
     }
 
     var fields: [String: Double] {

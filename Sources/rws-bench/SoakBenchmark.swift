@@ -36,14 +36,17 @@ enum SoakBenchmark {
         return report(options, ledger: ledger, beforeConnect: beforeConnect, afterClose: afterClose, polls: statistics)
     }
 
-    private static func drive(_ configuration: SSHConnectionConfiguration, _ options: SoakOptions,
-                              ledger: SoakLedger) async throws -> PollCounters {
+    private static func drive(
+        _ configuration: SSHConnectionConfiguration, _ options: SoakOptions,
+        ledger: SoakLedger
+    ) async throws -> PollCounters {
         let connection = try await SSHConnection.connect(configuration)
         let shell = try await connection.openShell()
         let path = "rws-soak-\(ProcessInfo.processInfo.processIdentifier).bin"  // in the remote home
         let contents = (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
         try await connection.writeFile(path, contents: contents)
-        FileHandle.standardError.write(Data("soak: \(options.duration) s, \(options.execCount) execs, \(options.readCount) SFTP reads, a PTY shell\n".utf8))
+        FileHandle.standardError.write(
+            Data("soak: \(options.duration) s, \(options.execCount) execs, \(options.readCount) SFTP reads, a PTY shell\n".utf8))
         let start = ContinuousClock.now
         let end = start + .seconds(options.duration)
         await withTaskGroup(of: Void.self) { group in
@@ -72,8 +75,10 @@ enum SoakBenchmark {
     }
 
     /// Execs `echo I` for every I of this lane, each at its scheduled time (or at once when behind).
-    private static func execLane(_ connection: SSHConnection, lane: Int, options: SoakOptions,
-                                 start: ContinuousClock.Instant, ledger: SoakLedger) async {
+    private static func execLane(
+        _ connection: SSHConnection, lane: Int, options: SoakOptions,
+        start: ContinuousClock.Instant, ledger: SoakLedger
+    ) async {
         let spacing = options.duration / Double(max(1, options.execCount))
         for index in stride(from: lane, to: options.execCount, by: execLanes) {
             try? await Task.sleep(until: start + .seconds(spacing * Double(index)), clock: .continuous)
@@ -90,8 +95,10 @@ enum SoakBenchmark {
         }
     }
 
-    private static func readLane(_ connection: SSHConnection, path: String, expected: [UInt8], options: SoakOptions,
-                                 start: ContinuousClock.Instant, ledger: SoakLedger) async {
+    private static func readLane(
+        _ connection: SSHConnection, path: String, expected: [UInt8], options: SoakOptions,
+        start: ContinuousClock.Instant, ledger: SoakLedger
+    ) async {
         let spacing = options.duration / Double(max(1, options.readCount))
         for index in 0..<options.readCount {
             try? await Task.sleep(until: start + .seconds(spacing * (Double(index) + 0.5)), clock: .continuous)
@@ -125,8 +132,10 @@ enum SoakBenchmark {
         }
     }
 
-    private static func sampler(options: SoakOptions, start: ContinuousClock.Instant, until end: ContinuousClock.Instant,
-                                ledger: SoakLedger) async {
+    private static func sampler(
+        options: SoakOptions, start: ContinuousClock.Instant, until end: ContinuousClock.Instant,
+        ledger: SoakLedger
+    ) async {
         var tick = 0.0
         while true {
             let sample = ProcessResources.sample(at: seconds(since: start))
@@ -138,8 +147,10 @@ enum SoakBenchmark {
         }
     }
 
-    private static func report(_ options: SoakOptions, ledger: SoakLedger, beforeConnect: ProcessResources,
-                               afterClose: ProcessResources, polls: PollCounters) -> Bool {
+    private static func report(
+        _ options: SoakOptions, ledger: SoakLedger, beforeConnect: ProcessResources,
+        afterClose: ProcessResources, polls: PollCounters
+    ) -> Bool {
         let state = ledger.snapshot()
         var problems = state.failures.prefix(10).map { "failure: \($0)" }
         if state.failures.count > 10 { problems.append("… \(state.failures.count - 10) more failures") }
@@ -157,10 +168,13 @@ enum SoakBenchmark {
         for value in state.execLatencies { latencies.add(value) }
         let summary: [String: Any] = [
             "durationSeconds": options.duration, "execs": state.execs, "reads": state.reads, "keysEchoed": state.keys,
-            "failures": state.failures.count, "bounds": ["fds": options.bounds.fds, "threads": options.bounds.threads, "rssKiB": options.bounds.rssKiB],
+            "failures": state.failures.count,
+            "bounds": ["fds": options.bounds.fds, "threads": options.bounds.threads, "rssKiB": options.bounds.rssKiB],
             "beforeConnect": beforeConnect.dictionary, "baseline": state.baseline?.dictionary ?? [:],
-            "peak": ["fds": state.samples.map(\.fds).max() ?? -1, "threads": state.samples.map(\.threads).max() ?? -1,
-                     "rssKiB": state.samples.map(\.rssKiB).max() ?? -1],
+            "peak": [
+                "fds": state.samples.map(\.fds).max() ?? -1, "threads": state.samples.map(\.threads).max() ?? -1,
+                "rssKiB": state.samples.map(\.rssKiB).max() ?? -1,
+            ],
             "last": state.samples.last?.dictionary ?? [:], "afterClose": afterClose.dictionary,
             "execLatencyMs": latencies.summary, "loop": polls.fields, "problems": problems,
             "verdict": problems.isEmpty ? "pass" : "FAIL",
@@ -191,7 +205,12 @@ final class SoakLedger: Sendable {
 
     private let state = Mutex(State())
 
-    func execDone(milliseconds: Double) { state.withLock { $0.execs += 1; $0.execLatencies.append(milliseconds) } }
+    func execDone(milliseconds: Double) {
+        state.withLock {
+            $0.execs += 1
+            $0.execLatencies.append(milliseconds)
+        }
+    }
     func readDone() { state.withLock { $0.reads += 1 } }
     func keyEchoed() { state.withLock { $0.keys += 1 } }
     func fail(_ message: String) {

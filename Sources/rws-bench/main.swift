@@ -7,9 +7,10 @@ import Foundation
 import SSHClient
 
 let arguments = CommandLine.arguments
-let usage = "usage: rws-bench <info|connect|exec_seq|exec_conc|bulk|exec_ls|exec_cat|sftp_ls|sftp_read|"
-    + "exec_latency|shell_echo|sftp_stat>\n       rws-bench soak [--duration SECONDS] [--quick] [--execs N] [--reads N] " +
-        "[--sample SECONDS]\n"
+let usage =
+    "usage: rws-bench <info|connect|exec_seq|exec_conc|bulk|exec_ls|exec_cat|sftp_ls|sftp_read|"
+    + "exec_latency|shell_echo|sftp_stat>\n       rws-bench soak [--duration SECONDS] [--quick] [--execs N] [--reads N] "
+    + "[--sample SECONDS]\n"
 guard arguments.count == 2 || arguments.count > 1 && arguments[1] == "soak" else {
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)

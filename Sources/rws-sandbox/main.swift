@@ -30,19 +30,20 @@ func start(_ directory: URL, maxSessions: Int) throws {
     server.detach()
     let sshConfig = directory.path + "/ssh_config"
     try """
-        Host sandbox
-          HostName 127.0.0.1
-          Port \(server.port)
-          User \(server.user)
-          IdentityFile \(server.clientKeyPath)
-          IdentitiesOnly yes
-          UserKnownHostsFile \(server.knownHostsPath)
+    Host sandbox
+      HostName 127.0.0.1
+      Port \(server.port)
+      User \(server.user)
+      IdentityFile \(server.clientKeyPath)
+      IdentitiesOnly yes
+      UserKnownHostsFile \(server.knownHostsPath)
 
-        """.write(toFile: sshConfig, atomically: true, encoding: .utf8)
-    print(try shellAssignments([
-        "SANDBOX_PORT": String(server.port), "SANDBOX_USER": server.user, "SANDBOX_HOME": server.remoteHome,
-        "SANDBOX_KEY": server.clientKeyPath, "SANDBOX_KNOWN_HOSTS": server.knownHostsPath, "SANDBOX_SSH_CONFIG": sshConfig,
-    ]))
+    """.write(toFile: sshConfig, atomically: true, encoding: .utf8)
+    print(
+        try shellAssignments([
+            "SANDBOX_PORT": String(server.port), "SANDBOX_USER": server.user, "SANDBOX_HOME": server.remoteHome,
+            "SANDBOX_KEY": server.clientKeyPath, "SANDBOX_KNOWN_HOSTS": server.knownHostsPath, "SANDBOX_SSH_CONFIG": sshConfig,
+        ]))
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -6,26 +6,28 @@ struct RWS: AsyncParsableCommand {
         commandName: "rws",
         abstract: "Work on a remote box over SSH: run commands, open a shell, manage projects and Claude Code history.",
         discussion: """
-        The box needs nothing but sshd, git and a POSIX shell. Every command that connects takes --host [USER@]HOST[:PORT] or \
-        a Host name from ~/.ssh/config (or RWS_HOST).
+            The box needs nothing but sshd, git and a POSIX shell. Every command that connects takes --host [USER@]HOST[:PORT] or \
+            a Host name from ~/.ssh/config (or RWS_HOST).
 
-        Examples:
-          rws exec --host me@box.example.com -- uname -a
-          rws exec --host box --timeout 30s -- make test
-          rws shell --host box
-          rws sessions --host box
-          rws history --host box 0b1c --follow
-          rws ls --host box --long projects
-          rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
-        """,
+            Examples:
+              rws exec --host me@box.example.com -- uname -a
+              rws exec --host box --timeout 30s -- make test
+              rws shell --host box
+              rws sessions --host box
+              rws history --host box 0b1c --follow
+              rws ls --host box --long projects
+              rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
+            """,
         version: "0.1.0",
         groupedSubcommands: [
             CommandGroup(name: "Connection", subcommands: [ExecCommand.self, ShellCommand.self, ConfigCommand.self]),
             CommandGroup(name: "Projects", subcommands: [ProjectsCommand.self, CreateCommand.self, CloneCommand.self, DeleteCommand.self]),
-            CommandGroup(name: "Sessions", subcommands: [
-                SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
-                AskCommand.self, ClaudeCommand.self,
-            ]),
+            CommandGroup(
+                name: "Sessions",
+                subcommands: [
+                    SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
+                    AskCommand.self, ClaudeCommand.self,
+                ]),
             CommandGroup(name: "Files", subcommands: [ListCommand.self, CatCommand.self]),
         ]
     )

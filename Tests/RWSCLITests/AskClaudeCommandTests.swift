@@ -13,7 +13,9 @@ import Testing
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "claude"] + box.server.rwsFlags + ["app"]) + "; echo rws-exit=$?")
         // Claude Code's first screen in a fresh home (theme choice or folder trust), drawn in the remote PTY.
-        let screen = try await tmux.wait(within: .seconds(30), for: "Claude Code's UI") { $0.contains("Claude Code") || $0.contains("trust") }
+        let screen = try await tmux.wait(within: .seconds(30), for: "Claude Code's UI") {
+            $0.contains("Claude Code") || $0.contains("trust")
+        }
         let running = ClaudeCodeCLI.processes(in: box.project)
         #expect(!running.isEmpty, "\(screen)")
         try tmux.press("Enter")

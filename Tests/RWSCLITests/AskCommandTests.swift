@@ -86,7 +86,8 @@ final class AskBox: @unchecked Sendable {
         let outcome = try box.rws(["ask", "app", "Look", "--permission-mode", "plan", "--image", image, "--file", "notes.txt"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == "Seen both.\n")
-        let body = String(decoding: try JSONSerialization.data(withJSONObject: try #require(box.model.conversationRequests().last)), as: UTF8.self)
+        let body = String(
+            decoding: try JSONSerialization.data(withJSONObject: try #require(box.model.conversationRequests().last)), as: UTF8.self)
         #expect(body.contains(png.base64EncodedString()) && body.contains("FILE-ON-BOX 9"))
     }
 
@@ -118,7 +119,8 @@ final class AskBox: @unchecked Sendable {
         let tmux = try Tmux.start(home: box.home)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
-        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Make asked.txt"]) + "; echo rws-exit=$?")
+        try tmux.type(
+            try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Make asked.txt"]) + "; echo rws-exit=$?")
         try await tmux.wait(for: "Allow Bash: echo yes > asked.txt? [y]es, [a]lways, [n]o:", within: .seconds(20))
         try tmux.type("y")
         try await tmux.wait(for: "slow slow")
@@ -131,13 +133,14 @@ final class AskBox: @unchecked Sendable {
 
     @Test func aSecondCtrlCStopsClaudeCodeAndExitsWith130() async throws {
         let box = try AskBox(turns: [
-            ["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1],
+            ["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]
         ])
         defer { box.stop() }
         let tmux = try Tmux.start(home: box.home)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
-        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Talk"]) + "; echo rws-exit=$?")
+        try tmux.type(
+            try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Talk"]) + "; echo rws-exit=$?")
         try await tmux.wait(for: "slow slow", within: .seconds(20))
         try tmux.press("C-c")
         try tmux.press("C-c")

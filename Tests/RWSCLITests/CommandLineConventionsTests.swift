@@ -16,7 +16,8 @@ import Testing
             "FILES": ["ls", "cat"],
         ]
         for (group, commands) in groups {
-            let section = help.components(separatedBy: "\(group) SUBCOMMANDS:\n").dropFirst().first?
+            let section =
+                help.components(separatedBy: "\(group) SUBCOMMANDS:\n").dropFirst().first?
                 .components(separatedBy: "\n\n").first ?? ""
             let listed = section.split(separator: "\n").filter { !$0.hasPrefix("   ") }.compactMap { $0.split(separator: " ").first }
             #expect(listed.map(String.init) == commands, "\(group): \(help)")

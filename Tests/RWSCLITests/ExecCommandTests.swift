@@ -41,8 +41,9 @@ import Testing
     func theHostMayComeFromRWS_HOST(kind: ServerKind) throws {
         let server = try SharedTestServer.get(kind)
         let flags = ["--identity", server.clientKeyPath, "--known-hosts", server.knownHostsPath, "-F", "/dev/null"]
-        let outcome = try RWSBinary.run(["exec"] + flags + ["--", "echo via env"], home: home,
-                                        environment: ["RWS_HOST": "\(server.user)@127.0.0.1:\(server.port)"])
+        let outcome = try RWSBinary.run(
+            ["exec"] + flags + ["--", "echo via env"], home: home,
+            environment: ["RWS_HOST": "\(server.user)@127.0.0.1:\(server.port)"])
         #expect(outcome.stdout == "via env\n")
         #expect(outcome.status == 0)
     }
@@ -58,8 +59,10 @@ import Testing
     func unknownHostKeyFailsWith255AndShowsTheFingerprint(kind: ServerKind) throws {
         let server = try SharedTestServer.get(kind)
         let emptyKnownHosts = home + "-known_hosts"
-        let flags = ["--host", "\(server.user)@127.0.0.1:\(server.port)", "--identity", server.clientKeyPath,
-                     "--known-hosts", emptyKnownHosts, "-F", "/dev/null"]
+        let flags = [
+            "--host", "\(server.user)@127.0.0.1:\(server.port)", "--identity", server.clientKeyPath,
+            "--known-hosts", emptyKnownHosts, "-F", "/dev/null",
+        ]
         let outcome = try RWSBinary.run(["exec"] + flags + ["--", "true"], home: home)
         #expect(outcome.status == 255)
         #expect(outcome.stderr.contains("SHA256:"))
@@ -73,10 +76,13 @@ import Testing
         let server = try SharedTestServer.get(kind)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-log-\(UUID().uuidString.prefix(8))").path
         let secret = "s3cret-\(UUID().uuidString)"
-        let flags = ["--host", "\(server.user)@127.0.0.1:\(server.port)", "--known-hosts", server.knownHostsPath,
-                     "-F", "/dev/null", "--password-env", "RWS_TEST_PASSWORD"]
-        let outcome = try RWSBinary.run(["exec", "-vvv"] + flags + ["--", "true"], home: home,
-                                        environment: ["RWS_TEST_PASSWORD": secret])
+        let flags = [
+            "--host", "\(server.user)@127.0.0.1:\(server.port)", "--known-hosts", server.knownHostsPath,
+            "-F", "/dev/null", "--password-env", "RWS_TEST_PASSWORD",
+        ]
+        let outcome = try RWSBinary.run(
+            ["exec", "-vvv"] + flags + ["--", "true"], home: home,
+            environment: ["RWS_TEST_PASSWORD": secret])
         #expect(outcome.status == 255)
         #expect(outcome.stderr.contains("trying authentication"))
         #expect(outcome.stderr.contains("method=password"))

@@ -20,7 +20,8 @@ import Testing
     func aTimeoutExits124AndLeavesNoProcess(kind: ServerKind) throws {
         let server = try SharedTestServer.get(kind)
         let first = unique(), second = unique()
-        let outcome = try RWSBinary.run(["exec"] + server.rwsFlags + ["--timeout", "2s", "--", "sleep \(first) & sleep \(second)"], home: home)
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags + ["--timeout", "2s", "--", "sleep \(first) & sleep \(second)"], home: home)
         #expect(outcome.status == 124)
         #expect(outcome.stderr.contains("timed out after 2s and was stopped"))
         #expect(try running("sleep \(first)") == [])
@@ -31,8 +32,9 @@ import Testing
     func ctrlCExits130AndLeavesNoProcess(kind: ServerKind) throws {
         let server = try SharedTestServer.get(kind)
         let first = unique(), second = unique()
-        let outcome = try RWSBinary.interrupted(["exec"] + server.rwsFlags + ["--", "echo started; sleep \(first) & sleep \(second)"],
-                                                home: home, after: "started\n")
+        let outcome = try RWSBinary.interrupted(
+            ["exec"] + server.rwsFlags + ["--", "echo started; sleep \(first) & sleep \(second)"],
+            home: home, after: "started\n")
         #expect(outcome.status == 130)
         #expect(outcome.stderr.contains("cancelled and stopped"))
         #expect(try running("sleep \(first)") == [])
@@ -44,8 +46,9 @@ import Testing
         let server = try TestSSHServer.withoutKillCapability(kind)
         defer { server.stop() }
         let seconds = unique()
-        let outcome = try RWSBinary.run(["exec"] + server.rwsFlags
-                                        + ["--timeout", "1s", "--", TestSSHServer.commandLeavingAnUnkillableChild(seconds)], home: home)
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags
+                + ["--timeout", "1s", "--", TestSSHServer.commandLeavingAnUnkillableChild(seconds)], home: home)
         let left = try Shell.run("/bin/ps", ["-eo", "pid=,args="]).split(separator: "\n")
             .filter { $0.hasSuffix(" sleep \(seconds)") }.compactMap { Int32($0.split(separator: " ").first ?? "") }
         #expect(left.count == 1)

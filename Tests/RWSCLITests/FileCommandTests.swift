@@ -11,8 +11,9 @@ import Testing
         let path = server.remoteHome + "/" + name
         try FileManager.default.createDirectory(atPath: path + "/sub dir", withIntermediateDirectories: true)
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: path + "/notes.txt"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o640, .modificationDate: Date(timeIntervalSince1970: 1_700_000_000)],
-                                              ofItemAtPath: path + "/notes.txt")
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o640, .modificationDate: Date(timeIntervalSince1970: 1_700_000_000)],
+            ofItemAtPath: path + "/notes.txt")
         try FileManager.default.createSymbolicLink(atPath: path + "/link", withDestinationPath: "notes.txt")
         return name
     }

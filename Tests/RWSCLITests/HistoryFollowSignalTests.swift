@@ -9,7 +9,9 @@ import Testing
     static let tries = 50
 
     /// Ctrl+C (130) and SIGTERM (143), against each server.
-    static let cases: [(ServerKind, Int32, Int32)] = ServerKind.allCases.flatMap { kind -> [(ServerKind, Int32, Int32)] in [(kind, SIGINT, 130), (kind, SIGTERM, 143)] }
+    static let cases: [(ServerKind, Int32, Int32)] = ServerKind.allCases.flatMap { kind -> [(ServerKind, Int32, Int32)] in
+        [(kind, SIGINT, 130), (kind, SIGTERM, 143)]
+    }
 
     @Test(arguments: cases)
     func aSignalStopsTheRemoteLoopBeforeRwsExitsEveryTime(kind: ServerKind, signal: Int32, expectedStatus: Int32) async throws {
@@ -20,7 +22,10 @@ import Testing
             let watch = FollowingRws.loopWatch(session)
             let started = try await watch.waitUntilRunning(within: 30)
             #expect(started, "try \(attempt): the follow loop never showed up; stderr: \(run.errors.collected)")
-            guard started else { run.kill(); return }
+            guard started else {
+                run.kill()
+                return
+            }
             let sent = ContinuousClock.now
             try SystemCall.kill(run.process.processIdentifier, signal)
             let exited = await run.waitForExit(within: 10)
@@ -28,9 +33,13 @@ import Testing
             // Checked once, at exit: rws must not exit before the stop was carried out.
             let leftAtExit = try watch.running()
             #expect(exited, "try \(attempt): rws still runs 10 s after signal \(signal)")
-            guard exited else { run.kill(); return }
-            #expect(run.process.terminationReason == .exit && run.process.terminationStatus == expectedStatus,
-                    "try \(attempt): ended with \(run.process.terminationReason == .exit ? "exit" : "signal") \(run.process.terminationStatus)")
+            guard exited else {
+                run.kill()
+                return
+            }
+            #expect(
+                run.process.terminationReason == .exit && run.process.terminationStatus == expectedStatus,
+                "try \(attempt): ended with \(run.process.terminationReason == .exit ? "exit" : "signal") \(run.process.terminationStatus)")
             #expect(leftAtExit.isEmpty, "try \(attempt): the remote loop outlived rws: \(leftAtExit)")
             #expect(exitTime < .seconds(1), "try \(attempt): signal to exit (loop gone) took \(exitTime)")
             #expect(run.errors.collected.isEmpty, "try \(attempt): printed \(run.errors.collected)")

@@ -40,8 +40,8 @@ import Testing
         let lines = (1...4).map { number in
             number % 2 == 1
                 ? #"{"type":"user","parentUuid":null,"uuid":"same","message":"question \#(number)"}"#
-                : #"{"type":"assistant","parentUuid":null,"uuid":"same","message":{"content":[{"type":"text","# +
-                    #""text":"answer \#(number)"}]}}"#
+                : #"{"type":"assistant","parentUuid":null,"uuid":"same","message":{"content":[{"type":"text","#
+                    + #""text":"answer \#(number)"}]}}"#
         }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
 

@@ -11,7 +11,8 @@ import Testing
         let jump = try TestSSHServer(.openssh)
         try jump.authorize(publicKeyFile: target.clientKeyPath + ".pub")
         let knownHosts = home + "-known_hosts"
-        let lines = try String(contentsOfFile: target.knownHostsPath, encoding: .utf8)
+        let lines =
+            try String(contentsOfFile: target.knownHostsPath, encoding: .utf8)
             + String(contentsOfFile: jump.knownHostsPath, encoding: .utf8)
         try lines.write(toFile: knownHosts, atomically: true, encoding: .utf8)
         return (jump, knownHosts)
@@ -21,8 +22,10 @@ import Testing
         let target = try SharedTestServer.get()
         let (jump, knownHosts) = try jumpHost(for: target)
         defer { jump.stop() }
-        let flags = ["-J", "\(jump.user)@127.0.0.1:\(jump.port)", "--host", "\(target.user)@127.0.0.1:\(target.port)",
-                     "--identity", target.clientKeyPath, "--known-hosts", knownHosts, "-F", "/dev/null"]
+        let flags = [
+            "-J", "\(jump.user)@127.0.0.1:\(jump.port)", "--host", "\(target.user)@127.0.0.1:\(target.port)",
+            "--identity", target.clientKeyPath, "--known-hosts", knownHosts, "-F", "/dev/null",
+        ]
         let outcome = try RWSBinary.run(["exec"] + flags + ["--", "echo through the jump; exit 4"], home: home)
         #expect(outcome.stdout == "through the jump\n")
         #expect(outcome.status == 4)

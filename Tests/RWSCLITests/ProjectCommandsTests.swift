@@ -9,8 +9,10 @@ import Testing
     func sandbox(_ server: TestSSHServer) throws -> (root: String, flags: [String]) {
         let directory = server.remoteHome + "/cli-projects-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return (directory + "/workspace",
-            server.rwsFlags + ["--workspace-root", directory + "/workspace", "--claude-dir", directory + "/claude"])
+        return (
+            directory + "/workspace",
+            server.rwsFlags + ["--workspace-root", directory + "/workspace", "--claude-dir", directory + "/claude"]
+        )
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -21,9 +23,10 @@ import Testing
         #expect(created.status == 0 && created.stdout.hasPrefix("created "), "\(created.stderr)")
 
         let bare = root + "-source.git"
-        try Shell.sh("git init -q --bare '\(bare)' && git clone -q '\(bare)' '\(bare)-work' 2>/dev/null && cd '\(bare)-work' && "
-            + "for i in 1 2 3; do echo $i > f$i; git add f$i; git -c user.name=t -c user.email=t@t commit -qm $i; done && git " +
-                "push -q origin HEAD")
+        try Shell.sh(
+            "git init -q --bare '\(bare)' && git clone -q '\(bare)' '\(bare)-work' 2>/dev/null && cd '\(bare)-work' && "
+                + "for i in 1 2 3; do echo $i > f$i; git add f$i; git -c user.name=t -c user.email=t@t commit -qm $i; done && git "
+                + "push -q origin HEAD")
         let refused = try RWSBinary.run(["clone", "file://" + bare] + flags, home: home)
         #expect(refused.status == 64 && refused.stderr.contains("local sources are allowed"))
         let cloned = try RWSBinary.run(["clone", "file://" + bare, "--allow-local", "--name", "app", "--depth", "1"] + flags, home: home)
@@ -51,8 +54,11 @@ import Testing
         let outcome = try RWSBinary.run(["create", "../up"] + flags, home: home)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("letters, digits"))
-        let json = try RWSBinary.run(["projects", "--json", "--workspace-root", "/x"] + server.rwsFlags + ["--claude-dir",
-            "/nonexistent-rws"], home: home)
+        let json = try RWSBinary.run(
+            ["projects", "--json", "--workspace-root", "/x"] + server.rwsFlags + [
+                "--claude-dir",
+                "/nonexistent-rws",
+            ], home: home)
         #expect(json.status == 0 && json.stdout.filter { !$0.isWhitespace } == "[]", "\(json.stderr)")
     }
 }

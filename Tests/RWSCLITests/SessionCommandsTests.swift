@@ -20,14 +20,14 @@ import Testing
         try FileManager.default.createDirectory(atPath: project + "/\(Self.id)/subagents", withIntermediateDirectories: true)
         file = project + "/\(Self.id).jsonl"
         let lines = [
-            #"{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"u1","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","# +
-                #""timestamp":"2026-01-02T10:00:00.000Z","message":{"role":"user","content":"List the files"}}"#,
-            #"{"parentUuid":"u1","isSidechain":false,"type":"assistant","uuid":"a1","sessionId":"\#(Self.id)","# +
-                #""cwd":"/home/dev/proj","timestamp":"2026-01-02T10:00:05.000Z","message":{"id":"m1","role":"assistant","# +
-                #""model":"claude-test","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
-            #"{"parentUuid":"a1","isSidechain":false,"type":"user","uuid":"u2","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","# +
-                #""timestamp":"2026-01-02T10:00:06.000Z","message":{"role":"user","content":[{"type":"tool_result","# +
-                #""tool_use_id":"t1","content":"a.txt\nb.txt"}]}}"#,
+            #"{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"u1","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","#
+                + #""timestamp":"2026-01-02T10:00:00.000Z","message":{"role":"user","content":"List the files"}}"#,
+            #"{"parentUuid":"u1","isSidechain":false,"type":"assistant","uuid":"a1","sessionId":"\#(Self.id)","#
+                + #""cwd":"/home/dev/proj","timestamp":"2026-01-02T10:00:05.000Z","message":{"id":"m1","role":"assistant","#
+                + #""model":"claude-test","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}"#,
+            #"{"parentUuid":"a1","isSidechain":false,"type":"user","uuid":"u2","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","#
+                + #""timestamp":"2026-01-02T10:00:06.000Z","message":{"role":"user","content":[{"type":"tool_result","#
+                + #""tool_use_id":"t1","content":"a.txt\nb.txt"}]}}"#,
         ]
         try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
         try Data("{}\n".utf8).write(to: URL(fileURLWithPath: project + "/\(Self.id)/subagents/agent-x.jsonl"))
@@ -48,8 +48,9 @@ import Testing
         let table = try await box.rws(["sessions"])
         #expect(table.status == 0)
         // Written a moment ago, last record a tool result: Claude is working; one subagent file.
-        #expect(table.stdout == "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  " +
-            "TITLE\n" + "77777777  2026-01-02 10:00  3      running     -            1       List the files\n")
+        #expect(
+            table.stdout == "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  " + "TITLE\n"
+                + "77777777  2026-01-02 10:00  3      running     -            1       List the files\n")
         let json = try await box.rws(["sessions", "/home/dev/proj", "--json", "--limit", "5"])
         #expect(json.status == 0)
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
@@ -131,9 +132,10 @@ import Testing
         let watch = FollowingRws.loopWatch(session)
         #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
         #expect(try await watch.waitUntilRunning(within: 30))
-        let line = #"{"parentUuid":"u2","isSidechain":false,"type":"assistant","uuid":"a2","# +
-            #""sessionId":"\#(SessionCommandsTests.id)","timestamp":"2026-01-02T10:00:09.000Z","message":{"id":"m2","# +
-            #""role":"assistant","model":"claude-test","content":[{"type":"text","text":"Two files."}]}}"#
+        let line =
+            #"{"parentUuid":"u2","isSidechain":false,"type":"assistant","uuid":"a2","#
+            + #""sessionId":"\#(SessionCommandsTests.id)","timestamp":"2026-01-02T10:00:09.000Z","message":{"id":"m2","#
+            + #""role":"assistant","model":"claude-test","content":[{"type":"text","text":"Two files."}]}}"#
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: session.file))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data((line + "\n").utf8))
@@ -162,7 +164,10 @@ final class OutputCollector: @unchecked Sendable {
     init(_ handle: FileHandle) {
         handle.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard let self, !data.isEmpty else { handle.readabilityHandler = nil; return }
+            guard let self, !data.isEmpty else {
+                handle.readabilityHandler = nil
+                return
+            }
             self.lock.withLock { self.text += String(decoding: data, as: UTF8.self) }
         }
     }

@@ -14,14 +14,14 @@ import Testing
     /// A session whose title, prompt and tool output all carry the hostile text.
     static var lines: [String] {
         [
-            #"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"\#(id)","cwd":"/w","# +
-                #""timestamp":"2026-02-03T04:05:06.000Z","message":{"role":"user","content":"prompt \#(hostile)"}}"#,
-            #"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"\#(id)","timestamp":"2026-02-03T04:05:07.000Z","# +
-                #""message":{"id":"m1","model":"claude-x","content":[{"type":"tool_use","id":"t1","name":"Bash","# +
-                #""input":{"command":"cat x"}}]}}"#,
-            #"{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"\#(id)","timestamp":"2026-02-03T04:05:08.000Z","# +
-                #""message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"out one\n\tout "# +
-                #"two \#(hostile)"}]}}"#,
+            #"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"\#(id)","cwd":"/w","#
+                + #""timestamp":"2026-02-03T04:05:06.000Z","message":{"role":"user","content":"prompt \#(hostile)"}}"#,
+            #"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"\#(id)","timestamp":"2026-02-03T04:05:07.000Z","#
+                + #""message":{"id":"m1","model":"claude-x","content":[{"type":"tool_use","id":"t1","name":"Bash","#
+                + #""input":{"command":"cat x"}}]}}"#,
+            #"{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"\#(id)","timestamp":"2026-02-03T04:05:08.000Z","#
+                + #""message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"out one\n\tout "#
+                + #"two \#(hostile)"}]}}"#,
             #"{"type":"custom-title","customTitle":"title \#(hostile)","sessionId":"\#(id)"}"#,
         ]
     }
@@ -78,8 +78,9 @@ import Testing
 
         #expect(outcome.status == 0, "\(outcome.stderr)")
         // Written a moment ago, last record a prompt: Claude is working on it.
-        #expect(outcome.stdout == "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  " +
-            "TITLE\n" + "e5c00000  2026-02-03 04:05  3      running     -            -       title \(Self.shown)\n")
+        #expect(
+            outcome.stdout == "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  " + "TITLE\n"
+                + "e5c00000  2026-02-03 04:05  3      running     -            -       title \(Self.shown)\n")
     }
 
     @Test func jsonAndARawExportKeepTheSessionsCharacters() async throws {
@@ -120,8 +121,9 @@ import Testing
         let names = try await run(["ls"] + server.rwsFlags + [root + "/files"])
         let long = try await run(["ls", "--long"] + server.rwsFlags + [root + "/files"])
 
-        #expect(sessions.stdout == "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  " +
-            "TITLE\n" + "e5c00000  2026-02-03 04:05  3      running     -            -       title \(Self.shown)\n",
+        #expect(
+            sessions.stdout == "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  " + "TITLE\n"
+                + "e5c00000  2026-02-03 04:05  3      running     -            -       title \(Self.shown)\n",
             "\(sessions.stderr)")
         #expect(names.stdout == #"evil\e[31m\x07\rname"# + "\n", "\(names.stderr)")
         #expect(Self.controlBytes(long.stdout).isEmpty && long.stdout.contains(#"evil\e[31m\x07\rname"#))

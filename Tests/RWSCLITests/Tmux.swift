@@ -11,7 +11,8 @@ struct Tmux {
     static func start(home: String, columns: Int = 120, rows: Int = 40) throws -> Tmux {
         try Prerequisites.require("/usr/bin/tmux", package: "tmux")
         let tmux = Tmux()
-        let shell = "env -i HOME=\(home) PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 PS1='\(localPrompt)' "
+        let shell =
+            "env -i HOME=\(home) PATH=/usr/local/bin:/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 PS1='\(localPrompt)' "
             + "bash --norc --noprofile"
         try tmux.command(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", shell])
         try tmux.command(["set-option", "-t", "main", "status", "off"])

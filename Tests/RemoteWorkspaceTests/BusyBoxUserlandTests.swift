@@ -1,9 +1,10 @@
 import Foundation
-@testable import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
 import SSHClient
+import SessionHistory
 import Testing
+
+@testable import RemoteWorkspace
 
 /// The remote scripts give the same answers with BusyBox's sh, find, stat, head and tail as
 /// with GNU coreutils and dash. BusyBox runs from a folder of applet links put first on PATH.
@@ -15,17 +16,22 @@ import Testing
         try Prerequisites.require("/usr/bin/busybox", package: "busybox")
         let folder = sandbox.root + "/busybox-bin"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        for applet in applets { try FileManager.default.createSymbolicLink(atPath: folder + "/" + applet, withDestinationPath: "/usr/bin/busybox") }
+        for applet in applets {
+            try FileManager.default.createSymbolicLink(atPath: folder + "/" + applet, withDestinationPath: "/usr/bin/busybox")
+        }
         return folder
     }
 
     /// Runs `script` once as is and once with only BusyBox on PATH; returns both outputs split into sections.
-    static func runBoth(_ script: RemoteScript, _ arguments: [RemoteScript.Argument], input: [UInt8] = [],
-                        busybox: String, on connection: SSHConnection) async throws -> (gnu: [OutputSection], busybox: [OutputSection]) {
+    static func runBoth(
+        _ script: RemoteScript, _ arguments: [RemoteScript.Argument], input: [UInt8] = [],
+        busybox: String, on connection: SSHConnection
+    ) async throws -> (gnu: [OutputSection], busybox: [OutputSection]) {
         var results: [[OutputSection]] = []
         for prefix in ["", "PATH=\(busybox); export PATH; "] {
             let boundary = "rws-test-boundary"
-            let result = try await connection.run(prefix + (try script.commandLine([.word(boundary)] + arguments)), input: input, timeout: .seconds(30))
+            let result = try await connection.run(
+                prefix + (try script.commandLine([.word(boundary)] + arguments)), input: input, timeout: .seconds(30))
             #expect(result.status.isSuccess, "\(result.stderrText)")
             var reader = SectionReader(boundary: boundary)
             results.append(reader.feed(result.stdout) + reader.finish())
@@ -62,7 +68,8 @@ import Testing
             let known = gnuFolders[0].files.filter(\.isTopLevelTranscript).map {
                 ListingScript.Known(identity: $0.identity, size: max(0, $0.size - 5_000), mtime: $0.mtime)
             }
-            let grown = try await Self.runBoth(ListingScript.script, arguments, input: ListingScript.input(known: known), busybox: busybox, on: connection)
+            let grown = try await Self.runBoth(
+                ListingScript.script, arguments, input: ListingScript.input(known: known), busybox: busybox, on: connection)
             let gnuRanges = try ListedFolder.parse(Array(grown.gnu.dropLast()), folders: [sandbox.projects], window: 4_096)[0].ranges
             let bbRanges = try ListedFolder.parse(Array(grown.busybox.dropLast()), folders: [sandbox.projects], window: 4_096)[0].ranges
             #expect(!gnuRanges.isEmpty)
@@ -74,9 +81,11 @@ import Testing
         let sandbox = try SessionSandbox()
         defer { sandbox.remove() }
         let busybox = try Self.appletFolder(in: sandbox)
-        let path = try sandbox.writeSession("88888888-0000-0000-0000-000000000008", lines: (1...50).map {
-            Records.user("line \($0)", uuid: "u\($0)", parent: nil, session: "8")
-        })
+        let path = try sandbox.writeSession(
+            "88888888-0000-0000-0000-000000000008",
+            lines: (1...50).map {
+                Records.user("line \($0)", uuid: "u\($0)", parent: nil, session: "8")
+            })
         try await sandbox.server.withConnection { connection in
             let ranges: [RemoteScript.Argument] = [.path(path), .word("0"), .word("100"), .path(path), .word("1000"), .word("333")]
             let read = try await Self.runBoth(RemoteByteReader.script, [.word("raw")] + ranges, busybox: busybox, on: connection)
@@ -84,7 +93,9 @@ import Testing
             #expect(read.gnu.first?.content.count == 100)
             // Compressed: BusyBox's gzip applet gives other bytes that inflate to the same.
             let packed = try await Self.runBoth(RemoteByteReader.script, [.word("6")] + ranges, busybox: busybox, on: connection)
-            #expect(packed.busybox.dropLast().allSatisfy { $0.header.hasSuffix(" 6") } && packed.busybox.count == 3, "\(packed.busybox.map(\.header))")
+            #expect(
+                packed.busybox.dropLast().allSatisfy { $0.header.hasSuffix(" 6") } && packed.busybox.count == 3,
+                "\(packed.busybox.map(\.header))")
             #expect(try packed.busybox.map { try Gunzip.decompress($0.content, step: "test") } == read.gnu.map(\.content))
             #expect(try packed.gnu.map { try Gunzip.decompress($0.content, step: "test") } == read.gnu.map(\.content))
 
@@ -109,7 +120,8 @@ import Testing
             #expect(outputs[1] == outputs[0])
 
             let line = try SessionEditing.titleLine(title: "from busybox", sessionId: "8")
-            let append = try await connection.run("PATH=\(busybox); export PATH; " + (try SessionEditing.appendScript.commandLine([.path(path), .word(line)])))
+            let append = try await connection.run(
+                "PATH=\(busybox); export PATH; " + (try SessionEditing.appendScript.commandLine([.path(path), .word(line)])))
             #expect(append.status.isSuccess)
             #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix(line + "\n"))
         }

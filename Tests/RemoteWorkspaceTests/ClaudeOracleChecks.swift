@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import SessionHistory
 import Testing
 
@@ -22,8 +22,10 @@ extension OracleBox {
     ///   - title: the title Claude Code's picker would show.
     @discardableResult
     ///   - window: the listing's first window (nil: rws's default).
-    func verifySession(_ id: String, runs: [OracleRun], title: String, window: Int? = nil,
-                       sourceLocation: SourceLocation = #_sourceLocation) async throws -> RemoteSession {
+    func verifySession(
+        _ id: String, runs: [OracleRun], title: String, window: Int? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> RemoteSession {
         let listing = try await listed(id, window: window)
         let written = try writtenRecords(sessionFile(id))
         let summary = listing.summary
@@ -46,8 +48,11 @@ extension OracleBox {
         let conversation = session.conversation
         let expectedCount = runs.reduce(0) { $0 + 1 + $1.responseIds.count + $1.generatedUserMessages }
         #expect(conversation.messageCount == expectedCount, "message count", sourceLocation: sourceLocation)
-        #expect(conversation.usage.total.inputTokens == runs.reduce(0) { $0 + $1.inputTokens }, "input tokens", sourceLocation: sourceLocation)
-        #expect(conversation.usage.total.outputTokens == runs.reduce(0) { $0 + $1.outputTokens }, "output tokens", sourceLocation: sourceLocation)
+        #expect(
+            conversation.usage.total.inputTokens == runs.reduce(0) { $0 + $1.inputTokens }, "input tokens", sourceLocation: sourceLocation)
+        #expect(
+            conversation.usage.total.outputTokens == runs.reduce(0) { $0 + $1.outputTokens }, "output tokens",
+            sourceLocation: sourceLocation)
         verifyContent(conversation, runs: runs, sourceLocation: sourceLocation)
         try verifyRecordTypesKnown(sourceLocation: sourceLocation)
         return session
@@ -70,19 +75,22 @@ extension OracleBox {
         let thinking = turns.flatMap { turn in
             turn.content.compactMap { block -> String? in if case .thinking(let item) = block { item.thinking } else { nil } }
         }
-        #expect(thinking == runs.flatMap { $0.blocks("thinking").compactMap { $0["thinking"] as? String } }, "thinking",
-                sourceLocation: sourceLocation)
+        #expect(
+            thinking == runs.flatMap { $0.blocks("thinking").compactMap { $0["thinking"] as? String } }, "thinking",
+            sourceLocation: sourceLocation)
         let calls = conversation.toolCalls.map { "\($0.id) \($0.name)" }
-        #expect(calls == runs.flatMap { $0.blocks("tool_use").map { "\($0["id"] ?? "") \($0["name"] ?? "")" } }, "tool calls",
-                sourceLocation: sourceLocation)
+        #expect(
+            calls == runs.flatMap { $0.blocks("tool_use").map { "\($0["id"] ?? "") \($0["name"] ?? "")" } }, "tool calls",
+            sourceLocation: sourceLocation)
         let reported = runs.reduce(into: [String: (text: String, isError: Bool)]()) { $0.merge($1.toolResults) { _, new in new } }
         for turn in turns {
             for call in turn.toolUses {
                 let outcome = turn.toolResults[call.id]
                 let expected = reported[call.id]
                 #expect(outcome?.result.isError == expected?.isError, "is_error of \(call.name)", sourceLocation: sourceLocation)
-                #expect(outcome?.result.content.compactMap(\.text).joined(separator: "\n") == expected?.text,
-                        "result of \(call.name)", sourceLocation: sourceLocation)
+                #expect(
+                    outcome?.result.content.compactMap(\.text).joined(separator: "\n") == expected?.text,
+                    "result of \(call.name)", sourceLocation: sourceLocation)
             }
         }
     }

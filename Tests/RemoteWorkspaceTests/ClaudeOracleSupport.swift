@@ -1,8 +1,8 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Testing
 
 /// A test box where the real Claude Code CLI is run over SSH in print mode (`claude -p … --output-format
@@ -44,8 +44,11 @@ final class OracleBox: @unchecked Sendable {
 
     /// The remote command line: `claude -p PROMPT --output-format stream-json --verbose FLAGS`, in the project.
     func commandLine(_ prompt: String, _ flags: [String]) throws -> String {
-        let claude = ["claude", "-p", prompt, "--output-format", "stream-json", "--verbose",
-                      "--permission-mode", "bypassPermissions"] + flags
+        let claude =
+            [
+                "claude", "-p", prompt, "--output-format", "stream-json", "--verbose",
+                "--permission-mode", "bypassPermissions",
+            ] + flags
         return "PATH=\"$HOME/.local/bin:$PATH\"; export PATH; cd " + (try ShellQuoting.quotePath(project))
             + " && exec " + (try ShellQuoting.commandLine(claude)) + " </dev/null"
     }
@@ -121,8 +124,10 @@ enum OracleTurn {
         return ["blocks": blocks]
     }
 
-    static func text(_ text: String, thinking: String? = nil, usage: [String: Int]? = nil,
-                     delay: Double = 0, chunks: Int = 1, chunkDelay: Double = 0) -> [String: Any] {
+    static func text(
+        _ text: String, thinking: String? = nil, usage: [String: Int]? = nil,
+        delay: Double = 0, chunks: Int = 1, chunkDelay: Double = 0
+    ) -> [String: Any] {
         var blocks: [[String: Any]] = []
         if let thinking { blocks.append(["type": "thinking", "thinking": thinking]) }
         blocks.append(["type": "text", "text": text, "chunks": chunks])

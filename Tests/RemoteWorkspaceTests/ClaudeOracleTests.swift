@@ -1,8 +1,8 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Testing
 
 /// The real Claude Code CLI, run over SSH on the test box against a scripted model, is the oracle
@@ -10,18 +10,25 @@ import Testing
 @Suite(.serialized)
 struct ClaudeOracleTests {
     @Test func textThinkingEveryToolAFailingToolAndASubagentReadAsTheCLIReportedThem() async throws {
-        let box = try await OracleBox.start { project in [
-            OracleTurn.tool("Read", ["file_path": project + "/notes.txt"], saying: "Reading the notes.", thinking: "Start with the notes."),
-            OracleTurn.tool("Edit", ["file_path": project + "/notes.txt", "old_string": "line one", "new_string": "line 1"]),
-            OracleTurn.tool("Write", ["file_path": project + "/new.txt", "content": "fresh\n"]),
-            OracleTurn.tool("TodoWrite", ["todos": [["content": "check", "status": "pending", "activeForm": "Checking"]]]),
-            OracleTurn.tool("Bash", ["command": "echo broken >&2; exit 3", "description": "a failing command"]),
-            OracleTurn.tool("Task", ["description": "look around", "prompt": "List the files.",
-                                     "subagent_type": "general-purpose", "run_in_background": false]),
-            OracleTurn.tool("Bash", ["command": "ls", "description": "list"]),  // the subagent
-            OracleTurn.text("Two files."),                                        // the subagent's answer
-            OracleTurn.text("All done.", thinking: "That is everything."),
-        ] }
+        let box = try await OracleBox.start { project in
+            [
+                OracleTurn.tool(
+                    "Read", ["file_path": project + "/notes.txt"], saying: "Reading the notes.", thinking: "Start with the notes."),
+                OracleTurn.tool("Edit", ["file_path": project + "/notes.txt", "old_string": "line one", "new_string": "line 1"]),
+                OracleTurn.tool("Write", ["file_path": project + "/new.txt", "content": "fresh\n"]),
+                OracleTurn.tool("TodoWrite", ["todos": [["content": "check", "status": "pending", "activeForm": "Checking"]]]),
+                OracleTurn.tool("Bash", ["command": "echo broken >&2; exit 3", "description": "a failing command"]),
+                OracleTurn.tool(
+                    "Task",
+                    [
+                        "description": "look around", "prompt": "List the files.",
+                        "subagent_type": "general-purpose", "run_in_background": false,
+                    ]),
+                OracleTurn.tool("Bash", ["command": "ls", "description": "list"]),  // the subagent
+                OracleTurn.text("Two files."),  // the subagent's answer
+                OracleTurn.text("All done.", thinking: "That is everything."),
+            ]
+        }
         defer { box.stop() }
         try "line one\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
 
@@ -31,7 +38,8 @@ struct ClaudeOracleTests {
         let names = run.blocks("tool_use").compactMap { $0["name"] as? String }
         #expect(names == ["Read", "Edit", "Write", "TodoWrite", "Bash", "Task"])
         let failed = run.toolResults.values.filter(\.isError).map(\.text)
-        #expect(failed.count == 2 && failed.contains("Exit code 3\nbroken"), "TodoWrite (disabled in 2.1.x) and the Bash failure: \(failed)")
+        #expect(
+            failed.count == 2 && failed.contains("Exit code 3\nbroken"), "TodoWrite (disabled in 2.1.x) and the Bash failure: \(failed)")
 
         let session = try await box.verifySession(run.sessionId, runs: [run], title: "Tidy the notes")
         let task = try #require(run.blocks("tool_use").first { $0["name"] as? String == "Task" }?["id"] as? String)
@@ -48,10 +56,12 @@ struct ClaudeOracleTests {
     }
 
     @Test func resumeContinueAndForkExtendTheSessionsTheCLIReports() async throws {
-        let box = try await OracleBox.start { _ in [
-            OracleTurn.text("First answer."), OracleTurn.text("Resumed answer."),
-            OracleTurn.text("Continued answer."), OracleTurn.text("Forked answer."),
-        ] }
+        let box = try await OracleBox.start { _ in
+            [
+                OracleTurn.text("First answer."), OracleTurn.text("Resumed answer."),
+                OracleTurn.text("Continued answer."), OracleTurn.text("Forked answer."),
+            ]
+        }
         defer { box.stop() }
         let first = try await box.claude("Start here")
         let id = first.sessionId
@@ -95,10 +105,12 @@ struct ClaudeOracleTests {
     @Test func autoCompactionPastTheWindowIsShownWhereTheCLIPutIt() async throws {
         // The model reports a nearly full context (990,000 of 1,000,000 input tokens): the next
         // prompt makes the CLI compact automatically before answering.
-        let box = try await OracleBox.start { _ in [
-            OracleTurn.text("A very long answer.", usage: ["input_tokens": 990_000]),
-            OracleTurn.text("Answer after compaction."),
-        ] }
+        let box = try await OracleBox.start { _ in
+            [
+                OracleTurn.text("A very long answer.", usage: ["input_tokens": 990_000]),
+                OracleTurn.text("Answer after compaction."),
+            ]
+        }
         defer { box.stop() }
         let first = try await box.claude("Read everything")
         let second = try await box.claude("Now summarise", ["--resume", first.sessionId])
@@ -115,8 +127,9 @@ struct ClaudeOracleTests {
         #expect(markers.first?.trigger == "auto")
         #expect(markers.first?.preTokens == metadata["pre_tokens"] as? Int)
         // As /resume shows it: from the compaction on, the summary then the new prompt.
-        let resumedView = try await box.sessions().load(try await box.listed(first.sessionId),
-                                                        options: ConversationOptions(includePreCompactionHistory: false))
+        let resumedView = try await box.sessions().load(
+            try await box.listed(first.sessionId),
+            options: ConversationOptions(includePreCompactionHistory: false))
         let kinds = resumedView.conversation.entries.compactMap { entry -> UserTurnKind? in
             if case .user(let turn) = entry { return turn.kind }
             return nil
@@ -125,9 +138,11 @@ struct ClaudeOracleTests {
     }
 
     @Test func aSessionStillBeingWrittenIsListedAndLoadedAsFarAsTheCLIWroteIt() async throws {
-        let box = try await OracleBox.start { _ in [
-            OracleTurn.text("Slow answer.", delay: 0, chunks: 6, chunkDelay: 0.5),
-        ] }
+        let box = try await OracleBox.start { _ in
+            [
+                OracleTurn.text("Slow answer.", delay: 0, chunks: 6, chunkDelay: 0.5)
+            ]
+        }
         defer { box.stop() }
         let command = try box.startClaude("Take your time")
         // Wait for the file to hold the prompt, then list and load while the answer streams.

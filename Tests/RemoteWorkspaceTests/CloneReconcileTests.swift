@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import SSHClient
 import Synchronization
 import Testing
@@ -19,7 +19,8 @@ import Testing
             try await manager.cloneProject(from: url, name: "app", options: local) { event in events.withLock { $0.append(event) } }
         }
         #expect(second.path == first.path && second.gitBranch == "main")
-        #expect(events.withLock { $0 }.contains(.message("\(sandbox.workspaceRoot)/app is already a complete clone of \(url): nothing to do")))
+        #expect(
+            events.withLock { $0 }.contains(.message("\(sandbox.workspaceRoot)/app is already a complete clone of \(url): nothing to do")))
         #expect(sandbox.workspaceEntries() == ["app"])
     }
 

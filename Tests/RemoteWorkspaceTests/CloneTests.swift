@@ -1,7 +1,7 @@
 import Foundation
+import RWSTestSupport
 import RemoteWorkspace
 import SessionHistory
-import RWSTestSupport
 import Synchronization
 import Testing
 
@@ -39,8 +39,9 @@ import Testing
     func branchAndDepthAreHonoured(kind: ServerKind) async throws {
         let sandbox = try ProjectSandbox(kind)
         let project = try await sandbox.withManager { manager in
-            try await manager.cloneProject(from: "file://" + (try TestRepository.path()), name: "shallow", branch: "feature",
-                                           depth: 2, options: local)
+            try await manager.cloneProject(
+                from: "file://" + (try TestRepository.path()), name: "shallow", branch: "feature",
+                depth: 2, options: local)
         }
         #expect(project.gitBranch == "feature")
         #expect(sandbox.exists(project.path + "/feature.txt"))
@@ -65,7 +66,10 @@ import Testing
                 try await manager.cloneProject(from: "file://\(sandbox.directory)/nothing.git", name: "gone", options: local)
             }
         }
-        guard case .repositoryNotFound = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .repositoryNotFound = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(error?.description.hasPrefix("repository not found") == true)
         #expect(sandbox.workspaceEntries() == [])
     }
@@ -94,9 +98,11 @@ import Testing
         let options = CloneOptions(sshOptions: Self.trustedSSH(sandbox.server))
         let receiving = Flag()
         let outcome: Result<Project, any Error> = try await sandbox.withManager { manager in
-            let clone = Task { try await manager.cloneProject(from: url, name: "slow", options: options) { event in
-                if case .progress(let step) = event, step.phase == .receiving { receiving.set() }
-            } }
+            let clone = Task {
+                try await manager.cloneProject(from: url, name: "slow", options: options) { event in
+                    if case .progress(let step) = event, step.phase == .receiving { receiving.set() }
+                }
+            }
             let deadline = ContinuousClock.now + .seconds(20)
             while !receiving.isSet, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             try #require(receiving.isSet, "the clone reached the receiving phase")
@@ -137,7 +143,10 @@ import Testing
                 try await manager.cloneProject(from: "ssh://git@127.0.0.1:\(sandbox.server.port)/repo.git", name: "k", options: options)
             }
         }
-        guard case .hostKeyUnknown = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .hostKeyUnknown = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(sandbox.workspaceEntries() == [])
     }
 
@@ -150,19 +159,26 @@ import Testing
                 try await manager.cloneProject(from: "ssh://nobody@127.0.0.1:\(sandbox.server.port)/repo.git", name: "a", options: options)
             }
         }
-        guard case .authenticationRequired = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .authenticationRequired = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(error?.description.hasPrefix("authentication needed") == true)
         #expect(sandbox.workspaceEntries() == [])
     }
 
     /// ssh options that reach the test sshd with its client key, never reading the real ~/.ssh.
     static func trustedSSH(_ server: TestSSHServer) -> [String] {
-        ["StrictHostKeyChecking=no", "UserKnownHostsFile=/dev/null", "IdentitiesOnly=yes", "IdentityAgent=none",
-         "IdentityFile=\(server.clientKeyPath)", "LogLevel=ERROR"]
+        [
+            "StrictHostKeyChecking=no", "UserKnownHostsFile=/dev/null", "IdentitiesOnly=yes", "IdentityAgent=none",
+            "IdentityFile=\(server.clientKeyPath)", "LogLevel=ERROR",
+        ]
     }
 
-    static let noCredentials = ["IdentitiesOnly=yes", "IdentityAgent=none", "PubkeyAuthentication=no",
-                                "PasswordAuthentication=no", "KbdInteractiveAuthentication=no"]
+    static let noCredentials = [
+        "IdentitiesOnly=yes", "IdentityAgent=none", "PubkeyAuthentication=no",
+        "PasswordAuthentication=no", "KbdInteractiveAuthentication=no",
+    ]
 }
 
 /// A flag one task sets and another polls.

@@ -1,9 +1,9 @@
 import Foundation
 import Platform
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Testing
 
 /// Resuming, failures and the session file, with the real Claude Code CLI on the test box.
@@ -20,7 +20,8 @@ import Testing
             await first.stop()
 
             // A prefix is enough, and the session's own directory is used.
-            let resumed = try await ClaudeConversation.start(on: ssh, options: box.options(start: .resume(String(id.prefix(8))), directory: .some(nil)))
+            let resumed = try await ClaudeConversation.start(
+                on: ssh, options: box.options(start: .resume(String(id.prefix(8))), directory: .some(nil)))
             #expect(resumed.options.directory == box.project)
             let again = try await collect(try await resumed.send("What was the number?"), in: resumed)
             #expect(again.session?.id == id)
@@ -98,7 +99,10 @@ import Testing
             #expect(status == 529 && type == "overloaded_error")
             #expect(failed.result?.isError == true)
             let second = try await collect(try await conversation.send("Hello?"), in: conversation)
-            guard case .apiError(500, _, _)? = second.errors.first else { Issue.record("no 500 in \(second.errors)"); return }
+            guard case .apiError(500, _, _)? = second.errors.first else {
+                Issue.record("no 500 in \(second.errors)")
+                return
+            }
             let third = try await collect(try await conversation.send("Hello again"), in: conversation)
             #expect(third.errors.isEmpty && third.result?.text == "Back again.")
             await conversation.stop()
@@ -111,7 +115,10 @@ import Testing
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options(apiKey: nil))
             let events = try await collect(try await conversation.send("Hello"), in: conversation)
-            guard case .notLoggedIn? = events.errors.first else { Issue.record("got \(events.errors)"); return }
+            guard case .notLoggedIn? = events.errors.first else {
+                Issue.record("got \(events.errors)")
+                return
+            }
             #expect(box.model.conversationRequests().isEmpty)
             await conversation.stop()
         }
@@ -155,7 +162,10 @@ import Testing
             }
             Issue.record("the turn ended normally")
         } catch let error as SSHError {
-            guard case .connectionLost = error else { Issue.record("got \(error)"); return }
+            guard case .connectionLost = error else {
+                Issue.record("got \(error)")
+                return
+            }
         }
         await ssh.close()
         #expect(try await box.waitUntilNoProcess().isEmpty)

@@ -1,14 +1,15 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Testing
 
 /// What a prompt carries to the model: local images, files on the box.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct ConversationPromptTests {
     /// A 1×1 PNG.
-    static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+    static let png = Data(
+        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
 
     @Test func aLocalImageReachesTheModelAsAnImageBlockAndBoxFilesAreRead() async throws {
         let box = try ConversationBox(turns: [Turn.text("A tiny image and a note.")])

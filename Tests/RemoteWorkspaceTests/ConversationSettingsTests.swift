@@ -1,21 +1,24 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Testing
 
 /// Model and permission mode, chosen at start and changed during a conversation.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct ConversationSettingsTests {
     @Test func theChosenModelIsUsedAndAModeChangeAppliesToTheNextTurn() async throws {
-        let box = try ConversationBox { project in [
-            Turn.text("Asking mode."),
-            ["blocks": [["type": "tool_use", "name": "Write", "input": ["file_path": project + "/edit.txt", "content": "edited\n"]]]],
-            Turn.text("Written."),
-        ] }
+        let box = try ConversationBox { project in
+            [
+                Turn.text("Asking mode."),
+                ["blocks": [["type": "tool_use", "name": "Write", "input": ["file_path": project + "/edit.txt", "content": "edited\n"]]]],
+                Turn.text("Written."),
+            ]
+        }
         defer { box.stop() }
         try await box.server.withConnection { ssh in
-            let conversation = try await ClaudeConversation.start(on: ssh, options: box.options(mode: .plan, model: "claude-rws-test-model"))
+            let conversation = try await ClaudeConversation.start(
+                on: ssh, options: box.options(mode: .plan, model: "claude-rws-test-model"))
             let first = try await collect(try await conversation.send("Hello"), in: conversation)
             #expect(first.session?.model == "claude-rws-test-model")
             #expect(first.session?.permissionMode == "plan")

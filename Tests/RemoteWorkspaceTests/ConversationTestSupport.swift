@@ -1,8 +1,8 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Testing
 
 /// A test box of its own (sshd with a sandbox home, the real Claude Code CLI on its PATH) and a
@@ -26,10 +26,13 @@ final class ConversationBox: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
     }
 
-    func options(start: ClaudeConversationStart = .new, directory: String?? = .none, fork: Bool = false,
-                 mode: ClaudePermissionMode? = nil, model: String? = nil, apiKey: String? = "sk-test") -> ClaudeConversationOptions {
-        ClaudeConversationOptions(directory: directory ?? project, start: start, fork: fork, permissionMode: mode, model: model,
-                                  environment: ClaudeCodeCLI.environment(for: self.model, apiKey: apiKey))
+    func options(
+        start: ClaudeConversationStart = .new, directory: String?? = .none, fork: Bool = false,
+        mode: ClaudePermissionMode? = nil, model: String? = nil, apiKey: String? = "sk-test"
+    ) -> ClaudeConversationOptions {
+        ClaudeConversationOptions(
+            directory: directory ?? project, start: start, fork: fork, permissionMode: mode, model: model,
+            environment: ClaudeCodeCLI.environment(for: self.model, apiKey: apiKey))
     }
 
     /// Claude Code's session files for the project: `~/.claude/projects/<cwd with / as ->/<id>.jsonl`.
@@ -74,9 +77,11 @@ enum Turn {
 }
 
 /// Reads one turn to its end, answering permission questions with `decide`.
-func collect(_ turn: AsyncThrowingStream<ClaudeEvent, Error>, in conversation: ClaudeConversation,
-             decide: (ClaudePermissionRequest) -> ClaudePermissionDecision = { _ in .deny(message: "not in this test") },
-             onEvent: (ClaudeEvent) async throws -> Void = { _ in }) async throws -> [ClaudeEvent] {
+func collect(
+    _ turn: AsyncThrowingStream<ClaudeEvent, Error>, in conversation: ClaudeConversation,
+    decide: (ClaudePermissionRequest) -> ClaudePermissionDecision = { _ in .deny(message: "not in this test") },
+    onEvent: (ClaudeEvent) async throws -> Void = { _ in }
+) async throws -> [ClaudeEvent] {
     var events: [ClaudeEvent] = []
     for try await event in turn {
         events.append(event)
@@ -93,7 +98,9 @@ extension Array where Element == ClaudeEvent {
     var streamedThinking: String { compactMap { if case .thinkingDelta(let text) = $0 { text } else { nil } }.joined() }
     var toolCalls: [ClaudeToolCall] { compactMap { if case .toolCall(let call) = $0 { call } else { nil } } }
     var toolResults: [ClaudeToolResult] { compactMap { if case .toolResult(let result) = $0 { result } else { nil } } }
-    var permissionRequests: [ClaudePermissionRequest] { compactMap { if case .permissionRequest(let request) = $0 { request } else { nil } } }
+    var permissionRequests: [ClaudePermissionRequest] {
+        compactMap { if case .permissionRequest(let request) = $0 { request } else { nil } }
+    }
     var errors: [ClaudeConversationError] { compactMap { if case .error(let error) = $0 { error } else { nil } } }
     var usages: [TokenUsage] { compactMap { if case .usage(let usage) = $0 { usage } else { nil } } }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Testing
 
 /// The real Claude Code CLI on the test box, over SSH, against a scripted model.
@@ -34,7 +34,9 @@ import Testing
             #expect(result.costUSD > 0 && result.duration > .zero)
             #expect(FileManager.default.fileExists(atPath: box.project + "/allowed.txt"))
 
-            let second = try await collect(try await conversation.send("Now denied.txt"), in: conversation) { _ in .deny(message: "Not that one.") }
+            let second = try await collect(try await conversation.send("Now denied.txt"), in: conversation) { _ in
+                .deny(message: "Not that one.")
+            }
             #expect(second.session?.id == session.id)
             #expect(second.permissionRequests.count == 1)
             #expect(second.toolResults.first?.isError == true)
@@ -87,12 +89,14 @@ import Testing
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             var interrupted = false
-            let first = try await collect(try await conversation.send("Talk a lot"), in: conversation, onEvent: { event in
-                if case .textDelta = event, !interrupted {
-                    interrupted = true
-                    try await conversation.interrupt()
-                }
-            })
+            let first = try await collect(
+                try await conversation.send("Talk a lot"), in: conversation,
+                onEvent: { event in
+                    if case .textDelta = event, !interrupted {
+                        interrupted = true
+                        try await conversation.interrupt()
+                    }
+                })
             let result = try #require(first.result)
             #expect(result.wasInterrupted)
             #expect(first.streamedText.count < 300)

@@ -1,8 +1,8 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Synchronization
 import Testing
 
@@ -21,8 +21,9 @@ import Testing
         var configuration = try sandbox.server.configuration(through: proxy, deadPeerTimeout: .seconds(3))
         configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(100), maximumDelay: .milliseconds(500), jitter: 0)
         let connection = try await SSHConnection.connect(configuration)
-        let sessions = RemoteSessions(connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]),
-                                      cache: nil)
+        let sessions = RemoteSessions(
+            connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]),
+            cache: nil)
         let follow = try await sessions.followSession("55555555", pollInterval: .milliseconds(50))
         let seen = Mutex<[String]>([])
         let reader = Task {

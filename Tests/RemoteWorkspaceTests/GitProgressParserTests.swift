@@ -4,7 +4,8 @@ import Testing
 @Suite struct GitProgressParserTests {
     @Test func carriageReturnUpdatesBecomeTypedProgressInOrder() {
         var parser = GitProgressParser()
-        let text = "Cloning into 'x'...\nremote: Enumerating objects: 3005, done.\n"
+        let text =
+            "Cloning into 'x'...\nremote: Enumerating objects: 3005, done.\n"
             + "remote: Counting objects:  50% (1500/3000)\rremote: Counting objects: 100% (3000/3000), done.\n"
             + "Receiving objects:  35% (1050/3000), 1.20 MiB | 2.50 MiB/s\r"
             + "Receiving objects: 100% (3000/3000), 3.00 MiB | 2.50 MiB/s, done.\n"
@@ -13,10 +14,16 @@ import Testing
         events += parser.consume(Array("les: 100% (10/10), done.\n".utf8))
         #expect(events.first == .message("Cloning into 'x'..."))
         let steps = events.compactMap { if case .progress(let step) = $0 { return step } else { return nil } }
-        #expect(steps.map(\.phase) == [.enumerating, .counting, .counting, .receiving, .receiving, .resolvingDeltas, .checkingOut, .checkingOut])
+        #expect(
+            steps.map(\.phase) == [
+                .enumerating, .counting, .counting, .receiving, .receiving, .resolvingDeltas, .checkingOut, .checkingOut,
+            ])
         #expect(steps[0] == CloneProgress(phase: .enumerating, completed: 3005, isDone: true))
-        #expect(steps[3] == CloneProgress(phase: .receiving, percent: 35, completed: 1050, total: 3000,
-                                          bytes: 1_258_291, bytesPerSecond: 2_621_440))
+        #expect(
+            steps[3]
+                == CloneProgress(
+                    phase: .receiving, percent: 35, completed: 1050, total: 3000,
+                    bytes: 1_258_291, bytesPerSecond: 2_621_440))
         #expect(steps.last == CloneProgress(phase: .checkingOut, percent: 100, completed: 10, total: 10, isDone: true))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RemoteWorkspace
 import Testing
+
+@testable import RemoteWorkspace
 
 /// Inflating what `gzip -c` printed on the box.
 @Suite struct GunzipTests {

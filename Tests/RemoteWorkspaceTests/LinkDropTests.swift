@@ -1,8 +1,8 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Synchronization
 import Testing
 
@@ -24,7 +24,8 @@ import Testing
         var configuration = try sandbox.server.configuration(through: proxy, deadPeerTimeout: .seconds(3))
         configuration.keepaliveInterval = .seconds(1)
         configuration.connectTimeout = .seconds(2)
-        configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(200), maximumDelay: .seconds(1), waitForConnection: .seconds(30))
+        configuration.reconnect = ReconnectPolicy(
+            initialDelay: .milliseconds(200), maximumDelay: .seconds(1), waitForConnection: .seconds(30))
         let connection = try await SSHConnection.connect(configuration)
         let shellName = "drop\(UUID().uuidString.prefix(6).lowercased())"
         let shellEnded = Atomic<Bool>(false)
@@ -32,7 +33,8 @@ import Testing
         defer { if !shellEnded.load(ordering: .relaxed) { Task { try? await Self.endShell(shellName) } } }
 
         // The follow and a writer appending a message every 300 ms.
-        let sessions = RemoteSessions(connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]), cache: nil)
+        let sessions = RemoteSessions(
+            connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]), cache: nil)
         let follow = try await sessions.followSession("66666666", pollInterval: .milliseconds(100))
         let state = SharedState()
         let reader = Task {
@@ -63,13 +65,19 @@ import Testing
                 let started = ContinuousClock.now
                 do {
                     let result = try await connection.run("echo \(index)")
-                    if result.stdoutText == "\(index)\n" { state.outcomes.withLock { $0.ok += 1 } } else { state.outcomes.withLock { $0.other.append("output \(result.stdoutText)") } }
+                    if result.stdoutText == "\(index)\n" {
+                        state.outcomes.withLock { $0.ok += 1 }
+                    } else {
+                        state.outcomes.withLock { $0.other.append("output \(result.stdoutText)") }
+                    }
                 } catch SSHError.connectionLost {
                     state.outcomes.withLock { $0.lost += 1 }
                 } catch {
                     state.outcomes.withLock { $0.other.append("\(error)") }
                 }
-                if ContinuousClock.now - started > .seconds(40) { state.outcomes.withLock { $0.other.append("command \(index) took over 40 s") } }
+                if ContinuousClock.now - started > .seconds(40) {
+                    state.outcomes.withLock { $0.other.append("command \(index) took over 40 s") }
+                }
                 try? await Task.sleep(for: .milliseconds(50))
             }
         }

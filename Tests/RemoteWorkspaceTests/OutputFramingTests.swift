@@ -1,5 +1,6 @@
-@testable import RemoteWorkspace
 import Testing
+
+@testable import RemoteWorkspace
 
 @Suite struct OutputFramingTests {
     @Test func sectionsSurviveBeingCutAnywhereIncludingInsideAMarker() {

@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import SessionHistory
 import Testing
 

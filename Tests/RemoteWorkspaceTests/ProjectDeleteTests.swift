@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import Testing
 
 @Suite struct ProjectDeleteTests {
@@ -41,8 +41,10 @@ import Testing
         let project = try await sandbox.withManager { try await $0.createProject(name: "app") }
         try sandbox.writeSession(folder: (project.historyFolders[0] as NSString).lastPathComponent, cwd: project.path)
         let (dry, real) = try await sandbox.withManager { manager in
-            (try await manager.deleteProject(name: "app", includingHistory: true, dryRun: true),
-             try await manager.deleteProject(name: "app", includingHistory: true))
+            (
+                try await manager.deleteProject(name: "app", includingHistory: true, dryRun: true),
+                try await manager.deleteProject(name: "app", includingHistory: true)
+            )
         }
         #expect(dry.dryRun && dry.items == real.items)
         #expect(real.items == [.init(kind: .directory, path: project.path), .init(kind: .historyFolder, path: project.historyFolders[0])])

@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import SessionHistory
 import Testing
 
@@ -43,9 +43,12 @@ import Testing
         let projects = try await sandbox.withManager { try await $0.listProjects() }
         #expect(projects.map(\.name) == ["my_app", "my-app", "other project"])
         #expect(projects[0].sessionCount == 0)
-        #expect(projects[1] == Project(name: "my-app", path: root + "/my-app", isInWorkspace: false, directoryExists: false,
-                                       sessionCount: 1, lastActivity: projects[1].lastActivity,
-                                       historyFolders: [sandbox.claudeProjects + "/" + ProjectFolderName.encode(root + "/my-app")]))
+        #expect(
+            projects[1]
+                == Project(
+                    name: "my-app", path: root + "/my-app", isInWorkspace: false, directoryExists: false,
+                    sessionCount: 1, lastActivity: projects[1].lastActivity,
+                    historyFolders: [sandbox.claudeProjects + "/" + ProjectFolderName.encode(root + "/my-app")]))
         #expect(projects[2].path == "/srv/other project")
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import SSHClient
 import Testing
 
@@ -17,14 +17,19 @@ import Testing
         let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy"])
-        let path = try sandbox.writeSession(Self.id, lines: (1...400).map {
-            Records.user("prompt \($0) " + String(repeating: "x", count: 100), uuid: "u\($0)", parent: $0 == 1 ? nil : "u\($0 - 1)",
-                session: Self.id)
-        })
+        let path = try sandbox.writeSession(
+            Self.id,
+            lines: (1...400).map {
+                Records.user(
+                    "prompt \($0) " + String(repeating: "x", count: 100), uuid: "u\($0)", parent: $0 == 1 ? nil : "u\($0 - 1)",
+                    session: Self.id)
+            })
         try await sandbox.withSessions { sessions in
             let cold = try await sessions.listing()
-            let appended = Records.assistant("late answer", uuid: "a999", parent: "u400", session: Self.id,
-                time: "2026-03-04T05:06:07.000Z") + "\n"
+            let appended =
+                Records.assistant(
+                    "late answer", uuid: "a999", parent: "u400", session: Self.id,
+                    time: "2026-03-04T05:06:07.000Z") + "\n"
             let command = "printf '%s' \(try ShellQuoting.quote(appended)) >> \(try ShellQuoting.quote(path))"
             try await offPool { try Shell.sh(command) }
             let grown = try await sessions.listing()
@@ -71,9 +76,9 @@ import Testing
             var cache = try Data(contentsOf: sandbox.cacheFile)
             for index in (24 + Self.indexLength(cache))..<cache.count { cache[index] ^= 0x55 }
             try cache.write(to: sandbox.cacheFile)
-            let command = "printf '%s\\n'" +
-                " \(try ShellQuoting.quote(Records.assistant("hi", uuid: "a1", parent: "u1", session: Self.id))) " +
-                ">> \(try ShellQuoting.quote(path))"
+            let command =
+                "printf '%s\\n'" + " \(try ShellQuoting.quote(Records.assistant("hi", uuid: "a1", parent: "u1", session: Self.id))) "
+                + ">> \(try ShellQuoting.quote(path))"
             try await offPool { try Shell.sh(command) }
             let listing = try await sessions.listing()
             #expect(listing.statistics.cacheLoaded)
@@ -99,7 +104,8 @@ import Testing
         let cache = SessionListingCache(for: sandbox.server.configuration(), environment: ["HOME": home])
         #expect(FileManager.default.fileExists(atPath: cache.fileURL.path))
         try await sandbox.server.withConnection { connection in
-            let sessions = RemoteSessions(connection: connection,
+            let sessions = RemoteSessions(
+                connection: connection,
                 locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]), cache: cache)
             let listing = try await sessions.listing()
             #expect(listing.statistics.cacheLoaded)

@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import SessionHistory
 import Testing
 
@@ -25,8 +25,11 @@ import Testing
         #expect(after.prefix(before.count) == before)
         let added = String(decoding: after.dropFirst(before.count), as: UTF8.self)
         #expect(added == #"{"type":"custom-title","customTitle":"Worktree \"experiments\" ✓","sessionId":"\#(Self.ef958)"}"# + "\n")
-        #expect(SessionSummarizer.summarize(fileName: "\(Self.ef958).jsonl", fileSize: after.count, head: [UInt8](after.prefix(65_536)),
-                                            tail: [UInt8](after.suffix(65_536))).title == "Worktree \"experiments\" ✓")
+        #expect(
+            SessionSummarizer.summarize(
+                fileName: "\(Self.ef958).jsonl", fileSize: after.count, head: [UInt8](after.prefix(65_536)),
+                tail: [UInt8](after.suffix(65_536))
+            ).title == "Worktree \"experiments\" ✓")
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -36,7 +39,9 @@ import Testing
         let id = "55555555-0000-0000-0000-000000000005"
         let path = try sandbox.writeSession(id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: id)])
         try await sandbox.withSessions { sessions in
-            await #expect(throws: RemoteSessionError.invalidTitle(reason: "it is empty")) { try await sessions.renameSession(id, title: "  ") }
+            await #expect(throws: RemoteSessionError.invalidTitle(reason: "it is empty")) {
+                try await sessions.renameSession(id, title: "  ")
+            }
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             try handle.seekToEnd()
             try handle.write(contentsOf: Data(#"{"type":"user","#.utf8))
@@ -100,7 +105,8 @@ import Testing
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["ef958aa1", "03eb5929", "a95fea4a"])
         let project = "claude/projects/-experiments-worktrees/"
-        try FileManager.default.createDirectory(atPath: sandbox.root + "/" + project + Self.ef958 + "/tool-results", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: sandbox.root + "/" + project + Self.ef958 + "/tool-results", withIntermediateDirectories: true)
         try Data("output".utf8).write(to: URL(fileURLWithPath: sandbox.root + "/" + project + Self.ef958 + "/tool-results/t1.txt"))
         let before = try sandbox.tree()
         try await sandbox.withSessions { sessions in
@@ -110,11 +116,13 @@ import Testing
             await #expect(throws: RemoteSessionError.sessionNotFound(id: Self.ef958)) { try await sessions.deleteSession(Self.ef958) }
         }
         let removed = Set(before).subtracting(try sandbox.tree())
-        #expect(removed == [
-            project + Self.ef958 + ".jsonl", project + Self.ef958, project + Self.ef958 + "/subagents",
-            project + Self.ef958 + "/subagents/agent-a4ca7529859c158c2.jsonl", project + Self.ef958 + "/subagents/agent-a4ca7529859c158c2.meta.json",
-            project + Self.ef958 + "/tool-results", project + Self.ef958 + "/tool-results/t1.txt",
-        ])
+        #expect(
+            removed == [
+                project + Self.ef958 + ".jsonl", project + Self.ef958, project + Self.ef958 + "/subagents",
+                project + Self.ef958 + "/subagents/agent-a4ca7529859c158c2.jsonl",
+                project + Self.ef958 + "/subagents/agent-a4ca7529859c158c2.meta.json",
+                project + Self.ef958 + "/tool-results", project + Self.ef958 + "/tool-results/t1.txt",
+            ])
         #expect(Set(try sandbox.tree()).isSubset(of: Set(before)))
     }
 

@@ -1,8 +1,8 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Synchronization
 import Testing
 
@@ -72,23 +72,33 @@ import Testing
     func followingSurvivesTruncationAndReplacementOfTheFile(kind: ServerKind) async throws {
         let sandbox = try SessionSandbox(kind)
         defer { sandbox.remove() }
-        let path = try sandbox.writeSession(Self.id, lines: [
-            Records.user("first", uuid: "u1", parent: nil, session: Self.id), Records.assistant("one", uuid: "a1", parent: "u1", session: Self.id),
-        ])
+        let path = try sandbox.writeSession(
+            Self.id,
+            lines: [
+                Records.user("first", uuid: "u1", parent: nil, session: Self.id),
+                Records.assistant("one", uuid: "a1", parent: "u1", session: Self.id),
+            ])
         try await sandbox.withSessions { sessions in
             let events = EventCollector(try await sessions.followSession(Self.id, pollInterval: .milliseconds(100)))
             try await append(Records.user("running", uuid: "x1", parent: "a1", session: Self.id) + "\n", to: path)
             #expect(text(of: try await events.event(after: 0, within: 15)) == "running")
             try await shell(": > \(try ShellQuoting.quote(path))")
-            guard case .restarted(let reason) = try await events.event(after: 1, within: 5) else { Issue.record("no restart on truncation"); return }
+            guard case .restarted(let reason) = try await events.event(after: 1, within: 5) else {
+                Issue.record("no restart on truncation")
+                return
+            }
             #expect(reason == "truncated")
             try await append(Records.user("after truncation", uuid: "t1", parent: nil, session: Self.id) + "\n", to: path)
             #expect(text(of: try await events.event(after: 2, within: 5)) == "after truncation")
 
             let replacement = path + ".new"
-            try Data((Records.user("replaced", uuid: "r1", parent: nil, session: Self.id) + "\n").utf8).write(to: URL(fileURLWithPath: replacement))
+            try Data((Records.user("replaced", uuid: "r1", parent: nil, session: Self.id) + "\n").utf8).write(
+                to: URL(fileURLWithPath: replacement))
             try await shell("mv \(try ShellQuoting.quote(replacement)) \(try ShellQuoting.quote(path))")
-            guard case .restarted(let why) = try await events.event(after: 3, within: 5) else { Issue.record("no restart on replacement"); return }
+            guard case .restarted(let why) = try await events.event(after: 3, within: 5) else {
+                Issue.record("no restart on replacement")
+                return
+            }
             #expect(why == "replaced")
             #expect(text(of: try await events.event(after: 4, within: 5)) == "replaced")
             await events.stop()
@@ -99,8 +109,10 @@ import Testing
 
     /// Follows a one-line session on the shared server of `kind` and runs `body` once the loop
     /// runs on the box; `watch` finds the loop by its script and the session's unique path.
-    func whileFollowing(on kind: ServerKind,
-                        _ body: (_ follow: SessionFollow, _ watch: RemoteProcessWatch, _ path: String, _ connection: SSHConnection) async throws -> Void) async throws {
+    func whileFollowing(
+        on kind: ServerKind,
+        _ body: (_ follow: SessionFollow, _ watch: RemoteProcessWatch, _ path: String, _ connection: SSHConnection) async throws -> Void
+    ) async throws {
         let (sandbox, path, watch) = try followedSession(on: kind)
         defer { sandbox.remove() }
         try await sandbox.withSessions { sessions in

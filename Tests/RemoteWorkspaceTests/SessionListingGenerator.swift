@@ -17,7 +17,7 @@ struct RandomSessionGenerator {
     }
 
     private var random: Seeded
-    private var clock = 1_767_225_600 // 2026-01-01
+    private var clock = 1_767_225_600  // 2026-01-01
 
     init(seed: UInt64) {
         random = Seeded(state: seed)
@@ -63,15 +63,20 @@ struct RandomSessionGenerator {
         case 0..<35:
             let prompts = ["fix the bug \(index) ", "<command-name>/init</command-name>", "[Request interrupted by user]", "explain "]
             let text = (prompts.randomElement(using: &random) ?? "") + padding()
-            body = chance(25)
-                ? [#""type":"user""#,
-                    #""message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"\#(padding())"}]}"#]
+            body =
+                chance(25)
+                ? [
+                    #""type":"user""#,
+                    #""message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"\#(padding())"}]}"#,
+                ]
                 : [#""type":"user""#, #""message":{"role":"user","content":"\#(text)"}"#]
             if chance(10) { body.append(#""isMeta":true"#) }
         case 35..<65:
             let model = chance(80) ? #","model":"claude-\#(Int.random(in: 1...3, using: &random))""# : ""
-            body = [#""type":"assistant""#,
-                #""message":{"id":"m\#(index)","role":"assistant"\#(model),"content":[\#(assistantBlock())]\#(stopAndUsage())}"#]
+            body = [
+                #""type":"assistant""#,
+                #""message":{"id":"m\#(index)","role":"assistant"\#(model),"content":[\#(assistantBlock())]\#(stopAndUsage())}"#,
+            ]
             if chance(5) { body.append(#""isApiErrorMessage":true"#) }
         case 65..<72:
             body = [#""type":"progress""#, #""data":{"type":"bash_progress","output":"\#(padding())"}"#]
@@ -90,8 +95,11 @@ struct RandomSessionGenerator {
         case 95..<96:
             return "not json " + padding()
         case 96..<97:
-            let subtype = ["turn_duration", "stop_hook_summary", "api_error", "compact_boundary",
-                "informational"].randomElement(using: &random) ?? ""
+            let subtype =
+                [
+                    "turn_duration", "stop_hook_summary", "api_error", "compact_boundary",
+                    "informational",
+                ].randomElement(using: &random) ?? ""
             body = [#""type":"system""#, #""subtype":"\#(subtype)""#]
         default:
             return ""
@@ -119,16 +127,18 @@ struct RandomSessionGenerator {
         if chance(50) { text += #","stop_reason":"\#(["end_turn", "tool_use"].randomElement(using: &random) ?? "")""# }
         if chance(70) {
             let value = { (random: inout Seeded) in Int.random(in: 0...150_000, using: &random) }
-            text += #","usage":{"input_tokens":\#(value(&random)),"output_tokens":12,"# +
-                #""cache_creation_input_tokens":\#(value(&random)),"cache_read_input_tokens":\#(value(&random))}"#
+            text +=
+                #","usage":{"input_tokens":\#(value(&random)),"output_tokens":12,"#
+                + #""cache_creation_input_tokens":\#(value(&random)),"cache_read_input_tokens":\#(value(&random))}"#
         }
         return text
     }
 
     /// A session file: its name and bytes.
     mutating func session() -> (name: String, bytes: [UInt8]) {
-        let id = String(format: "%08x-0000-4000-8000-%012llx", UInt32.random(in: 0...UInt32.max, using: &random),
-                        UInt64.random(in: 0..<(1 << 48), using: &random))
+        let id = String(
+            format: "%08x-0000-4000-8000-%012llx", UInt32.random(in: 0...UInt32.max, using: &random),
+            UInt64.random(in: 0..<(1 << 48), using: &random))
         return (id + ".jsonl", transcript(session: id, sidechain: false))
     }
 

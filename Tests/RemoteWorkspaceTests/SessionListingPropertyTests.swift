@@ -34,7 +34,8 @@ import Testing
         let remote = try await sandbox.withSessions(cache: false) { try await $0.listing(includeUnlisted: true) }.sessions
         var local: [LocalSessionListing] = []
         for project in try FileManager.default.contentsOfDirectory(atPath: sandbox.projects).sorted() {
-            local += try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project),
+            local += try LocalProject.listSessions(
+                in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project),
                 includeUnlisted: true)
         }
 
@@ -44,22 +45,26 @@ import Testing
             let match = remote.first { $0.id == listing.summary.id }
             #expect(match != nil, "seed \(seed): \(listing.summary.id) not listed remotely")
             guard let match else { continue }
-            #expect(Self.differences(match.summary, listing.summary).isEmpty,
-                    "seed \(seed), \(listing.summary.id): \(Self.differences(match.summary, listing.summary))")
+            #expect(
+                Self.differences(match.summary, listing.summary).isEmpty,
+                "seed \(seed), \(listing.summary.id): \(Self.differences(match.summary, listing.summary))")
             // The remote listing also carries the `.meta.json` sidecars; the transcripts are the same.
-            #expect(match.subagentFiles.map { String($0.path.split(separator: "/").last ?? "") }.filter { $0.hasSuffix(".jsonl") }.sorted()
+            #expect(
+                match.subagentFiles.map { String($0.path.split(separator: "/").last ?? "") }.filter { $0.hasSuffix(".jsonl") }.sorted()
                     == listing.subagentFiles.map(\.lastPathComponent).sorted(), "seed \(seed), subagents of \(listing.summary.id)")
             #expect(match.file.size == listing.summary.fileSize)
             #expect(match.file.modified == listing.summary.modificationTime)
             for age in [0, 61, 600, 3_601] {
                 let now = match.file.modified + age
-                #expect(match.summary.state(now: now) == listing.summary.state(now: now),
+                #expect(
+                    match.summary.state(now: now) == listing.summary.state(now: now),
                     "seed \(seed), \(listing.summary.id) at +\(age) s")
             }
         }
-        #expect(local.contains { $0.summary.subagentCount > 0 } && Set(local.compactMap(\.summary.activity)).count >= 2
+        #expect(
+            local.contains { $0.summary.subagentCount > 0 } && Set(local.compactMap(\.summary.activity)).count >= 2
                 && local.contains { $0.summary.contextUse != nil } && local.contains { ($0.summary.messageCount ?? 0) > 0 },
-                    "seed \(seed): the generator lost the new fields")
+            "seed \(seed): the generator lost the new fields")
         #expect(
             remote.map(\.summary.lastTimestamp)
                 == local.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }.map(\.summary.lastTimestamp))
@@ -79,13 +84,16 @@ import Testing
         let id = "5e55a0e1-0000-4000-8000-000000000001"
         let huge = String(repeating: "y", count: 100_000)
         // The tool result's text comes after its timestamp, as Claude Code writes it.
-        let last = #"{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"\#(id)","timestamp":"2026-03-04T05:06:07.000Z","# +
-            #""message":{"role":"user","content":"more"},"toolUseResult":{"stdout":"\#(huge)"}}"#
-        try sandbox.writeSession(id, lines: [
-            Records.user("first question", uuid: "u1", parent: nil, session: id, time: "2026-01-01T00:00:00.000Z"),
-            Records.assistant("answer", uuid: "a1", parent: "u1", session: id, time: "2026-01-01T00:00:05.000Z"),
-            last,
-        ])
+        let last =
+            #"{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"\#(id)","timestamp":"2026-03-04T05:06:07.000Z","#
+            + #""message":{"role":"user","content":"more"},"toolUseResult":{"stdout":"\#(huge)"}}"#
+        try sandbox.writeSession(
+            id,
+            lines: [
+                Records.user("first question", uuid: "u1", parent: nil, session: id, time: "2026-01-01T00:00:00.000Z"),
+                Records.assistant("answer", uuid: "a1", parent: "u1", session: id, time: "2026-01-01T00:00:05.000Z"),
+                last,
+            ])
 
         let remote = try await sandbox.withSessions(cache: false) { try await $0.listing() }.sessions
         let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent("-home-dev-proj"))
@@ -101,11 +109,13 @@ import Testing
         let sandbox = try SessionSandbox()
         defer { sandbox.remove() }
         let id = "5e55a0e1-0000-4000-8000-000000000002"
-        try sandbox.writeSession(id, lines: [
-            Records.user("first question", uuid: "u1", parent: nil, session: id),
-            Records.assistant("answer", uuid: "a1", parent: "u1", session: id),
-            #"{"type":"custom-title","customTitle":"named","sessionId":"\#(id)"}"#,
-        ])
+        try sandbox.writeSession(
+            id,
+            lines: [
+                Records.user("first question", uuid: "u1", parent: nil, session: id),
+                Records.assistant("answer", uuid: "a1", parent: "u1", session: id),
+                #"{"type":"custom-title","customTitle":"named","sessionId":"\#(id)"}"#,
+            ])
         let quiet = try await sandbox.withSessions(options: SessionListingOptions(countsMessages: false)) { try await $0.listing() }
         #expect(quiet.sessions.first?.summary.messageCount == nil)
         let counted = try await sandbox.withSessions { try await $0.listing() }
@@ -121,12 +131,23 @@ import Testing
         func check<T: Equatable>(_ name: String, _ key: KeyPath<SessionSummary, T>) {
             if lhs[keyPath: key] != rhs[keyPath: key] { result.append("\(name): \(lhs[keyPath: key]) ≠ \(rhs[keyPath: key])") }
         }
-        check("title", \.title); check("titleSource", \.titleSource); check("firstPrompt", \.firstPrompt)
-        check("cwd", \.cwd); check("gitBranch", \.gitBranch); check("firstTimestamp", \.firstTimestamp)
-        check("lastTimestamp", \.lastTimestamp); check("model", \.model); check("version", \.version)
-        check("tag", \.tag); check("isSidechain", \.isSidechain); check("fileSize", \.fileSize)
-        check("activity", \.activity); check("contextUse", \.contextUse); check("subagentCount", \.subagentCount)
-        check("modificationTime", \.modificationTime); check("messageCount", \.messageCount)
+        check("title", \.title)
+        check("titleSource", \.titleSource)
+        check("firstPrompt", \.firstPrompt)
+        check("cwd", \.cwd)
+        check("gitBranch", \.gitBranch)
+        check("firstTimestamp", \.firstTimestamp)
+        check("lastTimestamp", \.lastTimestamp)
+        check("model", \.model)
+        check("version", \.version)
+        check("tag", \.tag)
+        check("isSidechain", \.isSidechain)
+        check("fileSize", \.fileSize)
+        check("activity", \.activity)
+        check("contextUse", \.contextUse)
+        check("subagentCount", \.subagentCount)
+        check("modificationTime", \.modificationTime)
+        check("messageCount", \.messageCount)
         if result.isEmpty, lhs != rhs { result.append("other fields") }
         return result
     }

@@ -21,7 +21,10 @@ import Testing
         for listing in local {
             let match = remote.first { $0.id == listing.summary.id }
             #expect(match?.summary == listing.summary, "summary of \(listing.summary.id)")
-            #expect(match?.subagentFiles.filter { $0.path.hasSuffix(".jsonl") }.map { $0.path.split(separator: "/").last.map(String.init) ?? "" }.sorted()
+            #expect(
+                match?.subagentFiles.filter { $0.path.hasSuffix(".jsonl") }.map {
+                    $0.path.split(separator: "/").last.map(String.init) ?? ""
+                }.sorted()
                     == listing.subagentFiles.map(\.lastPathComponent).sorted(), "subagents of \(listing.summary.id)")
         }
     }
@@ -31,13 +34,21 @@ import Testing
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["29ccd257", "cb2e607c", "agent-ea02459f", "ef958aa1"])
         let sessions = try await sandbox.withSessions { try await $0.listSessions() }
-        #expect(sessions.map(\.id).sorted() == [
-            "29ccd257-68b1-427f-ae5f-6524b7cb6f20", "cb2e607c-c758-415a-8b45-c49e4631906a", "ef958aa1-0e93-49f0-bb71-150f63befcd1",
-        ])
+        #expect(
+            sessions.map(\.id).sorted() == [
+                "29ccd257-68b1-427f-ae5f-6524b7cb6f20", "cb2e607c-c758-415a-8b45-c49e4631906a", "ef958aa1-0e93-49f0-bb71-150f63befcd1",
+            ])
         let byId = Dictionary(uniqueKeysWithValues: sessions.map { ($0.id, $0.subagentFiles.map(\.path)) })
-        #expect(byId["29ccd257-68b1-427f-ae5f-6524b7cb6f20"]?.map { $0.hasSuffix("/29ccd257-68b1-427f-ae5f-6524b7cb6f20/subagents/agent-a2271d1.jsonl") } == [true])
-        #expect(byId["cb2e607c-c758-415a-8b45-c49e4631906a"]?.map { $0.hasSuffix("/-Users-dain-workspace-coderabbit-review-helper/agent-ea02459f.jsonl") } == [true])
-        #expect(byId["ef958aa1-0e93-49f0-bb71-150f63befcd1"]?.map { String($0.split(separator: "/").last!) }
+        #expect(
+            byId["29ccd257-68b1-427f-ae5f-6524b7cb6f20"]?.map {
+                $0.hasSuffix("/29ccd257-68b1-427f-ae5f-6524b7cb6f20/subagents/agent-a2271d1.jsonl")
+            } == [true])
+        #expect(
+            byId["cb2e607c-c758-415a-8b45-c49e4631906a"]?.map {
+                $0.hasSuffix("/-Users-dain-workspace-coderabbit-review-helper/agent-ea02459f.jsonl")
+            } == [true])
+        #expect(
+            byId["ef958aa1-0e93-49f0-bb71-150f63befcd1"]?.map { String($0.split(separator: "/").last!) }
                 == ["agent-a4ca7529859c158c2.jsonl", "agent-a4ca7529859c158c2.meta.json"])
     }
 
@@ -45,9 +56,11 @@ import Testing
         let sandbox = try SessionSandbox()
         defer { sandbox.remove() }
         let session = "11111111-0000-0000-0000-000000000001"
-        try sandbox.writeSession(session, project: "-home-dev-proj", lines: [Records.user("hello", uuid: "u1", parent: nil, session: session)])
-        try sandbox.writeSession("22222222-0000-0000-0000-000000000002", project: "-home-dev-other",
-                                 lines: [Records.user("other", uuid: "u1", parent: nil, session: "22222222-0000-0000-0000-000000000002")])
+        try sandbox.writeSession(
+            session, project: "-home-dev-proj", lines: [Records.user("hello", uuid: "u1", parent: nil, session: session)])
+        try sandbox.writeSession(
+            "22222222-0000-0000-0000-000000000002", project: "-home-dev-other",
+            lines: [Records.user("other", uuid: "u1", parent: nil, session: "22222222-0000-0000-0000-000000000002")])
         try await sandbox.withSessions { sessions throws in
             let byFolder = try await sessions.listSessions(project: "-home-dev-proj")
             let byPath = try await sessions.listSessions(project: "/home/dev/proj")

@@ -18,7 +18,9 @@ import Testing
         for index in 0..<pairs {
             let text = (0..<30).map { "word\(($0 * 7919 + index * 104_729) % 100_003)" }.joined(separator: " ")
             lines.append(Records.user("question \(index) " + text, uuid: "u\(index)", parent: parent, session: id))
-            lines.append(Records.assistant("answer \(index) " + String(repeating: text + " ", count: 4), uuid: "a\(index)", parent: "u\(index)", session: id))
+            lines.append(
+                Records.assistant(
+                    "answer \(index) " + String(repeating: text + " ", count: 4), uuid: "a\(index)", parent: "u\(index)", session: id))
             parent = "a\(index)"
         }
         return try sandbox.writeSession(id, lines: lines)
@@ -37,7 +39,9 @@ import Testing
             #expect(last.conversation.messageCount == count)
             #expect(Self.shown(last.conversation) == Self.shown(full.conversation.suffix(messages: count)))
             #expect(full.bytesTransferred >= size)
-            #expect(last.bytesTransferred * 20 < size, "\(last.bytesTransferred) bytes moved for a \(size)-byte file, \(last.byteCount) held from \(last.firstByteOffset)")
+            #expect(
+                last.bytesTransferred * 20 < size,
+                "\(last.bytesTransferred) bytes moved for a \(size)-byte file, \(last.byteCount) held from \(last.firstByteOffset)")
             #expect(last.followOffset == full.followOffset)
         }
     }

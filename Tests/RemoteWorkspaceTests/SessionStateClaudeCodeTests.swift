@@ -1,8 +1,8 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
-import SessionHistory
+import RemoteWorkspace
 import SSHClient
+import SessionHistory
 import Testing
 
 /// The state, context use and message count a listing shows, for files the real Claude Code CLI

@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 import SSHClient
 import Testing
 
@@ -30,8 +30,10 @@ enum Corpus {
             guard let current = name, line.hasPrefix("- repo:"), let range = line.range(of: "path: `") else { continue }
             let path = line[range.upperBound...].prefix { $0 != "`" }.split(separator: "/").map(String.init)
             if let index = path.firstIndex(of: "subagents") {
-                result.append(Placement(corpusName: current, project: path[index - 2],
-                    relativePath: path[(index - 1)...].joined(separator: "/")))
+                result.append(
+                    Placement(
+                        corpusName: current, project: path[index - 2],
+                        relativePath: path[(index - 1)...].joined(separator: "/")))
             } else {
                 result.append(Placement(corpusName: current, project: path[path.count - 2], relativePath: path[path.count - 1]))
             }
@@ -81,8 +83,10 @@ struct SessionSandbox {
     }
 
     /// Sessions over a fresh connection, with this sandbox's folder and cache.
-    func withSessions<T>(cache: Bool = true, options: SessionListingOptions = SessionListingOptions(),
-                         _ body: (RemoteSessions) async throws -> T) async throws -> T {
+    func withSessions<T>(
+        cache: Bool = true, options: SessionListingOptions = SessionListingOptions(),
+        _ body: (RemoteSessions) async throws -> T
+    ) async throws -> T {
         try await server.withConnection { connection in
             let sessions = RemoteSessions(
                 connection: connection, locations: WorkspaceLocations(claudeDirectories: [claudeDirectory]),
@@ -106,15 +110,17 @@ struct SessionSandbox {
 enum Records {
     static func user(_ text: String, uuid: String, parent: String?, session: String, time: String = "2026-01-02T10:00:00.000Z") -> String {
         let parentField = parent.map { "\"\($0)\"" } ?? "null"
-        return #"{"parentUuid":\#(parentField),"isSidechain":false,"type":"user","uuid":"\#(uuid)","sessionId":"\#(session)","# +
-            #""cwd":"/home/dev/proj","timestamp":"\#(time)","message":{"role":"user","content":"\#(text)"}}"#
+        return #"{"parentUuid":\#(parentField),"isSidechain":false,"type":"user","uuid":"\#(uuid)","sessionId":"\#(session)","#
+            + #""cwd":"/home/dev/proj","timestamp":"\#(time)","message":{"role":"user","content":"\#(text)"}}"#
     }
 
-    static func assistant(_ text: String, uuid: String, parent: String, session: String,
-        time: String = "2026-01-02T10:00:05.000Z") -> String {
-        #"{"parentUuid":"\#(parent)","isSidechain":false,"type":"assistant","uuid":"\#(uuid)","sessionId":"\#(session)","# +
-            #""cwd":"/home/dev/proj","timestamp":"\#(time)","message":{"id":"msg_\#(uuid)","role":"assistant","# +
-            #""model":"claude-test","content":[{"type":"text","text":"\#(text)"}]}}"#
+    static func assistant(
+        _ text: String, uuid: String, parent: String, session: String,
+        time: String = "2026-01-02T10:00:05.000Z"
+    ) -> String {
+        #"{"parentUuid":"\#(parent)","isSidechain":false,"type":"assistant","uuid":"\#(uuid)","sessionId":"\#(session)","#
+            + #""cwd":"/home/dev/proj","timestamp":"\#(time)","message":{"id":"msg_\#(uuid)","role":"assistant","#
+            + #""model":"claude-test","content":[{"type":"text","text":"\#(text)"}]}}"#
     }
 }
 

@@ -82,7 +82,10 @@ import Testing
                 try await connect(server, [.privateKey(path: key)])
                 Issue.record("libssh2 1.10 was not expected to authenticate with RSA against OpenSSH 9")
             } catch let error as SSHError {
-                guard case .unsupportedKeyType(_, let type, _) = error else { Issue.record("got \(error)"); return }
+                guard case .unsupportedKeyType(_, let type, _) = error else {
+                    Issue.record("got \(error)")
+                    return
+                }
                 #expect(type == "ssh-rsa")
                 #expect(error.description.contains("ed25519"))
             }

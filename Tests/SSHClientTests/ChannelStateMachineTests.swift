@@ -1,5 +1,6 @@
-@testable import SSHClient
 import Testing
+
+@testable import SSHClient
 
 /// A channel's life cycle as a value: every transition, without SSH. The channel pointer is a
 /// stand-in the machine only carries, never calls.

@@ -24,7 +24,10 @@ import Testing
             _ = try await connection.run("true")
             Issue.record("a lost connection accepted a command")
         } catch let error as SSHError {
-            guard case .connectionLost = error else { Issue.record("got \(error)"); return }
+            guard case .connectionLost = error else {
+                Issue.record("got \(error)")
+                return
+            }
         }
         await connection.close()
     }
@@ -42,7 +45,10 @@ import Testing
             _ = try await pending.value
             Issue.record("the command finished on a frozen server")
         } catch let error as SSHError {
-            guard case .connectionLost(let reason) = error else { Issue.record("got \(error)"); return }
+            guard case .connectionLost(let reason) = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(reason.contains("did not answer"))
         }
         #expect(ContinuousClock.now - start < .seconds(8))

@@ -36,8 +36,9 @@ import Testing
     func permissionDeniedIsItsOwnError(kind: ServerKind, transport: RemoteFileTransport) async throws {
         let server = try FileFixtures.restrictedServer(kind)
         let directory = try FileFixtures.scratchDirectory("denied")
-        try FileManager.default.createDirectory(atPath: directory + "/closed", withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o000])
+        try FileManager.default.createDirectory(
+            atPath: directory + "/closed", withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o000])
         try FileFixtures.makeFile(directory + "/secret", Data("x".utf8), permissions: 0o000)
         try await server.withConnection(fileTransport: transport) { connection in
             let active = try await connection.activeFileTransport()
@@ -79,7 +80,9 @@ import Testing
     @Test(arguments: ServerKind.allCases)
     func anSFTPSubsystemWhoseServerCannotRunFallsBackToTheShellInsteadOfHanging(kind: ServerKind) async throws {
         // Dropbear without an sftp-server; sshd runs a Subsystem program without checking that it exists.
-        let server = try kind == .dropbear ? TestSSHServer(kind, .init(sftp: false))
+        let server =
+            try kind == .dropbear
+            ? TestSSHServer(kind, .init(sftp: false))
             : TestSSHServer(kind, .init(sftp: false, extraConfig: ["Subsystem sftp /nonexistent/rws-sftp-server"]))
         defer { server.stop() }
         let directory = try FileFixtures.scratchDirectory("unrunnable")

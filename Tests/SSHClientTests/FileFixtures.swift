@@ -111,19 +111,22 @@ enum FileFixtures {
             let script = try root.get() + "/drop-capabilities.sh"
             let drop = "setpriv --inh-caps=-dac_override,-dac_read_search --bounding-set=-dac_override,-dac_read_search --"
             try """
-                #!/bin/sh
-                case "$SSH_ORIGINAL_COMMAND" in
-                  */sftp-server) exec \(drop) /usr/lib/openssh/sftp-server ;;
-                  *) exec \(drop) /bin/sh -c "$SSH_ORIGINAL_COMMAND" ;;
-                esac
+            #!/bin/sh
+            case "$SSH_ORIGINAL_COMMAND" in
+              */sftp-server) exec \(drop) /usr/lib/openssh/sftp-server ;;
+              *) exec \(drop) /bin/sh -c "$SSH_ORIGINAL_COMMAND" ;;
+            esac
 
-                """.write(toFile: script, atomically: true, encoding: .utf8)
+            """.write(toFile: script, atomically: true, encoding: .utf8)
             try Shell.run("/bin/chmod", ["755", script])
             switch kind {
             case .openssh:
                 // An external sftp-server, so that ForceCommand sees the subsystem as a command too.
-                return try TestSSHServer(kind, .init(sftp: false, extraConfig: ["Subsystem sftp /usr/lib/openssh/sftp-server"],
-                                                     forceCommand: script))
+                return try TestSSHServer(
+                    kind,
+                    .init(
+                        sftp: false, extraConfig: ["Subsystem sftp /usr/lib/openssh/sftp-server"],
+                        forceCommand: script))
             case .dropbear:
                 // Dropbear runs its compiled-in /usr/lib/sftp-server through the forced command as well.
                 return try TestSSHServer(kind, .init(forceCommand: script))

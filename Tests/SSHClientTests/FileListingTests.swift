@@ -26,8 +26,9 @@ import Testing
     func entriesCarryPermissionsOwnerModificationTimeAndLinkTargets(kind: ServerKind, route: FileRoute) async throws {
         let directory = try FileFixtures.scratchDirectory("attrs")
         try FileFixtures.makeFile(directory + "/script", Data("#!/bin/sh\n".utf8), permissions: 0o750)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)],
-                                              ofItemAtPath: directory + "/script")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)],
+            ofItemAtPath: directory + "/script")
         try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: "../some where/else\nnewline")
         let entries = try await route.withConnection(kind) { try await $0.listDirectory(directory, includeSymlinkTargets: true) }
         let script = try #require(entries.first { $0.name == "script" })

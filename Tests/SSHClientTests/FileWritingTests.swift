@@ -64,7 +64,9 @@ import Testing
             try await connection.remove(directory + "/full/empty")
             try await connection.remove(directory + "/file")
             try await connection.remove(directory + "/link")
-            await #expect(throws: RemoteFileError.noSuchFile(path: directory + "/file")) { try await connection.remove(directory + "/file") }
+            await #expect(throws: RemoteFileError.noSuchFile(path: directory + "/file")) {
+                try await connection.remove(directory + "/file")
+            }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["full"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/full").isEmpty)

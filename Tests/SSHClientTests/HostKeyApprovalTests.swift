@@ -19,16 +19,19 @@ import Testing
     /// A policy answering `decision` and remembering every challenge it was shown.
     private func recordingPolicy(_ decision: HostKeyDecision) -> (HostKeyPolicy, ChallengeLog) {
         let seen = ChallengeLog()
-        return (.ask { challenge in
-            seen.challenges.withLock { $0.append(challenge) }
-            return decision
-        }, seen)
+        return (
+            .ask { challenge in
+                seen.challenges.withLock { $0.append(challenge) }
+                return decision
+            }, seen
+        )
     }
 
     private func writeOtherKey(for server: TestSSHServer, into file: String) throws {
         let otherKey = scratchFile("other")
         try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", otherKey])
-        let otherPublic = try String(contentsOfFile: otherKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        let otherPublic = try String(contentsOfFile: otherKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(
+            separator: " ")
         try "[127.0.0.1]:\(server.port) \(otherPublic)\n".write(toFile: file, atomically: true, encoding: .utf8)
     }
 
@@ -43,9 +46,13 @@ import Testing
         await connection.close()
         #expect(result.stdoutText == "trusted\n")
         let challenges = seen.challenges.withLock { $0 }
-        #expect(challenges == [HostKeyChallenge(host: "127.0.0.1", port: server.port, keyType: "ssh-ed25519",
-                                                fingerprint: try serverFingerprint(server), status: .unknown,
-                                                knownHostsFile: configuration.knownHostsFile)])
+        #expect(
+            challenges == [
+                HostKeyChallenge(
+                    host: "127.0.0.1", port: server.port, keyType: "ssh-ed25519",
+                    fingerprint: try serverFingerprint(server), status: .unknown,
+                    knownHostsFile: configuration.knownHostsFile)
+            ])
         #expect(!FileManager.default.fileExists(atPath: configuration.knownHostsFile))
     }
 

@@ -48,7 +48,8 @@ import Testing
         let server = try SharedTestServer.get(kind)
         let otherKey = scratchFile("other")
         try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", otherKey])
-        let otherPublic = try String(contentsOfFile: otherKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        let otherPublic = try String(contentsOfFile: otherKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(
+            separator: " ")
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("changed")
         try "[127.0.0.1]:\(server.port) \(otherPublic)\n".write(toFile: configuration.knownHostsFile, atomically: true, encoding: .utf8)
@@ -57,7 +58,10 @@ import Testing
         do {
             _ = try await SSHConnection.connect(configuration)
         } catch let error as SSHError {
-            guard case .hostKeyChanged = error else { Issue.record("expected hostKeyChanged, got \(error)"); return }
+            guard case .hostKeyChanged = error else {
+                Issue.record("expected hostKeyChanged, got \(error)")
+                return
+            }
             #expect(error.description.contains("HOST KEY CHANGED"))
         }
         let contents = try String(contentsOfFile: configuration.knownHostsFile, encoding: .utf8)

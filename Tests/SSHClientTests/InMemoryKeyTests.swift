@@ -94,12 +94,16 @@ import Testing
         let keyBody = String(pem.split(separator: "\n")[1])
         let secret = "s3cret-\(UUID().uuidString)"
         var configuration = server.configuration()
-        configuration.authentication = [.privateKey(pem: pem, passphrase: secret), .password(secret),
-                                        .privateKey(path: "/k/id", passphrase: secret)]
+        configuration.authentication = [
+            .privateKey(pem: pem, passphrase: secret), .password(secret),
+            .privateKey(path: "/k/id", passphrase: secret),
+        ]
         var dumped = ""
         dump(configuration, to: &dumped)
-        for shown in ["\(configuration)", String(reflecting: configuration), dumped,
-                      "\(configuration.authentication)", String(reflecting: configuration.authentication[0])] {
+        for shown in [
+            "\(configuration)", String(reflecting: configuration), dumped,
+            "\(configuration.authentication)", String(reflecting: configuration.authentication[0]),
+        ] {
             #expect(!shown.contains(secret))
             #expect(!shown.contains(keyBody))
         }

@@ -53,7 +53,8 @@ import Testing
         let server = try SharedTestServer.get(kind)
         let folder = "tab-\(UUID().uuidString.prefix(8))"
         try await server.withConnection { connection in
-            _ = try await connection.run("mkdir -p \(folder) && echo completed-content > \(folder)/unique-file-for-tab.txt && touch \(folder)/other")
+            _ = try await connection.run(
+                "mkdir -p \(folder) && echo completed-content > \(folder)/unique-file-for-tab.txt && touch \(folder)/other")
             let session = try await PromptedShell.open(connection)
             try await session.run("cd \(folder)")
             try await session.shell.send("cat uniq")
@@ -93,28 +94,30 @@ import Testing
     func staysResponsiveWhileTwentyCommandsRunOnTheSameConnection(kind: ServerKind) async throws {
         let server = try TestSSHServer(kind)
         defer { server.stop() }
-        try await DropbearChannelRace(server).outcome { try await server.withConnection { connection in
-            let session = try await PromptedShell.open(connection)
-            try await withThrowingTaskGroup(of: CommandResult.self) { group in
-                for index in 0..<20 {
-                    group.addTask { try await connection.run("for i in 1 2 3 4 5; do echo \(index)-$i; sleep 0.2; done") }
+        try await DropbearChannelRace(server).outcome {
+            try await server.withConnection { connection in
+                let session = try await PromptedShell.open(connection)
+                try await withThrowingTaskGroup(of: CommandResult.self) { group in
+                    for index in 0..<20 {
+                        group.addTask { try await connection.run("for i in 1 2 3 4 5; do echo \(index)-$i; sleep 0.2; done") }
+                    }
+                    // Commands queue behind MaxSessions for about two seconds: type all along.
+                    for round in 0..<8 {
+                        let typed = ContinuousClock.now
+                        #expect(try await session.run("echo ping-$((\(round)+1000))").contains("ping-\(round + 1000)\r\n"))
+                        #expect(ContinuousClock.now - typed < .milliseconds(500), "round \(round)")
+                        try await Task.sleep(for: .milliseconds(150))
+                    }
+                    var finished = 0
+                    for try await result in group {
+                        #expect(result.status == .exited(0))
+                        finished += 1
+                    }
+                    #expect(finished == 20)
                 }
-                // Commands queue behind MaxSessions for about two seconds: type all along.
-                for round in 0..<8 {
-                    let typed = ContinuousClock.now
-                    #expect(try await session.run("echo ping-$((\(round)+1000))").contains("ping-\(round + 1000)\r\n"))
-                    #expect(ContinuousClock.now - typed < .milliseconds(500), "round \(round)")
-                    try await Task.sleep(for: .milliseconds(150))
-                }
-                var finished = 0
-                for try await result in group {
-                    #expect(result.status == .exited(0))
-                    finished += 1
-                }
-                #expect(finished == 20)
+                try await session.shell.close()
             }
-            try await session.shell.close()
-        } }
+        }
     }
 
     @Test(arguments: ServerKind.allCases)

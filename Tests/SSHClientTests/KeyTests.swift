@@ -10,8 +10,9 @@ import Testing
         try await SharedTestServer.get().withConnection { connection in
             let session = try await PromptedShell.open(connection)
             let expected = KeyTable.rows.map { mode == .application ? $0.application : $0.normal }
-            let received = try await session.remoteBytes(of: KeyTable.rows.map(\.key), count: expected.joined().count,
-                                                         switchingTo: mode)
+            let received = try await session.remoteBytes(
+                of: KeyTable.rows.map(\.key), count: expected.joined().count,
+                switchingTo: mode)
             var offset = 0
             for (row, bytes) in zip(KeyTable.rows, expected) {
                 let slice = Array(received.dropFirst(offset).prefix(bytes.count))
@@ -67,8 +68,9 @@ extension PromptedShell {
     /// when asked), sends `keys` once it listens, and returns the bytes it read.
     func remoteBytes(of keys: [Key], count: Int, switchingTo mode: CursorKeyMode?) async throws -> [UInt8] {
         let switchSequence = mode.map { $0 == .application ? "\\033[?1h" : "\\033[?1l" } ?? ""
-        try await shell.send("s=$(stty -g); stty raw -echo; printf '\(switchSequence)RE''ADY\\n'; head -c \(count) | od -An -v -tx1; "
-            + "printf '\\033[?1lEN''D\\n'; stty \"$s\"\r")
+        try await shell.send(
+            "s=$(stty -g); stty raw -echo; printf '\(switchSequence)RE''ADY\\n'; head -c \(count) | od -An -v -tx1; "
+                + "printf '\\033[?1lEN''D\\n'; stty \"$s\"\r")
         try await transcript.wait(for: "READY")
         if let mode { #expect(shell.cursorKeyMode == mode) }
         for key in keys { try await shell.send(key) }

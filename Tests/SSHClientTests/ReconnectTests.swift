@@ -8,8 +8,9 @@ import Testing
 /// with connectionLost and is never re-run, new work waits for the next session, idempotent
 /// reads are retried, and the state stream tells each step. Faults come from a FaultProxy.
 @Suite(.timeLimit(.minutes(2))) struct ReconnectTests {
-    private static let quickPolicy = ReconnectPolicy(initialDelay: .milliseconds(200), maximumDelay: .seconds(1), jitter: 0,
-                                                     waitForConnection: .seconds(20))
+    private static let quickPolicy = ReconnectPolicy(
+        initialDelay: .milliseconds(200), maximumDelay: .seconds(1), jitter: 0,
+        waitForConnection: .seconds(20))
 
     private struct Link {
         let server: TestSSHServer

@@ -1,5 +1,6 @@
-@testable import SSHClient
 import Testing
+
+@testable import SSHClient
 
 /// When commands and shells kill their remote processes, decided in one place (pure, no SSH).
 @Suite struct RemoteProcessStopTests {

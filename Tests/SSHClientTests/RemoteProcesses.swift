@@ -29,7 +29,10 @@ enum RemoteProcesses {
     static func waitUntil(_ condition: () throws -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(5)
         while try !condition() {
-            guard ContinuousClock.now < deadline else { Issue.record("condition not met in 5 s"); return }
+            guard ContinuousClock.now < deadline else {
+                Issue.record("condition not met in 5 s")
+                return
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }

@@ -23,7 +23,8 @@ import Testing
     }
 
     @Test func anAliasResolvesThroughHostMatchIncludeAndProxyJump() throws {
-        try writeConfig("""
+        try writeConfig(
+            """
             Include extra.conf
             Match originalhost box localuser nobody
               Port 1
@@ -99,9 +100,11 @@ import Testing
         let jump = try TestSSHServer(.openssh)
         defer { jump.stop() }
         try jump.authorize(publicKeyFile: target.clientKeyPath + ".pub")
-        let knownHosts = try String(contentsOfFile: target.knownHostsPath, encoding: .utf8)
+        let knownHosts =
+            try String(contentsOfFile: target.knownHostsPath, encoding: .utf8)
             + String(contentsOfFile: jump.knownHostsPath, encoding: .utf8)
-        try writeConfig("""
+        try writeConfig(
+            """
             Host target
               HostName 127.0.0.1
               Port \(target.port)

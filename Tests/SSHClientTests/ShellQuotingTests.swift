@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SSHClient
 
 @Suite struct ShellQuotingTests {

@@ -47,7 +47,9 @@ import Testing
             let bystander = Remote.uniqueSeconds(), inShell = Remote.uniqueSeconds()
             let other = try connection.stream("sleep \(bystander)")
             let shell = try await connection.openShell(ShellConfiguration(command: "sleep \(inShell)"))
-            try await Remote.waitUntil { try Remote.pids(running: "sleep \(inShell)").count == 1 && Remote.pids(running: "sleep \(bystander)").count == 1 }
+            try await Remote.waitUntil {
+                try Remote.pids(running: "sleep \(inShell)").count == 1 && Remote.pids(running: "sleep \(bystander)").count == 1
+            }
             try await shell.close()
             #expect(try Remote.matching("sleep \(inShell)") == [])
             #expect(try Remote.pids(running: "sleep \(bystander)").count == 1)

@@ -9,7 +9,9 @@ import Testing
     @Test(arguments: ServerKind.allCases)
     func theCommandsShellLeadsItsOwnSessionAndProcessGroup(kind: ServerKind) async throws {
         try await SharedTestServer.get(kind).withConnection { (connection) async throws in
-            let ids = try await connection.run("ps -o pid=,sid=,pgid= -p $$").stdoutText.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let ids = try await connection.run("ps -o pid=,sid=,pgid= -p $$").stdoutText.split(separator: " ").map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             #expect(ids.count == 3)
             #expect(Set(ids).count == 1)
         }

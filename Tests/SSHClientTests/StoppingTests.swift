@@ -170,10 +170,10 @@ import Testing
         }
         let script = folder + "/force.sh"
         try """
-            #!/bin/sh
-            PATH=\(folder)/bin exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"
+        #!/bin/sh
+        PATH=\(folder)/bin exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"
 
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         try Shell.run("/bin/chmod", ["755", script])
         return try TestSSHServer(kind, .init(forceCommand: script))
     }

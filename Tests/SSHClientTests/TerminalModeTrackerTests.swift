@@ -1,5 +1,6 @@
-@testable import SSHClient
 import Testing
+
+@testable import SSHClient
 
 @Suite struct CursorKeyModeTrackerTests {
     private func mode(after chunks: [String], from start: [String] = []) -> CursorKeyMode {
@@ -60,8 +61,11 @@ import Testing
 
     /// What tmux leaves on the terminal when its client is killed instead of detaching.
     @Test func aMultiplexerLeftAttachedIsUndoneScrollRegionFirstThenTheAlternateScreen() {
-        let tmux = ["\u{1B}[?1049h\u{1B}[H\u{1B}[2J", "\u{1B}[?1h\u{1B}=", "\u{1B}[?25l", "\u{1B}[1;23r", "\u{1B}[?1000h\u{1B}[?1006h\u{1B}[?2004h"]
-        #expect(restoring(after: tmux) == "\u{1B}[r\u{1B}[?1049l\u{1B}[?1000l\u{1B}[?1006l\u{1B}[?2004l\u{1B}[?1l\u{1B}>\u{1B}[?25h\u{1B}[0m")
+        let tmux = [
+            "\u{1B}[?1049h\u{1B}[H\u{1B}[2J", "\u{1B}[?1h\u{1B}=", "\u{1B}[?25l", "\u{1B}[1;23r", "\u{1B}[?1000h\u{1B}[?1006h\u{1B}[?2004h",
+        ]
+        #expect(
+            restoring(after: tmux) == "\u{1B}[r\u{1B}[?1049l\u{1B}[?1000l\u{1B}[?1006l\u{1B}[?2004l\u{1B}[?1l\u{1B}>\u{1B}[?25h\u{1B}[0m")
     }
 
     @Test func modesSwitchedBackAreNotRestoredAgain() {
@@ -72,7 +76,9 @@ import Testing
     @Test func fullAndSoftResetsReturnToDefaults() {
         #expect(modes(after: ["\u{1B}[?1049;1000;1h\u{1B}[5;9r\u{1B}=", "\u{1B}c"]).isDefault)
         let soft = modes(after: ["\u{1B}[?1049h\u{1B}[?1h\u{1B}[5;9r\u{1B}=\u{1B}[?25l", "\u{1B}[!p"])
-        #expect(soft.privateModesOn == [1049] && soft.cursorKeys == .normal && !soft.applicationKeypad && !soft.cursorHidden && !soft.scrollRegionSet)
+        #expect(
+            soft.privateModesOn == [1049] && soft.cursorKeys == .normal && !soft.applicationKeypad && !soft.cursorHidden
+                && !soft.scrollRegionSet)
     }
 
     @Test func aSplitSequenceStillCounts() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SSHConfig
 
 @Suite("Reading a configuration file for a host")
@@ -6,7 +7,8 @@ struct ConfigFileTests {
     @Test("the first obtained value wins for single-valued keywords; IdentityFile accumulates")
     func firstValueWins() throws {
         try withFakeHome { home in
-            let config = try home.config("""
+            let config = try home.config(
+                """
                 Host web
                   User deploy
                   IdentityFile ~/.ssh/web
@@ -42,9 +44,11 @@ struct ConfigFileTests {
     func badPort() throws {
         try withFakeHome { home in
             let path = home.path + "/.ssh/config"
-            #expect(throws: SSHConfigError.badValue(
-                keyword: "Port", value: "0x10", expected: "a decimal number from 1 to 65535",
-                location: SourceLocation(file: path, line: 2))) {
+            #expect(
+                throws: SSHConfigError.badValue(
+                    keyword: "Port", value: "0x10", expected: "a decimal number from 1 to 65535",
+                    location: SourceLocation(file: path, line: 2))
+            ) {
                 try home.config("Host elsewhere\n  Port 0x10\n")
             }
         }
@@ -54,12 +58,16 @@ struct ConfigFileTests {
     func argumentCounts() throws {
         try withFakeHome { home in
             let path = home.path + "/.ssh/config"
-            #expect(throws: SSHConfigError.extraArguments(
-                keyword: "User", extra: "smith", location: SourceLocation(file: path, line: 1))) {
+            #expect(
+                throws: SSHConfigError.extraArguments(
+                    keyword: "User", extra: "smith", location: SourceLocation(file: path, line: 1))
+            ) {
                 try home.config("User john smith\n")
             }
-            #expect(throws: SSHConfigError.missingArgument(
-                keyword: "HostName", location: SourceLocation(file: path, line: 1))) {
+            #expect(
+                throws: SSHConfigError.missingArgument(
+                    keyword: "HostName", location: SourceLocation(file: path, line: 1))
+            ) {
                 try home.config("HostName\n")
             }
         }
@@ -68,7 +76,8 @@ struct ConfigFileTests {
     @Test("Match all applies; Match host sees HostName with %h expanded, lower-cased")
     func matchHost() throws {
         try withFakeHome { home in
-            let config = try home.config("""
+            let config = try home.config(
+                """
                 Host db
                   HostName %h.Internal.example
                 Match host *.internal.example
@@ -87,7 +96,8 @@ struct ConfigFileTests {
     @Test("Match originalhost, user and localuser are evaluated; user sees the command-line user")
     func matchUsers() throws {
         try withFakeHome { home in
-            let config = try home.config("""
+            let config = try home.config(
+                """
                 Match originalhost db user root
                   Port 1
                 Match localuser alice
@@ -103,7 +113,8 @@ struct ConfigFileTests {
     @Test("a Match block with a criterion rws cannot evaluate never applies, and a warning says so")
     func unsupportedMatch() throws {
         try withFakeHome { home in
-            let config = try home.config("""
+            let config = try home.config(
+                """
                 Match exec "true" host *
                   User fromexec
                 Match canonical

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SSHConfig
 
 @Suite("Error messages say where, what and what to do")
@@ -8,8 +9,9 @@ struct ErrorMessageTests {
     @Test("a bad value names file:line, the keyword, the value and the accepted form")
     func badValue() {
         let error = SSHConfigError.badValue(keyword: "Port", value: "0x10", expected: "a decimal number from 1 to 65535", location: here)
-        #expect(error.description == "/home/a/.ssh/config:12: bad Port value '0x10'; expected a decimal number from 1 to 65535. " +
-            "Fix the value in that line.")
+        #expect(
+            error.description == "/home/a/.ssh/config:12: bad Port value '0x10'; expected a decimal number from 1 to 65535. "
+                + "Fix the value in that line.")
     }
 
     @Test("an Include loop lists the chain of files")
@@ -21,8 +23,9 @@ struct ErrorMessageTests {
     @Test("an unreadable include names the Include line it came from")
     func unreadable() {
         let error = SSHConfigError.unreadableFile(path: "/x", reason: "permission denied", includedFrom: here)
-        #expect(error.description == "cannot read configuration file /x (included from /home/a/.ssh/config:12): permission " +
-            "denied. Check that it exists and that you may read it.")
+        #expect(
+            error.description == "cannot read configuration file /x (included from /home/a/.ssh/config:12): permission "
+                + "denied. Check that it exists and that you may read it.")
     }
 
     @Test("a bad environment value names the variable")
@@ -34,7 +37,8 @@ struct ErrorMessageTests {
     @Test("an unsupported Match criterion produces a warning with its location")
     func matchWarning() throws {
         let condition = try MatchCondition.parse(["exec", "test -f /x"], at: here)
-        #expect(condition.warning(at: here)?.description
-            == "/home/a/.ssh/config:12: Match criteria not supported by rws (exec test -f /x); this block is never applied")
+        #expect(
+            condition.warning(at: here)?.description
+                == "/home/a/.ssh/config:12: Match criteria not supported by rws (exec test -f /x); this block is never applied")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SSHConfig
 
 @Suite("Include")
@@ -28,14 +29,17 @@ struct IncludeTests {
     @Test("an Include inside a Host block applies only under that block's condition")
     func includeUnderHost() throws {
         try withFakeHome { home in
-            try home.write(".ssh/inner", """
+            try home.write(
+                ".ssh/inner",
+                """
                 User inner
                 Host other
                   Port 1111
                 Host *
                   ConnectTimeout 90
                 """)
-            let config = try home.config("""
+            let config = try home.config(
+                """
                 Host one
                   Include inner
                   Port 4444
@@ -74,8 +78,10 @@ struct IncludeTests {
         try withFakeHome { home in
             for level in 0..<20 { try home.write(".ssh/level\(level)", "Include level\(level + 1)\n") }
             try home.write(".ssh/level20", "Port 1\n")
-            #expect(throws: SSHConfigError.includeDepthExceeded(
-                limit: 16, location: SourceLocation(file: home.path + "/.ssh/level15", line: 1))) {
+            #expect(
+                throws: SSHConfigError.includeDepthExceeded(
+                    limit: 16, location: SourceLocation(file: home.path + "/.ssh/level15", line: 1))
+            ) {
                 try home.config("Include level0\n")
             }
         }
@@ -88,9 +94,11 @@ struct IncludeTests {
             // unlike a chmod 000 file, also fails when the tests run as root).
             try home.write(".ssh/conf.d/sub/file", "Port 1\n")
             let path = home.path + "/.ssh/config"
-            #expect(throws: SSHConfigError.unreadableFile(
-                path: home.path + "/.ssh/conf.d/sub", reason: "it is a directory",
-                includedFrom: SourceLocation(file: path, line: 2))) {
+            #expect(
+                throws: SSHConfigError.unreadableFile(
+                    path: home.path + "/.ssh/conf.d/sub", reason: "it is a directory",
+                    includedFrom: SourceLocation(file: path, line: 2))
+            ) {
                 try home.config("# includes\nInclude conf.d/*\n")
             }
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SSHConfig
 
 @Suite("Line tokenizer")

@@ -44,8 +44,9 @@ enum OpenSSH {
         var files: [String] = []
         for line in log.split(whereSeparator: \.isNewline) where line.hasPrefix(prefix) {
             guard let typeRange = line.range(of: " type ", options: .backwards) else { continue }
-            let path = rehome(String(line[line.index(line.startIndex, offsetBy: prefix.count)..<typeRange.lowerBound]),
-                              from: realHome, to: fakeHome)
+            let path = rehome(
+                String(line[line.index(line.startIndex, offsetBy: prefix.count)..<typeRange.lowerBound]),
+                from: realHome, to: fakeHome)
             if let last = files.last, path == last + "-cert" { continue }
             files.append(path)
         }

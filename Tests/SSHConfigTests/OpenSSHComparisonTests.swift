@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SSHConfig
 
 /// Resolves a fixture configuration with rws and with `ssh -G -F FIXTURE HOST`
@@ -75,14 +76,16 @@ struct OpenSSHComparisonTests {
 
     @Test("the fixture exercises every keyword rws reads")
     func fixtureCoversEveryKeyword() throws {
-        let keywords = Set(Fixture.main.split(whereSeparator: \.isNewline).compactMap {
-            $0.split(whereSeparator: { $0 == " " || $0 == "=" }).first.map { $0.lowercased() }
-        })
-        #expect(keywords.isSuperset(of: [
-            "host", "match", "include", "hostname", "user", "port", "identityfile", "identitiesonly",
-            "userknownhostsfile", "stricthostkeychecking", "connecttimeout", "serveraliveinterval",
-            "serveralivecountmax",
-        ]))
+        let keywords = Set(
+            Fixture.main.split(whereSeparator: \.isNewline).compactMap {
+                $0.split(whereSeparator: { $0 == " " || $0 == "=" }).first.map { $0.lowercased() }
+            })
+        #expect(
+            keywords.isSuperset(of: [
+                "host", "match", "include", "hostname", "user", "port", "identityfile", "identitiesonly",
+                "userknownhostsfile", "stricthostkeychecking", "connecttimeout", "serveraliveinterval",
+                "serveralivecountmax",
+            ]))
     }
 }
 
@@ -154,8 +157,10 @@ enum Fixture {
     static func write(in home: FakeHome, localUser: String) throws -> String {
         let dir = home.path + "/fixture"
         try home.write("fixture/included.conf", included)
-        return try home.write("fixture/config", main
-            .replacingOccurrences(of: "FIXTURE_DIR", with: dir)
-            .replacingOccurrences(of: "LOCAL_USER", with: localUser))
+        return try home.write(
+            "fixture/config",
+            main
+                .replacingOccurrences(of: "FIXTURE_DIR", with: dir)
+                .replacingOccurrences(of: "LOCAL_USER", with: localUser))
     }
 }

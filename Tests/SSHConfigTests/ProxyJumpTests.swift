@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SSHConfig
 
 @Suite("ProxyJump and -J")
@@ -18,8 +19,11 @@ struct ProxyJumpTests {
     func hopsFromTheFile() throws {
         try withFakeHome { home in
             let host = try resolve("target", in: config, home: home)
-            #expect(host.proxyJump == [HostArgument(user: "me", host: "bastion", port: 2201),
-                                       HostArgument(host: "edge.example.com", port: 22), HostArgument(host: "inner")])
+            #expect(
+                host.proxyJump == [
+                    HostArgument(user: "me", host: "bastion", port: 2201),
+                    HostArgument(host: "edge.example.com", port: 22), HostArgument(host: "inner"),
+                ])
             #expect(host.origins[.proxyjump] == .configFile)
             #expect(host.keyValueLines.last == "proxyjump me@bastion:2201,edge.example.com:22,inner")
         }
@@ -41,8 +45,9 @@ struct ProxyJumpTests {
             var flags = SettingOverrides()
             flags.proxyJump = try SettingOverrides.parseJumpHosts("a@j1:2,j2", flag: "-J")
             let environment = ["RWS_PROXY_JUMP": "envhop"]
-            #expect(try resolve("target", in: config, home: home, flags: flags, environment: environment).proxyJump
-                == [HostArgument(user: "a", host: "j1", port: 2), HostArgument(host: "j2")])
+            #expect(
+                try resolve("target", in: config, home: home, flags: flags, environment: environment).proxyJump
+                    == [HostArgument(user: "a", host: "j1", port: 2), HostArgument(host: "j2")])
             #expect(try resolve("target", in: config, home: home, environment: environment).proxyJump == [HostArgument(host: "envhop")])
             flags.proxyJump = try SettingOverrides.parseJumpHosts("none", flag: "-J")
             #expect(try resolve("target", in: config, home: home, flags: flags).proxyJump.isEmpty)
@@ -66,9 +71,14 @@ struct ProxyJumpTests {
             let file = try home.write(".ssh/jump_config", "Host t\n  ProxyJump me@j1:2201,j2,[::1]:22\n")
             let real = LocalContext.current()
             let ssh = try OpenSSH.config(for: "t", file: file, fakeHome: home.path, realHome: real.home)
-            let ours = try Resolution.resolve(flags: { var f = SettingOverrides(); f.host = HostArgument(host: "t"); return f }(),
-                                              environment: [:], config: try SSHConfigFile.load(path: file, home: home.path),
-                                              local: home.local)
+            let ours = try Resolution.resolve(
+                flags: {
+                    var f = SettingOverrides()
+                    f.host = HostArgument(host: "t")
+                    return f
+                }(),
+                environment: [:], config: try SSHConfigFile.load(path: file, home: home.path),
+                local: home.local)
             #expect(ssh.value("proxyjump") == JumpHosts.format(ours.proxyJump))
         }
     }

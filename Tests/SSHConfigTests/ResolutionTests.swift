@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SSHConfig
 
 @Suite("Resolution: flags > RWS_* environment > config file > defaults")
@@ -31,10 +32,11 @@ struct ResolutionTests {
             #expect(host.serverAliveInterval == 30)
             #expect(host.serverAliveCountMax == 5)
             #expect(host.identitiesOnly)
-            #expect(Set(host.origins.filter { $0.value == .configFile }.keys) == [
-                .hostname, .user, .port, .identityfile, .userknownhostsfile, .stricthostkeychecking,
-                .connecttimeout, .serveraliveinterval, .serveralivecountmax, .identitiesonly,
-            ])
+            #expect(
+                Set(host.origins.filter { $0.value == .configFile }.keys) == [
+                    .hostname, .user, .port, .identityfile, .userknownhostsfile, .stricthostkeychecking,
+                    .connecttimeout, .serveraliveinterval, .serveralivecountmax, .identitiesonly,
+                ])
         }
     }
 
@@ -153,17 +155,23 @@ struct ResolutionTests {
     @Test("bad RWS_* values are errors naming the variable and the accepted form")
     func badEnvironment() throws {
         try withFakeHome { home in
-            #expect(throws: SSHConfigError.badEnvironmentValue(
-                variable: "RWS_PORT", value: "http", expected: "a decimal number from 1 to 65535")) {
+            #expect(
+                throws: SSHConfigError.badEnvironmentValue(
+                    variable: "RWS_PORT", value: "http", expected: "a decimal number from 1 to 65535")
+            ) {
                 try resolve("box", in: "", home: home, environment: ["RWS_PORT": "http"])
             }
-            #expect(throws: SSHConfigError.badEnvironmentValue(
-                variable: "RWS_HOST", value: "box:0",
-                expected: "[USER@]HOST[:PORT] (port '0' is not a decimal number from 1 to 65535)")) {
+            #expect(
+                throws: SSHConfigError.badEnvironmentValue(
+                    variable: "RWS_HOST", value: "box:0",
+                    expected: "[USER@]HOST[:PORT] (port '0' is not a decimal number from 1 to 65535)")
+            ) {
                 try SettingOverrides(environment: ["RWS_HOST": "box:0"])
             }
-            #expect(throws: SSHConfigError.badEnvironmentValue(
-                variable: "RWS_STRICT_HOST_KEY_CHECKING", value: "maybe", expected: "yes, ask, accept-new, no or off")) {
+            #expect(
+                throws: SSHConfigError.badEnvironmentValue(
+                    variable: "RWS_STRICT_HOST_KEY_CHECKING", value: "maybe", expected: "yes, ask, accept-new, no or off")
+            ) {
                 try SettingOverrides(environment: ["RWS_STRICT_HOST_KEY_CHECKING": "maybe"])
             }
         }
@@ -187,11 +195,13 @@ struct ResolutionTests {
         let local = LocalContext(home: "/h", userName: "u", userID: 1, hostName: "l")
         var flags = SettingOverrides()
         #expect(Resolution.configFilePath(flags: flags, environment: [:], local: local) == ("/h/.ssh/config", false))
-        #expect(Resolution.configFilePath(flags: flags, environment: ["RWS_SSH_CONFIG": "~/alt"], local: local)
-            == ("/h/alt", true))
+        #expect(
+            Resolution.configFilePath(flags: flags, environment: ["RWS_SSH_CONFIG": "~/alt"], local: local)
+                == ("/h/alt", true))
         flags.configFile = "/etc/rws/ssh_config"
-        #expect(Resolution.configFilePath(flags: flags, environment: ["RWS_SSH_CONFIG": "~/alt"], local: local)
-            == ("/etc/rws/ssh_config", true))
+        #expect(
+            Resolution.configFilePath(flags: flags, environment: ["RWS_SSH_CONFIG": "~/alt"], local: local)
+                == ("/etc/rws/ssh_config", true))
     }
 
     @Test("a HostName with a token other than %h is an error when resolving")

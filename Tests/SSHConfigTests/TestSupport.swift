@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SSHConfig
 
 /// A temporary directory standing in for the home directory, with `.ssh` in
@@ -7,7 +8,8 @@ struct FakeHome {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("rws-sshconfig-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path + "/.ssh", withIntermediateDirectories: true)
     }
@@ -47,8 +49,10 @@ func withFakeHome<T>(_ body: (FakeHome) throws -> T) throws -> T {
 }
 
 /// Resolves `host` against `config` text with no flags and no environment.
-func resolve(_ host: String, in config: String, home: FakeHome,
-             flags: SettingOverrides = SettingOverrides(), environment: [String: String] = [:]) throws -> ResolvedHost {
+func resolve(
+    _ host: String, in config: String, home: FakeHome,
+    flags: SettingOverrides = SettingOverrides(), environment: [String: String] = [:]
+) throws -> ResolvedHost {
     var flags = flags
     flags.host = try HostArgument(parsing: host)
     return try Resolution.resolve(

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SSHConfig
 
 @Suite("Token expansion")
@@ -21,8 +22,9 @@ struct TokenExpansionTests {
 
     @Test("%C is the SHA-1 of %l%h%p%r, as ssh computes it")
     func connectionHash() throws {
-        #expect(try TokenExpansion.expand("%C", tokens: tokens(), keyword: "IdentityFile")
-            == "063bd0e551fcb882f08491180e00141f48571357")
+        #expect(
+            try TokenExpansion.expand("%C", tokens: tokens(), keyword: "IdentityFile")
+                == "063bd0e551fcb882f08491180e00141f48571357")
         #expect(SHA1.hexDigest("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
         #expect(SHA1.hexDigest(String(repeating: "a", count: 1000)) == "291e9a6c66994949b57ba5e650361e98fc36b1ba")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SessionHistory
 
 /// Every real session file of the corpus, checked against independently derived values.
@@ -31,8 +32,8 @@ import Testing
         let mismatched = parsed.records.filter { record in
             switch (record.type, record.kind) {
             case ("user", .user), ("assistant", .assistant), ("system", .system), ("progress", .progress),
-                 ("attachment", .attachment), ("summary", .summary), ("file-history-snapshot", .fileHistorySnapshot),
-                 ("queue-operation", .queueOperation), ("permission-mode", .metadata), ("last-prompt", .metadata):
+                ("attachment", .attachment), ("summary", .summary), ("file-history-snapshot", .fileHistorySnapshot),
+                ("queue-operation", .queueOperation), ("permission-mode", .metadata), ("last-prompt", .metadata):
                 return false
             default:
                 return true

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SessionHistory
 
 @Suite struct ExportTests {
@@ -18,7 +19,8 @@ import Testing
     @Test func plainTextFoldsLongToolOutput() throws {
         var records = SessionParser.parse(try TestFiles.fixture("compacted.jsonl")).records
         let long = (1...50).map { "row \($0)" }.joined(separator: "\n")
-        records[2].kind = .user(UserRecord(content: [.toolResult(ToolResultBlock(toolUseId: "toolu_1", content: [.text(long)], isError: false))]))
+        records[2].kind = .user(
+            UserRecord(content: [.toolResult(ToolResultBlock(toolUseId: "toolu_1", content: [.text(long)], isError: false))]))
 
         let text = ConversationBuilder.build(records: records).plainText(options: RenderOptions(toolResultLineLimit: 3))
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SessionHistory
 
 /// Cases the real corpus lacks, on fixtures written for this module (Fixtures/*.jsonl).
@@ -60,8 +61,14 @@ import Testing
     @Test func compactedSessionKeepsAMarkerAndTheEarlierHistory() throws {
         let conversation = ConversationBuilder.build(records: try records("compacted.jsonl"))
 
-        guard conversation.entries.count == 6 else { Issue.record("entries: \(conversation.entries)"); return }
-        guard case .compaction(let marker) = conversation.entries[2] else { Issue.record("no marker"); return }
+        guard conversation.entries.count == 6 else {
+            Issue.record("entries: \(conversation.entries)")
+            return
+        }
+        guard case .compaction(let marker) = conversation.entries[2] else {
+            Issue.record("no marker")
+            return
+        }
         #expect(marker.trigger == "manual")
         #expect(marker.preTokens == 150_000)
         #expect(conversation.userTurns.map(\.kind) == [.prompt, .compactSummary, .prompt])
@@ -73,7 +80,10 @@ import Testing
 
         let conversation = ConversationBuilder.build(records: try records("compacted.jsonl"), options: options)
 
-        guard case .compaction = conversation.entries.first else { Issue.record("should start at the marker"); return }
+        guard case .compaction = conversation.entries.first else {
+            Issue.record("should start at the marker")
+            return
+        }
         #expect(conversation.userTurns.map(\.kind) == [.compactSummary, .prompt])
     }
 
@@ -107,11 +117,20 @@ import Testing
     @Test func redactedThinkingDocumentsAndUnknownBlocksAreTyped() throws {
         let records = try records("windows-and-future.jsonl")
 
-        guard case .document(let pdf) = records[0].user?.content.last else { Issue.record("no document"); return }
+        guard case .document(let pdf) = records[0].user?.content.last else {
+            Issue.record("no document")
+            return
+        }
         #expect(pdf.mediaType == "application/pdf")
-        guard case .redactedThinking(let redacted) = records[1].assistant?.content.first else { Issue.record("no redacted thinking"); return }
+        guard case .redactedThinking(let redacted) = records[1].assistant?.content.first else {
+            Issue.record("no redacted thinking")
+            return
+        }
         #expect(redacted.data?.value?.stringValue == "EuYBCkQYAiJA")
-        guard case .unknown(let unknown) = records[4].assistant?.content.first else { Issue.record("no unknown block"); return }
+        guard case .unknown(let unknown) = records[4].assistant?.content.first else {
+            Issue.record("no unknown block")
+            return
+        }
         #expect(unknown.type == "server_tool_use")
         #expect(unknown.raw.value?["name"]?.stringValue == "web_search")
     }
@@ -120,7 +139,10 @@ import Testing
         let conversation = ConversationBuilder.build(records: try records("windows-and-future.jsonl"))
 
         let outcome = conversation.assistantTurns.first?.toolResults["toolu_img"]
-        guard case .image(let image) = outcome?.result.content.first else { Issue.record("no image"); return }
+        guard case .image(let image) = outcome?.result.content.first else {
+            Issue.record("no image")
+            return
+        }
         #expect(image.mediaType == "image/png")
         #expect(image.approximateByteCount > 0)
         #expect(conversation.assistantTurns.count == 2)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SessionHistory
 
 @Suite struct FollowerTests {
@@ -53,7 +54,10 @@ import Testing
 
         let update = follower.append(jsonl(#"{"type":"custom-title","customTitle":"Renamed","sessionId":"s"}"#))
 
-        guard case .metadata(let record) = update.events.first else { Issue.record("no metadata event"); return }
+        guard case .metadata(let record) = update.events.first else {
+            Issue.record("no metadata event")
+            return
+        }
         #expect(record.kind == .customTitle && record.value == "Renamed")
         #expect(update.records.first?.location == LineLocation(line: 40, byteOffset: 1000))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SessionHistory
 
 /// Files written by other tools, test suites and older or newer CLIs: the conversation never
@@ -22,11 +23,11 @@ import Testing
     @Test func recordsWithNullParentOnEveryLineAreReadInFileOrder() {
         let bytes = jsonl(
             #"{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"one"}}"#,
-            #"{"type":"assistant","uuid":"a1","parentUuid":null,"message":{"id":"m1","role":"assistant","# +
-                #""content":[{"type":"text","text":"two"}]}}"#,
+            #"{"type":"assistant","uuid":"a1","parentUuid":null,"message":{"id":"m1","role":"assistant","#
+                + #""content":[{"type":"text","text":"two"}]}}"#,
             #"{"type":"user","uuid":"u2","parentUuid":null,"message":{"role":"user","content":"three"}}"#,
-            #"{"type":"assistant","uuid":"a2","parentUuid":null,"message":{"id":"m2","role":"assistant","# +
-                #""content":[{"type":"text","text":"four"}]}}"#
+            #"{"type":"assistant","uuid":"a2","parentUuid":null,"message":{"id":"m2","role":"assistant","#
+                + #""content":[{"type":"text","text":"four"}]}}"#
         )
 
         let result = conversation(bytes)

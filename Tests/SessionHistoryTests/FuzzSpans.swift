@@ -56,7 +56,10 @@ struct FuzzSpans {
     private static func stringEnd(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start + 1
         while index < line.count {
-            if line[index] == 0x5C { index += 2; continue }
+            if line[index] == 0x5C {
+                index += 2
+                continue
+            }
             if line[index] == 0x22 { return index + 1 }
             index += 1
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SessionHistory
 
 /// Structural damage to real lines: numbers, strings, nesting, types and members changed in place.
@@ -80,7 +81,8 @@ extension FuzzTests {
         }
         _ = (conversation.usage + conversation.usage + conversation.usage).total.totalTokens
         let window = min(bytes.count, 700)
-        _ = SessionSummarizer.summarize(fileName: "f.jsonl", fileSize: bytes.count, head: Array(bytes.prefix(window)),
+        _ = SessionSummarizer.summarize(
+            fileName: "f.jsonl", fileSize: bytes.count, head: Array(bytes.prefix(window)),
             tail: Array(bytes.suffix(window)))
         return parsed
     }
@@ -120,8 +122,9 @@ extension FuzzTests {
 
     @Test func usageFromEveryNumberTheFuzzerWritesNeverTraps() {
         for number in Self.hostileNumbers {
-            let line = #"{"type":"assistant","uuid":"a","message":{"id":"m","usage":{"input_tokens":\#(number),"# +
-                #""output_tokens":\#(number),"cache_read_input_tokens":\#(number),"cache_creation_input_tokens":\#(number)}}}"#
+            let line =
+                #"{"type":"assistant","uuid":"a","message":{"id":"m","usage":{"input_tokens":\#(number),"#
+                + #""output_tokens":\#(number),"cache_read_input_tokens":\#(number),"cache_creation_input_tokens":\#(number)}}}"#
             let records = SessionParser.parse(jsonl(line, line.replacingOccurrences(of: #""m""#, with: #""n""#))).records
             let usage = UsageReport(records: records)
             #expect(usage.responseCount == 2, "\(number)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SessionHistory
 
 /// Random damage to real lines must never crash, hang or blow the stack.
@@ -44,7 +45,9 @@ import Testing
     }
 
     @Test func thousandsOfMutatedCorpusLinesNeverCrashTheParser() throws {
-        let source = try TestFiles.corpusFile("marot__spotter__tool_heavy.jsonl") + TestFiles.corpusFile("daaain__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl")
+        let source =
+            try TestFiles.corpusFile("marot__spotter__tool_heavy.jsonl")
+            + TestFiles.corpusFile("daaain__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl")
         let lines = source.split(separator: 0x0A).map(Array.init)
         var random = SeededGenerator(state: 0x5EED)
         let clock = ContinuousClock()
@@ -73,7 +76,8 @@ import Testing
             let parsed = SessionParser.parse(damaged)
             let conversation = ConversationBuilder.build(records: parsed.records)
             _ = conversation.markdown()
-            _ = SessionSummarizer.summarize(fileName: "x", fileSize: damaged.count, head: Array(damaged.prefix(4_096)), tail: Array(damaged.suffix(4_096)))
+            _ = SessionSummarizer.summarize(
+                fileName: "x", fileSize: damaged.count, head: Array(damaged.prefix(4_096)), tail: Array(damaged.suffix(4_096)))
         }
     }
 }

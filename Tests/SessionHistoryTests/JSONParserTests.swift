@@ -1,11 +1,15 @@
 import Testing
+
 @testable import SessionHistory
 
 @Suite struct JSONParserTests {
     @Test func parsesEveryKindOfValueKeepingMemberOrder() throws {
         let value = try JSONValue(parsing: #"{"b": [1, -2.5e2, true, false, null], "a": "x"}"#)
 
-        guard case .object(let object) = value else { Issue.record("not an object"); return }
+        guard case .object(let object) = value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(object.members.map(\.key) == ["b", "a"])
         #expect(value["b"] == .array([.number(1), .number(-250), .bool(true), .bool(false), .null]))
         #expect(value["a"]?.stringValue == "x")
@@ -58,10 +62,11 @@ import Testing
     }
 
     @Test func writerOutputParsesBackToTheSameValue() throws {
-        let value = JSONValue.object(JSONObject([
-            JSONMember("text", .string("quote \" backslash \\ newline \n control \u{01} é")),
-            JSONMember("list", .array([.number(3), .number(0.5), .null, .bool(true)])),
-        ]))
+        let value = JSONValue.object(
+            JSONObject([
+                JSONMember("text", .string("quote \" backslash \\ newline \n control \u{01} é")),
+                JSONMember("list", .array([.number(3), .number(0.5), .null, .bool(true)])),
+            ]))
 
         for pretty in [false, true] {
             #expect(try JSONValue(parsing: JSONWriter.string(from: value, pretty: pretty)) == value)

@@ -1,10 +1,12 @@
 import Testing
+
 @testable import SessionHistory
 
 @Suite struct LineReadingTests {
     private let user = #"{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}"#
-    private let assistant = #"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","model":"x","# +
-        #""content":[{"type":"text","text":"hello"}]}}"#
+    private let assistant =
+        #"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","model":"x","#
+        + #""content":[{"type":"text","text":"hello"}]}}"#
 
     @Test func readsCRLFLinesLikeLFLines() {
         let bytes = Array((user + "\r\n" + assistant + "\r\n").utf8)
@@ -35,7 +37,10 @@ import Testing
         #expect(parsed.records.count == 1)
         #expect(parsed.issues.count == 1)
         #expect(parsed.issues.first?.location == LineLocation(line: 2, byteOffset: user.utf8.count + 1))
-        guard case .tornLastLine = parsed.issues.first?.reason else { Issue.record("not reported as torn"); return }
+        guard case .tornLastLine = parsed.issues.first?.reason else {
+            Issue.record("not reported as torn")
+            return
+        }
     }
 
     @Test func acceptsAFinalLineWithoutNewline() {
@@ -53,8 +58,9 @@ import Testing
     }
 
     @Test func keepsALineWithALoneSurrogateEscape() {
-        let line = #"{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","# +
-            #""content":"caf\udcb2 output"}]}}"#
+        let line =
+            #"{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","#
+            + #""content":"caf\udcb2 output"}]}}"#
 
         let parsed = SessionParser.parse(jsonl(line))
 
@@ -74,8 +80,9 @@ import Testing
 
     @Test func readsAFiveMegabyteLine() {
         let big = String(repeating: "0123456789abcdef", count: 5 * 1024 * 1024 / 16)
-        let line = #"{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","# +
-            #""content":""# + big + #""}]}}"#
+        let line =
+            #"{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","# + #""content":""#
+            + big + #""}]}}"#
 
         let parsed = SessionParser.parse(jsonl(user, line, assistant))
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SessionHistory
 
 /// What a listing says a session is doing: the tail's last transcript record, the file's age.
@@ -12,23 +13,28 @@ import Testing
 
     static func assistant(_ content: String, stop: String? = nil, model: String = "claude-opus-4-6", extra: String = "") -> String {
         let stopField = stop.map { #","stop_reason":"\#($0)""# } ?? ""
-        return #"{"type":"assistant","uuid":"a","sessionId":"\#(session)"\#(extra),"message":{"id":"m1","role":"assistant","# +
-            #""model":"\#(model)","content":[\#(content)]\#(stopField),"usage":{"input_tokens":10,"# +
-            #""cache_creation_input_tokens":2000,"cache_read_input_tokens":80000,"output_tokens":50}}}"#
+        return #"{"type":"assistant","uuid":"a","sessionId":"\#(session)"\#(extra),"message":{"id":"m1","role":"assistant","#
+            + #""model":"\#(model)","content":[\#(content)]\#(stopField),"usage":{"input_tokens":10,"#
+            + #""cache_creation_input_tokens":2000,"cache_read_input_tokens":80000,"output_tokens":50}}}"#
     }
 
     static let prompt = #"{"type":"user","uuid":"u","sessionId":"\#(session)","message":{"role":"user","content":"fix it"}}"#
     static let toolUse = #"{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"make"}}"#
     static let text = #"{"type":"text","text":"Done."}"#
-    static let toolResult = #"{"type":"user","uuid":"r","sessionId":"\#(session)","message":{"role":"user","# +
-        #""content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}"#
+    static let toolResult =
+        #"{"type":"user","uuid":"r","sessionId":"\#(session)","message":{"role":"user","#
+        + #""content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}"#
     static let progress = #"{"type":"progress","uuid":"p","data":{"type":"bash_progress","output":"…"}}"#
     static let title = #"{"type":"custom-title","customTitle":"x","sessionId":"\#(session)"}"#
 
     @Test func theLastTranscriptRecordTellsTheActivityPassingOverBookkeeping() {
         #expect(SessionActivity.of(Self.records([Self.prompt])) == .working)
-        #expect(SessionActivity.of(Self.records([Self.prompt, Self.assistant(Self.toolUse, stop: "tool_use"), Self.progress,
-            Self.title])) == .toolPending)
+        #expect(
+            SessionActivity.of(
+                Self.records([
+                    Self.prompt, Self.assistant(Self.toolUse, stop: "tool_use"), Self.progress,
+                    Self.title,
+                ])) == .toolPending)
         #expect(SessionActivity.of(Self.records([Self.assistant(Self.toolUse), Self.toolResult])) == .working)
         #expect(SessionActivity.of(Self.records([Self.prompt, Self.assistant(Self.text, stop: "end_turn"), Self.title])) == .turnEnded)
         // 1.0.x writes a null stop_reason on every chunk: a final text still ends the turn.
@@ -36,12 +42,13 @@ import Testing
         #expect(SessionActivity.of(Self.records([Self.assistant(#"{"type":"thinking","thinking":"hm"}"#)])) == .working)
         let interrupted = #"{"type":"user","uuid":"i","message":{"role":"user","content":"[Request interrupted by user]"}}"#
         #expect(SessionActivity.of(Self.records([Self.assistant(Self.toolUse), interrupted])) == .turnEnded)
-        let commandOutput = #"{"type":"user","uuid":"c","message":{"role":"user","content":"<local-command-stdout>See "# +
-            #"ya!</local-command-stdout>"}}"#
+        let commandOutput =
+            #"{"type":"user","uuid":"c","message":{"role":"user","content":"<local-command-stdout>See "# + #"ya!</local-command-stdout>"}}"#
         #expect(SessionActivity.of(Self.records([commandOutput])) == .turnEnded)
         let meta = #"{"type":"user","uuid":"m","isMeta":true,"message":{"role":"user","content":"Caveat: …"}}"#
         #expect(SessionActivity.of(Self.records([Self.assistant(Self.toolUse), meta])) == .toolPending)
-        let apiError = Self.assistant(#"{"type":"text","text":"API Error: 529 overloaded"}"#, model: "<synthetic>",
+        let apiError = Self.assistant(
+            #"{"type":"text","text":"API Error: 529 overloaded"}"#, model: "<synthetic>",
             extra: #","isApiErrorMessage":true"#)
         #expect(SessionActivity.of(Self.records([Self.prompt, apiError])) == .failed)
         let retry = #"{"type":"system","subtype":"api_error","uuid":"s","retryAttempt":1,"maxRetries":10}"#
@@ -91,7 +98,8 @@ import Testing
         ]
         for (name, activity, tokens) in cases {
             let bytes = try TestFiles.corpusFile(name)
-            let summary = SessionSummarizer.summarize(fileName: name, fileSize: bytes.count, head: Array(bytes.prefix(65_536)),
+            let summary = SessionSummarizer.summarize(
+                fileName: name, fileSize: bytes.count, head: Array(bytes.prefix(65_536)),
                 tail: Array(bytes.suffix(65_536)))
             #expect(summary.activity == activity, "\(name)")
             #expect(summary.contextUse?.tokens == tokens, "\(name)")
@@ -99,8 +107,11 @@ import Testing
     }
 
     @Test func subagentCountLeavesOutCompactionAgentsAndSidecars() {
-        #expect(SessionSummary.subagentCount(fileNames: ["agent-a1.jsonl", "agent-a1.meta.json", "agent-acompact-0f0f0f.jsonl",
-            "agent-ea02459f.jsonl"]) == 2)
+        #expect(
+            SessionSummary.subagentCount(fileNames: [
+                "agent-a1.jsonl", "agent-a1.meta.json", "agent-acompact-0f0f0f.jsonl",
+                "agent-ea02459f.jsonl",
+            ]) == 2)
     }
 }
 

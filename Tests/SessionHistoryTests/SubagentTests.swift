@@ -1,15 +1,20 @@
 import Foundation
 import Testing
+
 @testable import SessionHistory
 
 @Suite struct SubagentTests {
     private func source(_ file: String, agentId: String, metadata: SubagentMetadata? = nil) throws -> SubagentSource {
-        SubagentSource(agentId: agentId, fileName: "agent-\(agentId).jsonl", records: SessionParser.parse(try TestFiles.corpusFile(file)).records, metadata: metadata)
+        SubagentSource(
+            agentId: agentId, fileName: "agent-\(agentId).jsonl", records: SessionParser.parse(try TestFiles.corpusFile(file)).records,
+            metadata: metadata)
     }
 
     @Test func subagentFileIsLinkedThroughTheToolResultsAgentId() throws {
-        let main = SessionParser.parse(try TestFiles.corpusFile("daaain__claude-code-log__29ccd257-68b1-427f-ae5f-6524b7cb6f20.jsonl")).records
-        let agent = try source("daaain__claude-code-log__29ccd257-68b1-427f-ae5f-6524b7cb6f20__subagents__agent-a2271d1.jsonl", agentId: "a2271d1")
+        let main = SessionParser.parse(try TestFiles.corpusFile("daaain__claude-code-log__29ccd257-68b1-427f-ae5f-6524b7cb6f20.jsonl"))
+            .records
+        let agent = try source(
+            "daaain__claude-code-log__29ccd257-68b1-427f-ae5f-6524b7cb6f20__subagents__agent-a2271d1.jsonl", agentId: "a2271d1")
 
         let conversation = ConversationBuilder.build(records: main, subagentFiles: [agent])
 
@@ -20,7 +25,8 @@ import Testing
     }
 
     @Test func twoZeroAgentFileIsLinkedByItsPrompt() throws {
-        let main = SessionParser.parse(try TestFiles.corpusFile("daaain__claude-code-log__cb2e607c-c758-415a-8b45-c49e4631906a.jsonl")).records
+        let main = SessionParser.parse(try TestFiles.corpusFile("daaain__claude-code-log__cb2e607c-c758-415a-8b45-c49e4631906a.jsonl"))
+            .records
         let agent = try source("daaain__claude-code-log__agent-ea02459f.jsonl", agentId: "ea02459f")
 
         let conversation = ConversationBuilder.build(records: main, subagentFiles: [agent])
@@ -32,7 +38,8 @@ import Testing
     }
 
     @Test func sidecarMetadataIsRead() throws {
-        let bytes = try TestFiles.corpusFile("daaain__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1__subagents__agent-a4ca7529859c158c2.meta.json")
+        let bytes = try TestFiles.corpusFile(
+            "daaain__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1__subagents__agent-a4ca7529859c158c2.meta.json")
 
         let metadata = try #require(SubagentMetadata(json: bytes))
 
@@ -41,7 +48,9 @@ import Testing
     }
 
     @Test func inlineSidechainsBecomeSubagentsLinkedToTheirTaskCalls() throws {
-        let records = SessionParser.parse(try TestFiles.corpusFile("d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")).records
+        let records = SessionParser.parse(
+            try TestFiles.corpusFile("d-kimuson__claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
+        ).records
 
         let conversation = ConversationBuilder.build(records: records)
 
@@ -49,10 +58,11 @@ import Testing
         #expect(!conversation.subagents.isEmpty)
         #expect(conversation.subagents.allSatisfy { $0.source == .inline })
         #expect(Set(conversation.subagents.compactMap(\.toolUseId)) == Set(taskCalls))
-        #expect(conversation.entries.allSatisfy { entry in
-            if case .user(let turn) = entry { return !records.contains { $0.envelope.uuid == turn.uuid && $0.envelope.isSidechain } }
-            return true
-        })
+        #expect(
+            conversation.entries.allSatisfy { entry in
+                if case .user(let turn) = entry { return !records.contains { $0.envelope.uuid == turn.uuid && $0.envelope.isSidechain } }
+                return true
+            })
     }
 
     @Test func loadingALocalSessionFindsBothSubagentLayouts() throws {
@@ -63,8 +73,14 @@ import Testing
         try FileManager.default.createDirectory(at: subagents, withIntermediateDirectories: true)
         let copies = [
             ("daaain__claude-code-log__\(id).jsonl", project.appendingPathComponent("\(id).jsonl")),
-            ("daaain__claude-code-log__\(id)__subagents__agent-a4ca7529859c158c2.jsonl", subagents.appendingPathComponent("agent-a4ca7529859c158c2.jsonl")),
-            ("daaain__claude-code-log__\(id)__subagents__agent-a4ca7529859c158c2.meta.json", subagents.appendingPathComponent("agent-a4ca7529859c158c2.meta.json")),
+            (
+                "daaain__claude-code-log__\(id)__subagents__agent-a4ca7529859c158c2.jsonl",
+                subagents.appendingPathComponent("agent-a4ca7529859c158c2.jsonl")
+            ),
+            (
+                "daaain__claude-code-log__\(id)__subagents__agent-a4ca7529859c158c2.meta.json",
+                subagents.appendingPathComponent("agent-a4ca7529859c158c2.meta.json")
+            ),
         ]
         for (name, destination) in copies { try Data(try TestFiles.corpusFile(name)).write(to: destination) }
 
@@ -87,7 +103,9 @@ import Testing
             ("daaain__claude-code-log__agent-ea02459f.jsonl", "agent-ea02459f.jsonl"),
             ("daaain__claude-code-log__4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl", "4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl"),
         ]
-        for (name, destination) in copies { try Data(try TestFiles.corpusFile(name)).write(to: project.appendingPathComponent(destination)) }
+        for (name, destination) in copies {
+            try Data(try TestFiles.corpusFile(name)).write(to: project.appendingPathComponent(destination))
+        }
 
         let listing = try LocalProject.listSessions(in: project)
         let session = try LocalSession.load(at: project.appendingPathComponent(copies[0].1))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SessionHistory
 
 @Suite struct SummaryTests {
@@ -70,9 +71,11 @@ import Testing
     }
 
     @Test func metadataOnlyFilesAreNotListable() throws {
-        for name in ["daaain__claude-code-log__4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl",
-                     "daaain__claude-code-log__a95fea4a-b88a-4e49-ac07-4cc323d8700c.jsonl",
-                     "daaain__claude-code-log__2c5941bd-b9de-41d6-9414-221d175776f7.jsonl"] {
+        for name in [
+            "daaain__claude-code-log__4e27c414-a885-46a0-b5c8-d58e1417377d.jsonl",
+            "daaain__claude-code-log__a95fea4a-b88a-4e49-ac07-4cc323d8700c.jsonl",
+            "daaain__claude-code-log__2c5941bd-b9de-41d6-9414-221d175776f7.jsonl",
+        ] {
             let bytes = try TestFiles.corpusFile(name)
             let summary = SessionSummarizer.summarize(fileName: name, fileSize: bytes.count, head: bytes, tail: bytes)
             #expect(!summary.isListable, "\(name)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SessionHistory
 
 /// Text from a session file never reaches the terminal as control sequences.
@@ -38,10 +39,10 @@ import Testing
         let escaped = #"\u001b[2J\u001b]0;owned\u0007top\rhidden\u009b31mred"#
         let bytes = jsonl(
             #"{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"run it \#(escaped)"}}"#,
-            #"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","# +
-                #""name":"Bash","input":{"command":"cat \#(escaped)"}}]}}"#,
-            #"{"type":"user","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","# +
-                #""tool_use_id":"t1","content":"line one\n\tline two \#(escaped)"}]}}"#
+            #"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","#
+                + #""name":"Bash","input":{"command":"cat \#(escaped)"}}]}}"#,
+            #"{"type":"user","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","#
+                + #""tool_use_id":"t1","content":"line one\n\tline two \#(escaped)"}]}}"#
         )
         var options = RenderOptions()
         options.title = "Title \u{1B}]0;pwned\u{07}\u{9B}1m"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SessionHistory
 
 /// Locations of test inputs, derived from this file's path so tests run from any directory.

@@ -1,11 +1,12 @@
 import Testing
+
 @testable import SessionHistory
 
 /// Token counts come from files anyone can write: no number may trap the reader.
 @Suite struct UsageLimitTests {
     private func assistant(_ id: String, tokens: String) -> String {
-        #"{"type":"assistant","uuid":"\#(id)","message":{"id":"\#(id)","model":"m","usage":{"input_tokens":\#(tokens),"# +
-            #""output_tokens":\#(tokens),"cache_creation_input_tokens":\#(tokens),"cache_read_input_tokens":1}}}"#
+        #"{"type":"assistant","uuid":"\#(id)","message":{"id":"\#(id)","model":"m","usage":{"input_tokens":\#(tokens),"#
+            + #""output_tokens":\#(tokens),"cache_creation_input_tokens":\#(tokens),"cache_read_input_tokens":1}}}"#
     }
 
     @Test func usageTotalsPastSixtyFourBitsSaturateInsteadOfTrapping() {

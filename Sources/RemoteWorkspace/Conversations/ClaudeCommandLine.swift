@@ -18,15 +18,17 @@ enum ClaudeCommandLine {
     /// The command line for `options`, whose session id is already resolved from a prefix.
     static func make(_ options: ClaudeConversationOptions) throws -> String {
         let arguments = protocolFlags + startArguments(options)
-        return try script(directory: options.directory, executable: options.claudeExecutable,
-                          environment: options.environment, arguments: arguments)
+        return try script(
+            directory: options.directory, executable: options.claudeExecutable,
+            environment: options.environment, arguments: arguments)
     }
 
     /// The command line for Claude Code's own interactive UI (in a PTY, which ends it with SIGHUP
     /// when the connection goes, so no stdin guard).
     static func interactive(_ options: ClaudeConversationOptions) throws -> String {
-        try script(directory: options.directory, executable: options.claudeExecutable, environment: options.environment,
-                   arguments: startArguments(options), guarded: false)
+        try script(
+            directory: options.directory, executable: options.claudeExecutable, environment: options.environment,
+            arguments: startArguments(options), guarded: false)
     }
 
     private static func startArguments(_ options: ClaudeConversationOptions) -> [String] {
@@ -53,8 +55,10 @@ enum ClaudeCommandLine {
 
     /// `cd DIR`, check EXE, then `{ cat; kill -TERM 0; } | { env K=V EXE ARGS…; …; kill -TERM 0; }`; the two
     /// preconditions are reported by marker.
-    static func script(directory: String?, executable: String, environment: [String: String], arguments: [String],
-                       guarded: Bool = true) throws -> String {
+    static func script(
+        directory: String?, executable: String, environment: [String: String], arguments: [String],
+        guarded: Bool = true
+    ) throws -> String {
         for name in environment.keys where !isVariableName(name) {
             throw ClaudeConversationError.invalidOption("\"\(name)\" is not an environment variable name")
         }
@@ -76,18 +80,20 @@ enum ClaudeCommandLine {
     /// went away) the whole process group is killed, tools included, instead of the turn running
     /// on with no one to read it. When Claude Code exits by itself, its status goes to stderr
     /// and the group (cat) is killed too, so the channel closes.
-    static let run = RemoteScript(step: "starting Claude Code", exits: Exit.self, body: #"""
-        PATH="$PATH:$HOME/.local/bin:$HOME/.claude/local"; export PATH
-        guarded=$1 program=$4 exitmarker=$7 n=$8
-        if [ "$2" = 1 ]; then cd "$3" 2>/dev/null || { echo "$5" >&2; exit 2; }; fi
-        command -v "$program" >/dev/null 2>&1 || { echo "$6" >&2; exit 127; }
-        shift 8
-        if [ "$guarded" != 1 ]; then
-          if [ "$n" -gt 0 ]; then exec env "$@"; fi
-          exec "$@"
-        fi
-        { cat; kill -TERM 0; } | { if [ "$n" -gt 0 ]; then env "$@"; else "$@"; fi; echo "$exitmarker$?" >&2; kill -TERM 0; }
-        """#)
+    static let run = RemoteScript(
+        step: "starting Claude Code", exits: Exit.self,
+        body: #"""
+            PATH="$PATH:$HOME/.local/bin:$HOME/.claude/local"; export PATH
+            guarded=$1 program=$4 exitmarker=$7 n=$8
+            if [ "$2" = 1 ]; then cd "$3" 2>/dev/null || { echo "$5" >&2; exit 2; }; fi
+            command -v "$program" >/dev/null 2>&1 || { echo "$6" >&2; exit 127; }
+            shift 8
+            if [ "$guarded" != 1 ]; then
+              if [ "$n" -gt 0 ]; then exec env "$@"; fi
+              exec "$@"
+            fi
+            { cat; kill -TERM 0; } | { if [ "$n" -gt 0 ]; then env "$@"; else "$@"; fi; echo "$exitmarker$?" >&2; kill -TERM 0; }
+            """#)
 
     private static func isVariableName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }

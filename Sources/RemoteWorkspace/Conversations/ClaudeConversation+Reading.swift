@@ -1,5 +1,5 @@
-import SessionHistory
 import SSHClient
+import SessionHistory
 
 extension ClaudeConversation {
     /// Reads Claude Code's stdout line by line until it ends, then fails whatever still waits.
@@ -49,7 +49,8 @@ extension ClaudeConversation {
             switch result {
             case .success(let value): waiter.continuation.resume(returning: value)
             case .failure(.controlRequestFailed(_, let message)):
-                waiter.continuation.resume(throwing: ClaudeConversationError.controlRequestFailed(subtype: waiter.subtype, message: message))
+                waiter.continuation.resume(
+                    throwing: ClaudeConversationError.controlRequestFailed(subtype: waiter.subtype, message: message))
             case .failure(let error): waiter.continuation.resume(throwing: error)
             }
         case .permissionRequest(let request):

@@ -1,5 +1,5 @@
-import SessionHistory
 import SSHClient
+import SessionHistory
 import Synchronization
 
 /// A conversation with Claude Code on the box, over one SSH channel.
@@ -42,7 +42,9 @@ public final class ClaudeConversation: Sendable {
     /// - Throws: ``ClaudeConversationError/claudeNotFound(executable:)``,
     ///   ``ClaudeConversationError/directoryNotFound(_:)``, ``ClaudeConversationError/processExited(status:stderr:)``,
     ///   ``RemoteSessionError`` for an unknown or ambiguous session id, `SSHError` when the connection fails.
-    public static func start(on connection: SSHConnection, options: ClaudeConversationOptions = ClaudeConversationOptions()) async throws -> ClaudeConversation {
+    public static func start(
+        on connection: SSHConnection, options: ClaudeConversationOptions = ClaudeConversationOptions()
+    ) async throws -> ClaudeConversation {
         let resolved = try await options.resolved(on: connection)
         let line = try ClaudeCommandLine.make(resolved)
         let conversation = ClaudeConversation(options: resolved, command: try connection.stream(line))

@@ -29,8 +29,8 @@ public enum ClaudeConversationError: Error, Sendable, Equatable, CustomStringCon
     public var description: String {
         switch self {
         case .claudeNotFound(let executable):
-            return "Claude Code (\(executable)) is not installed on the box; install it there " +
-                "(https://docs.claude.com/en/docs/claude-code/setup)"
+            return "Claude Code (\(executable)) is not installed on the box; install it there "
+                + "(https://docs.claude.com/en/docs/claude-code/setup)"
         case .directoryNotFound(let directory):
             return "the directory \(directory) does not exist on the box"
         case .notLoggedIn(let message):

@@ -46,10 +46,12 @@ public struct ClaudeConversationOptions: Sendable, Equatable {
     ///   - environment: Environment variables for Claude Code.
     ///   - locations: Where Claude Code keeps its data on the box.
     ///   - startTimeout: How long to wait for Claude Code's answer to `initialize`.
-    public init(directory: String? = nil, start: ClaudeConversationStart = .new, fork: Bool = false,
-                permissionMode: ClaudePermissionMode? = nil, model: String? = nil,
-                claudeExecutable: String = "claude", environment: [String: String] = [:],
-                locations: WorkspaceLocations = WorkspaceLocations(), startTimeout: Duration = .seconds(60)) {
+    public init(
+        directory: String? = nil, start: ClaudeConversationStart = .new, fork: Bool = false,
+        permissionMode: ClaudePermissionMode? = nil, model: String? = nil,
+        claudeExecutable: String = "claude", environment: [String: String] = [:],
+        locations: WorkspaceLocations = WorkspaceLocations(), startTimeout: Duration = .seconds(60)
+    ) {
         self.directory = directory
         self.start = start
         self.fork = fork

@@ -7,12 +7,14 @@ extension ClaudeEvent {
     public var json: JSONValue {
         switch self {
         case .sessionStarted(let info):
-            return Self.object("session_started", [
-                ("session_id", .string(info.id)), ("model", .string(info.model)),
-                ("tools", .array(info.tools.map(JSONValue.string))), ("directory", .string(info.directory)),
-                ("permission_mode", .string(info.permissionMode)),
-                ("claude_code_version", info.claudeCodeVersion.map(JSONValue.string) ?? .null),
-            ])
+            return Self.object(
+                "session_started",
+                [
+                    ("session_id", .string(info.id)), ("model", .string(info.model)),
+                    ("tools", .array(info.tools.map(JSONValue.string))), ("directory", .string(info.directory)),
+                    ("permission_mode", .string(info.permissionMode)),
+                    ("claude_code_version", info.claudeCodeVersion.map(JSONValue.string) ?? .null),
+                ])
         case .textDelta(let text): return Self.object("text_delta", [("text", .string(text))])
         case .thinkingDelta(let text): return Self.object("thinking_delta", [("thinking", .string(text))])
         case .text(let text): return Self.object("text", [("text", .string(text))])
@@ -20,32 +22,40 @@ extension ClaudeEvent {
         case .toolCall(let call):
             return Self.object("tool_call", [("id", .string(call.id)), ("name", .string(call.name)), ("input", call.input)])
         case .toolResult(let result):
-            return Self.object("tool_result", [
-                ("tool_use_id", .string(result.toolUseID)), ("content", .string(result.content)), ("is_error", .bool(result.isError)),
-            ])
+            return Self.object(
+                "tool_result",
+                [
+                    ("tool_use_id", .string(result.toolUseID)), ("content", .string(result.content)), ("is_error", .bool(result.isError)),
+                ])
         case .permissionRequest(let request):
-            return Self.object("permission_request", [
-                ("request_id", .string(request.requestID)), ("tool_name", .string(request.toolName)), ("input", request.input),
-                ("description", request.description.map(JSONValue.string) ?? .null),
-            ])
+            return Self.object(
+                "permission_request",
+                [
+                    ("request_id", .string(request.requestID)), ("tool_name", .string(request.toolName)), ("input", request.input),
+                    ("description", request.description.map(JSONValue.string) ?? .null),
+                ])
         case .permissionCancelled(let id): return Self.object("permission_cancelled", [("request_id", .string(id))])
         case .usage(let usage): return Self.object("usage", Self.members(of: usage))
         case .apiRetry(let attempt, let maxRetries, let status, let error):
-            return Self.object("api_retry", [
-                ("attempt", .number(Double(attempt))), ("max_retries", .number(Double(maxRetries))),
-                ("status", status.map { .number(Double($0)) } ?? .null), ("error", .string(error)),
-            ])
+            return Self.object(
+                "api_retry",
+                [
+                    ("attempt", .number(Double(attempt))), ("max_retries", .number(Double(maxRetries))),
+                    ("status", status.map { .number(Double($0)) } ?? .null), ("error", .string(error)),
+                ])
         case .error(let error): return Self.object("error", [("kind", .string(error.kind)), ("message", .string(error.description))])
         case .result(let result):
-            return Self.object("result", [
-                ("session_id", .string(result.sessionID)), ("text", .string(result.text)), ("is_error", .bool(result.isError)),
-                ("interrupted", .bool(result.wasInterrupted)), ("subtype", .string(result.subtype)),
-                ("duration_ms", .number(Double(Self.milliseconds(result.duration)))),
-                ("api_duration_ms", .number(Double(Self.milliseconds(result.apiDuration)))),
-                ("cost_usd", .number(result.costUSD)), ("turns", .number(Double(result.turns))),
-                ("usage", .object(JSONObject(Self.members(of: result.usage).map { JSONMember($0.0, $0.1) }))),
-                ("denied_tools", .array(result.deniedTools.map(JSONValue.string))),
-            ])
+            return Self.object(
+                "result",
+                [
+                    ("session_id", .string(result.sessionID)), ("text", .string(result.text)), ("is_error", .bool(result.isError)),
+                    ("interrupted", .bool(result.wasInterrupted)), ("subtype", .string(result.subtype)),
+                    ("duration_ms", .number(Double(Self.milliseconds(result.duration)))),
+                    ("api_duration_ms", .number(Double(Self.milliseconds(result.apiDuration)))),
+                    ("cost_usd", .number(result.costUSD)), ("turns", .number(Double(result.turns))),
+                    ("usage", .object(JSONObject(Self.members(of: result.usage).map { JSONMember($0.0, $0.1) }))),
+                    ("denied_tools", .array(result.deniedTools.map(JSONValue.string))),
+                ])
         }
     }
 
@@ -54,9 +64,11 @@ extension ClaudeEvent {
     }
 
     private static func members(of usage: TokenUsage) -> [(String, JSONValue)] {
-        [("input_tokens", .number(Double(usage.inputTokens))), ("output_tokens", .number(Double(usage.outputTokens))),
-         ("cache_read_input_tokens", .number(Double(usage.cacheReadInputTokens))),
-         ("cache_creation_input_tokens", .number(Double(usage.cacheCreationInputTokens)))]
+        [
+            ("input_tokens", .number(Double(usage.inputTokens))), ("output_tokens", .number(Double(usage.outputTokens))),
+            ("cache_read_input_tokens", .number(Double(usage.cacheReadInputTokens))),
+            ("cache_creation_input_tokens", .number(Double(usage.cacheCreationInputTokens))),
+        ]
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {

@@ -46,23 +46,30 @@ struct ClaudeMessageParser {
         let request = message["request"] ?? .null
         let subtype = request["subtype"]?.stringValue ?? ""
         guard subtype == "can_use_tool" else { return .unsupportedControlRequest(requestID: id, subtype: subtype) }
-        return .permissionRequest(ClaudePermissionRequest(
-            requestID: id, toolName: request["tool_name"]?.stringValue ?? "", input: request["input"] ?? .object(JSONObject()),
-            description: request["description"]?.stringValue, blockedPath: request["blocked_path"]?.stringValue,
-            toolUseID: request["tool_use_id"]?.stringValue))
+        return .permissionRequest(
+            ClaudePermissionRequest(
+                requestID: id, toolName: request["tool_name"]?.stringValue ?? "", input: request["input"] ?? .object(JSONObject()),
+                description: request["description"]?.stringValue, blockedPath: request["blocked_path"]?.stringValue,
+                toolUseID: request["tool_use_id"]?.stringValue))
     }
 
     private static func system(_ message: JSONValue) -> [ClaudeEvent] {
         switch message["subtype"]?.stringValue {
         case "init":
-            return [.sessionStarted(ClaudeSessionInfo(
-                id: message["session_id"]?.stringValue ?? "", model: message["model"]?.stringValue ?? "",
-                tools: message["tools"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-                directory: message["cwd"]?.stringValue ?? "", permissionMode: message["permissionMode"]?.stringValue ?? "",
-                claudeCodeVersion: message["claude_code_version"]?.stringValue))]
+            return [
+                .sessionStarted(
+                    ClaudeSessionInfo(
+                        id: message["session_id"]?.stringValue ?? "", model: message["model"]?.stringValue ?? "",
+                        tools: message["tools"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                        directory: message["cwd"]?.stringValue ?? "", permissionMode: message["permissionMode"]?.stringValue ?? "",
+                        claudeCodeVersion: message["claude_code_version"]?.stringValue))
+            ]
         case "api_retry":
-            return [.apiRetry(attempt: message["attempt"]?.intValue ?? 0, maxRetries: message["max_retries"]?.intValue ?? 0,
-                              status: message["error_status"]?.intValue, error: message["error"]?.stringValue ?? "")]
+            return [
+                .apiRetry(
+                    attempt: message["attempt"]?.intValue ?? 0, maxRetries: message["max_retries"]?.intValue ?? 0,
+                    status: message["error_status"]?.intValue, error: message["error"]?.stringValue ?? "")
+            ]
         default:
             return []
         }
@@ -95,8 +102,10 @@ struct ClaudeMessageParser {
             case "text": return .text(block["text"]?.stringValue ?? "")
             case "thinking": return .thinking(block["thinking"]?.stringValue ?? "")
             case "tool_use":
-                return .toolCall(ClaudeToolCall(id: block["id"]?.stringValue ?? "", name: block["name"]?.stringValue ?? "",
-                                                input: block["input"] ?? .object(JSONObject())))
+                return .toolCall(
+                    ClaudeToolCall(
+                        id: block["id"]?.stringValue ?? "", name: block["name"]?.stringValue ?? "",
+                        input: block["input"] ?? .object(JSONObject())))
             default: return nil
             }
         }
@@ -105,8 +114,10 @@ struct ClaudeMessageParser {
     private static func toolResults(_ message: JSONValue) -> [ClaudeEvent] {
         (message["content"]?.arrayValue ?? []).compactMap { block in
             guard block["type"]?.stringValue == "tool_result" else { return nil }
-            return .toolResult(ClaudeToolResult(toolUseID: block["tool_use_id"]?.stringValue ?? "",
-                                                content: text(of: block["content"]), isError: block["is_error"]?.boolValue ?? false))
+            return .toolResult(
+                ClaudeToolResult(
+                    toolUseID: block["tool_use_id"]?.stringValue ?? "",
+                    content: text(of: block["content"]), isError: block["is_error"]?.boolValue ?? false))
         }
     }
 
@@ -122,7 +133,8 @@ struct ClaudeMessageParser {
         let isError = message["is_error"]?.boolValue ?? false
         let subtype = message["subtype"]?.stringValue ?? ""
         let terminal = message["terminal_reason"]?.stringValue ?? ""
-        let text = message["result"]?.stringValue
+        let text =
+            message["result"]?.stringValue
             ?? message["errors"]?.arrayValue?.compactMap(\.stringValue).joined(separator: "; ") ?? ""
         let interrupted = terminal.hasPrefix("aborted")
         let result = ClaudeTurnResult(
@@ -149,8 +161,9 @@ struct ClaudeMessageParser {
     }
 
     private static func usage(_ value: JSONValue?) -> TokenUsage {
-        TokenUsage(inputTokens: value?["input_tokens"]?.intValue ?? 0, outputTokens: value?["output_tokens"]?.intValue ?? 0,
-                   cacheCreationInputTokens: value?["cache_creation_input_tokens"]?.intValue ?? 0,
-                   cacheReadInputTokens: value?["cache_read_input_tokens"]?.intValue ?? 0)
+        TokenUsage(
+            inputTokens: value?["input_tokens"]?.intValue ?? 0, outputTokens: value?["output_tokens"]?.intValue ?? 0,
+            cacheCreationInputTokens: value?["cache_creation_input_tokens"]?.intValue ?? 0,
+            cacheReadInputTokens: value?["cache_read_input_tokens"]?.intValue ?? 0)
     }
 }

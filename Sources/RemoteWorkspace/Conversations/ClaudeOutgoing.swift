@@ -4,41 +4,57 @@ import SessionHistory
 enum ClaudeOutgoing {
     /// A user message carrying `content`.
     static func userMessage(_ content: JSONValue) -> String {
-        line(.object(JSONObject([
-            JSONMember("type", .string("user")),
-            JSONMember("message", .object(JSONObject([JSONMember("role", .string("user")), JSONMember("content", content)]))),
-            JSONMember("parent_tool_use_id", .null),
-            JSONMember("session_id", .string("")),
-        ])))
+        line(
+            .object(
+                JSONObject([
+                    JSONMember("type", .string("user")),
+                    JSONMember("message", .object(JSONObject([JSONMember("role", .string("user")), JSONMember("content", content)]))),
+                    JSONMember("parent_tool_use_id", .null),
+                    JSONMember("session_id", .string("")),
+                ])))
     }
 
     /// A control request from rws: `initialize`, `interrupt`, `set_permission_mode`, `set_model`.
     static func controlRequest(id: String, subtype: String, fields: [JSONMember] = []) -> String {
-        line(.object(JSONObject([
-            JSONMember("type", .string("control_request")),
-            JSONMember("request_id", .string(id)),
-            JSONMember("request", .object(JSONObject([JSONMember("subtype", .string(subtype))] + fields))),
-        ])))
+        line(
+            .object(
+                JSONObject([
+                    JSONMember("type", .string("control_request")),
+                    JSONMember("request_id", .string(id)),
+                    JSONMember("request", .object(JSONObject([JSONMember("subtype", .string(subtype))] + fields))),
+                ])))
     }
 
     /// A successful answer to Claude Code's control request `id`.
     static func controlSuccess(id: String, response: JSONValue) -> String {
-        line(.object(JSONObject([
-            JSONMember("type", .string("control_response")),
-            JSONMember("response", .object(JSONObject([
-                JSONMember("subtype", .string("success")), JSONMember("request_id", .string(id)), JSONMember("response", response),
-            ]))),
-        ])))
+        line(
+            .object(
+                JSONObject([
+                    JSONMember("type", .string("control_response")),
+                    JSONMember(
+                        "response",
+                        .object(
+                            JSONObject([
+                                JSONMember("subtype", .string("success")), JSONMember("request_id", .string(id)),
+                                JSONMember("response", response),
+                            ]))),
+                ])))
     }
 
     /// An error answer to Claude Code's control request `id`.
     static func controlError(id: String, message: String) -> String {
-        line(.object(JSONObject([
-            JSONMember("type", .string("control_response")),
-            JSONMember("response", .object(JSONObject([
-                JSONMember("subtype", .string("error")), JSONMember("request_id", .string(id)), JSONMember("error", .string(message)),
-            ]))),
-        ])))
+        line(
+            .object(
+                JSONObject([
+                    JSONMember("type", .string("control_response")),
+                    JSONMember(
+                        "response",
+                        .object(
+                            JSONObject([
+                                JSONMember("subtype", .string("error")), JSONMember("request_id", .string(id)),
+                                JSONMember("error", .string(message)),
+                            ]))),
+                ])))
     }
 
     private static func line(_ value: JSONValue) -> String {

@@ -16,14 +16,16 @@ public enum ClaudePermissionDecision: Sendable, Equatable {
             return .object(JSONObject([JSONMember("behavior", .string("allow")), JSONMember("updatedInput", request.input)]))
         case .allowAlways:
             let rule = JSONValue.object(JSONObject([JSONMember("toolName", .string(request.toolName))]))
-            let update = JSONValue.object(JSONObject([
-                JSONMember("type", .string("addRules")), JSONMember("rules", .array([rule])),
-                JSONMember("behavior", .string("allow")), JSONMember("destination", .string("session")),
-            ]))
-            return .object(JSONObject([
-                JSONMember("behavior", .string("allow")), JSONMember("updatedInput", request.input),
-                JSONMember("updatedPermissions", .array([update])),
-            ]))
+            let update = JSONValue.object(
+                JSONObject([
+                    JSONMember("type", .string("addRules")), JSONMember("rules", .array([rule])),
+                    JSONMember("behavior", .string("allow")), JSONMember("destination", .string("session")),
+                ]))
+            return .object(
+                JSONObject([
+                    JSONMember("behavior", .string("allow")), JSONMember("updatedInput", request.input),
+                    JSONMember("updatedPermissions", .array([update])),
+                ]))
         case .deny(let message):
             return .object(JSONObject([JSONMember("behavior", .string("deny")), JSONMember("message", .string(message))]))
         }

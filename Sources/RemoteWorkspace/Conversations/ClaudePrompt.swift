@@ -31,7 +31,8 @@ public struct ClaudePrompt: Sendable, Equatable {
         }
         let text = ([self.text] + mentions).filter { !$0.isEmpty }.joined(separator: " ")
         guard !images.isEmpty else { return .string(text) }
-        let blocks = images.map(\.contentBlock) + [.object(JSONObject([JSONMember("type", .string("text")), JSONMember("text", .string(text))]))]
+        let blocks =
+            images.map(\.contentBlock) + [.object(JSONObject([JSONMember("type", .string("text")), JSONMember("text", .string(text))]))]
         return .array(blocks)
     }
 }
@@ -82,12 +83,16 @@ public struct ClaudeImage: Sendable, Equatable {
     }
 
     var contentBlock: JSONValue {
-        .object(JSONObject([
-            JSONMember("type", .string("image")),
-            JSONMember("source", .object(JSONObject([
-                JSONMember("type", .string("base64")), JSONMember("media_type", .string(mediaType)),
-                JSONMember("data", .string(data.base64EncodedString())),
-            ]))),
-        ]))
+        .object(
+            JSONObject([
+                JSONMember("type", .string("image")),
+                JSONMember(
+                    "source",
+                    .object(
+                        JSONObject([
+                            JSONMember("type", .string("base64")), JSONMember("media_type", .string(mediaType)),
+                            JSONMember("data", .string(data.base64EncodedString())),
+                        ]))),
+            ]))
     }
 }

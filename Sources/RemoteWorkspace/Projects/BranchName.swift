@@ -9,7 +9,8 @@ public enum BranchName {
         func refuse() -> ProjectError { .invalidBranch(branch, reason: rule) }
         guard !branch.isEmpty, !branch.hasPrefix("-"), !branch.hasPrefix("/"), branch.utf8.count <= 255 else { throw refuse() }
         guard !branch.contains(".."), !branch.contains("@{"), !branch.hasSuffix("/"), !branch.hasSuffix("."),
-              !branch.hasSuffix(".lock") else { throw refuse() }
+            !branch.hasSuffix(".lock")
+        else { throw refuse() }
         if branch.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F || "~^:?*[\\".unicodeScalars.contains($0) }) {
             throw refuse()
         }

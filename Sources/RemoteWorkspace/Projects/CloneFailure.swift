@@ -21,8 +21,10 @@ enum CloneFailure {
         if has("Could not resolve host", "Could not resolve hostname", "Name or service not known") {
             return .hostNotFound(url: url, detail: detail)
         }
-        if has("Permission denied", "Authentication failed", "could not read Username", "could not read Password",
-               "terminal prompts disabled", "Invalid username or password") {
+        if has(
+            "Permission denied", "Authentication failed", "could not read Username", "could not read Password",
+            "terminal prompts disabled", "Invalid username or password")
+        {
             return .authenticationRequired(url: url, detail: detail)
         }
         if has("does not appear to be a git repository", "not found", "does not exist", "No such file or directory") {

@@ -48,8 +48,10 @@ public struct CloneProgress: Sendable, Equatable, Codable {
     public var isDone: Bool
 
     /// Creates an update.
-    public init(phase: ClonePhase, percent: Int? = nil, completed: Int, total: Int? = nil,
-                bytes: Int64? = nil, bytesPerSecond: Int64? = nil, isDone: Bool = false) {
+    public init(
+        phase: ClonePhase, percent: Int? = nil, completed: Int, total: Int? = nil,
+        bytes: Int64? = nil, bytesPerSecond: Int64? = nil, isDone: Bool = false
+    ) {
         self.phase = phase
         self.percent = percent
         self.completed = completed

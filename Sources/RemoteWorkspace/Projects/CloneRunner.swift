@@ -44,8 +44,9 @@ struct CloneRunner {
         let fields = stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         guard status.isSuccess, fields.count >= 2, !fields[0].isEmpty else {
             await removeTemporaryDirectory()
-            throw CloneFailure.error(url: clone.source.url, branch: clone.branch, status: status,
-                                     messages: parser.recentMessages, destination: clone.destination)
+            throw CloneFailure.error(
+                url: clone.source.url, branch: clone.branch, status: status,
+                messages: parser.recentMessages, destination: clone.destination)
         }
         if fields.count > 2, fields[2] == "existing" {
             onEvent(.message("\(clone.destination) is already a complete clone of \(clone.source.url): nothing to do"))

@@ -24,7 +24,8 @@ public struct CloneSource: Sendable, Equatable {
     public let kind: Kind
 
     /// What an address may look like, for error messages.
-    public static let allowedDescription = "use https://host/path, ssh://[user@]host[:port]/path or user@host:path "
+    public static let allowedDescription =
+        "use https://host/path, ssh://[user@]host[:port]/path or user@host:path "
         + "(file:// and paths on the box only when local sources are allowed)"
 
     /// Checks `url`.
@@ -74,8 +75,9 @@ public struct CloneSource: Sendable, Equatable {
             throw refuse("it contains whitespace or a control character (percent-encode spaces)")
         }
         if let separator = url.range(of: "://") {
-            return try classifyURL(scheme: url[..<separator.lowerBound].lowercased(), rest: url[separator.upperBound...],
-                                   allowLocal: allowLocal, refuse: refuse)
+            return try classifyURL(
+                scheme: url[..<separator.lowerBound].lowercased(), rest: url[separator.upperBound...],
+                allowLocal: allowLocal, refuse: refuse)
         }
         if url.hasPrefix("/") || url.hasPrefix("~/") {
             guard allowLocal else { throw refuse("paths on the box are not allowed here") }
@@ -90,8 +92,10 @@ public struct CloneSource: Sendable, Equatable {
         throw refuse(allowLocal ? "it is a relative path; give an absolute one" : "it is not a URL")
     }
 
-    private static func classifyURL(scheme: String, rest: Substring, allowLocal: Bool,
-                                    refuse: (String) -> ProjectError) throws(ProjectError) -> Kind {
+    private static func classifyURL(
+        scheme: String, rest: Substring, allowLocal: Bool,
+        refuse: (String) -> ProjectError
+    ) throws(ProjectError) -> Kind {
         let authority = rest.prefix { $0 != "/" }
         let path = rest.dropFirst(authority.count)
         switch scheme {
@@ -111,8 +115,10 @@ public struct CloneSource: Sendable, Equatable {
     }
 
     /// `[user@]host[:port]`: neither part may start with `-`; host is letters, digits, `.`, `-`, `_` or `[ipv6]`.
-    private static func checkAuthority(_ authority: Substring, allowPort: Bool,
-                                       refuse: (String) -> ProjectError) throws(ProjectError) {
+    private static func checkAuthority(
+        _ authority: Substring, allowPort: Bool,
+        refuse: (String) -> ProjectError
+    ) throws(ProjectError) {
         var host = authority
         if let at = authority.lastIndex(of: "@") {
             let user = authority[..<at]
@@ -121,7 +127,7 @@ public struct CloneSource: Sendable, Equatable {
         }
         if host.hasPrefix("[") {
             guard let close = host.firstIndex(of: "]"),
-                  host[host.index(after: host.startIndex)..<close].allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." })
+                host[host.index(after: host.startIndex)..<close].allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." })
             else { throw refuse("the bracketed host is not an IPv6 address") }
             let port = host[host.index(after: close)...]
             guard port.isEmpty || allowPort && port.count > 1 && port.hasPrefix(":") && port.dropFirst().allSatisfy(\.isNumber)

@@ -47,7 +47,8 @@ public struct GitProgressParser: Sendable {
     /// Parses one progress line; nil for any other line.
     public static func parse(_ line: String) -> CloneProgress? {
         guard let colon = line.range(of: ": "),
-              let phase = phase(named: line[..<colon.lowerBound]) else { return nil }
+            let phase = phase(named: line[..<colon.lowerBound])
+        else { return nil }
         var rest = line[colon.upperBound...].trimmingCharacters(in: .whitespaces)[...]
         var progress = CloneProgress(phase: phase, completed: 0)
         if rest.hasSuffix(", done.") {
@@ -73,7 +74,8 @@ public struct GitProgressParser: Sendable {
         }
         let words = text.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count == 2, words[0].hasSuffix("%"), let percent = Int(words[0].dropLast()),
-              words[1].hasPrefix("("), words[1].hasSuffix(")") else { return false }
+            words[1].hasPrefix("("), words[1].hasSuffix(")")
+        else { return false }
         let fraction = words[1].dropFirst().dropLast().split(separator: "/")
         guard fraction.count == 2, let done = Int(fraction[0]), let total = Int(fraction[1]) else { return false }
         progress.percent = percent

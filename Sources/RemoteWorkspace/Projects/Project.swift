@@ -26,9 +26,11 @@ public struct Project: Sendable, Equatable, Codable {
     public var historyFolders: [String]
 
     /// Creates a project description.
-    public init(name: String, path: String, isInWorkspace: Bool, directoryExists: Bool, isSymbolicLink: Bool = false,
-                isGitRepository: Bool = false, gitBranch: String? = nil, isDirty: Bool? = nil, sessionCount: Int = 0,
-                lastActivity: Date? = nil, historyFolders: [String] = []) {
+    public init(
+        name: String, path: String, isInWorkspace: Bool, directoryExists: Bool, isSymbolicLink: Bool = false,
+        isGitRepository: Bool = false, gitBranch: String? = nil, isDirty: Bool? = nil, sessionCount: Int = 0,
+        lastActivity: Date? = nil, historyFolders: [String] = []
+    ) {
         self.name = name
         self.path = path
         self.isInWorkspace = isInWorkspace

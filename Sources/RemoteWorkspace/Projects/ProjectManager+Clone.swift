@@ -20,9 +20,11 @@ extension ProjectManager {
     ///   ``ProjectError/repositoryNotFound(url:detail:)``, ``ProjectError/authenticationRequired(url:detail:)``,
     ///   ``ProjectError/hostKeyUnknown(url:detail:)``, ``ProjectError/stalled(url:after:)``,
     ///   ``ProjectError/cancelled(url:)``...; `SSHError` when the connection fails.
-    public func cloneProject(from url: String, name: String? = nil, branch: String? = nil, depth: Int? = nil,
-                             options: CloneOptions = CloneOptions(),
-                             onEvent: @Sendable (CloneEvent) -> Void = { _ in }) async throws -> Project {
+    public func cloneProject(
+        from url: String, name: String? = nil, branch: String? = nil, depth: Int? = nil,
+        options: CloneOptions = CloneOptions(),
+        onEvent: @Sendable (CloneEvent) -> Void = { _ in }
+    ) async throws -> Project {
         let source = try CloneSource(url, allowLocal: options.allowLocal)
         guard let projectName = name ?? source.derivedName else { throw ProjectError.cannotDeriveName(url: url) }
         try ProjectName.validateNew(projectName)

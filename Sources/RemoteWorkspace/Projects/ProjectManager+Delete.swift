@@ -51,8 +51,9 @@ extension ProjectManager {
         case .outsideWorkspace?:
             throw ProjectError.outsideWorkspace(path: report.refused ?? name, root: locations.workspaceRoot)
         default:
-            throw ProjectError.remoteCommandFailed(operation: "deleting \(name)", status: result.status.description,
-                                                   detail: ProjectScriptExit.lastLine(result))
+            throw ProjectError.remoteCommandFailed(
+                operation: "deleting \(name)", status: result.status.description,
+                detail: ProjectScriptExit.lastLine(result))
         }
     }
 }

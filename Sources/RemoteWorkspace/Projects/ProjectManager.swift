@@ -1,5 +1,5 @@
-import SessionHistory
 import SSHClient
+import SessionHistory
 
 /// Creates, clones, lists and deletes projects on the box.
 ///
@@ -32,8 +32,9 @@ public struct ProjectManager: Sendable {
     public func listProjects() async throws -> [Project] {
         let result = try await connection.run(try ProjectScanScript.commandLine(for: locations))
         guard result.status.isSuccess else {
-            throw ProjectError.remoteCommandFailed(operation: "listing projects", status: result.status.description,
-                                                   detail: ProjectScriptExit.lastLine(result))
+            throw ProjectError.remoteCommandFailed(
+                operation: "listing projects", status: result.status.description,
+                detail: ProjectScriptExit.lastLine(result))
         }
         return try ProjectScan(output: result.stdout).projects()
     }
@@ -59,8 +60,9 @@ public struct ProjectManager: Sendable {
     /// A fresh project description with its newly registered history folder.
     func registered(name: String, path: String, branch: String?, isGitRepository: Bool) async throws -> Project {
         let folder = try await registerHistoryFolder(forPath: path)
-        return Project(name: name, path: path, isInWorkspace: true, directoryExists: true, isGitRepository: isGitRepository,
-                       gitBranch: branch, isDirty: isGitRepository ? false : nil, historyFolders: [folder])
+        return Project(
+            name: name, path: path, isInWorkspace: true, directoryExists: true, isGitRepository: isGitRepository,
+            gitBranch: branch, isDirty: isGitRepository ? false : nil, historyFolders: [folder])
     }
 
     /// Makes the Claude Code project folder for the directory at `path` (its real path on the box),
@@ -71,8 +73,9 @@ public struct ProjectManager: Sendable {
         let script = try ProjectScripts.registerHistoryFolder.commandLine(arguments)
         let result = try await connection.run(script)
         guard result.status.isSuccess, let folder = result.stdout.split(separator: 0).first else {
-            throw ProjectError.remoteCommandFailed(operation: "registering \(path) with Claude Code",
-                                                   status: result.status.description, detail: ProjectScriptExit.lastLine(result))
+            throw ProjectError.remoteCommandFailed(
+                operation: "registering \(path) with Claude Code",
+                status: result.status.description, detail: ProjectScriptExit.lastLine(result))
         }
         return String(decoding: folder, as: UTF8.self)
     }

@@ -45,21 +45,24 @@ struct ProjectScan: Equatable {
             case "W": entries.append(Self.entry(try take(6)))
             case "C": historyFolders.append(Self.folder(try take(6)))
             default:
-                throw .remoteCommandFailed(operation: "listing projects", status: "exit status 0", detail: "unexpected record \(tag.prefix(40))")
+                throw .remoteCommandFailed(
+                    operation: "listing projects", status: "exit status 0", detail: "unexpected record \(tag.prefix(40))")
             }
         }
     }
 
     private static func entry(_ f: [String]) -> Entry {
-        Entry(name: f[0], realPath: f[1].nonEmpty, isSymbolicLink: f[2] == "1", isGitRepository: f[3] == "1",
-              branch: f[4].nonEmpty, isDirty: f[5].isEmpty ? nil : f[5] == "1")
+        Entry(
+            name: f[0], realPath: f[1].nonEmpty, isSymbolicLink: f[2] == "1", isGitRepository: f[3] == "1",
+            branch: f[4].nonEmpty, isDirty: f[5].isEmpty ? nil : f[5] == "1")
     }
 
     private static func folder(_ f: [String]) -> HistoryFolder {
         let separator = f[0].hasSuffix("/") ? "" : "/"
-        return HistoryFolder(path: f[0] + separator + f[1], name: f[1], sessionCount: Int(f[2]) ?? 0,
-                             newestModification: Double(f[3]).map { Date(timeIntervalSince1970: $0) },
-                             cwd: decodeCWD(f[4]), cwdExists: f[5] == "1")
+        return HistoryFolder(
+            path: f[0] + separator + f[1], name: f[1], sessionCount: Int(f[2]) ?? 0,
+            newestModification: Double(f[3]).map { Date(timeIntervalSince1970: $0) },
+            cwd: decodeCWD(f[4]), cwdExists: f[5] == "1")
     }
 
     /// `"cwd":"/home/me/app"` → `/home/me/app`, with JSON escapes decoded.
@@ -76,9 +79,10 @@ struct ProjectScan: Equatable {
             let real = entry.realPath ?? path
             let mine = unclaimed.filter { Self.belongs($0, toPath: real) || Self.belongs($0, toPath: path) }
             unclaimed.removeAll { folder in mine.contains(folder) }
-            var project = Project(name: entry.name, path: path, isInWorkspace: true, directoryExists: entry.realPath != nil,
-                                  isSymbolicLink: entry.isSymbolicLink, isGitRepository: entry.isGitRepository,
-                                  gitBranch: entry.branch, isDirty: entry.isDirty)
+            var project = Project(
+                name: entry.name, path: path, isInWorkspace: true, directoryExists: entry.realPath != nil,
+                isSymbolicLink: entry.isSymbolicLink, isGitRepository: entry.isGitRepository,
+                gitBranch: entry.branch, isDirty: entry.isDirty)
             Self.addHistory(mine, to: &project)
             return project
         }

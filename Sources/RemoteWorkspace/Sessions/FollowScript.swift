@@ -1,37 +1,41 @@
 import Foundation
-import SessionHistory
 import SSHClient
+import SessionHistory
 
 /// The remote side of a ``SessionFollow``: one long-running loop that every `interval` looks at
 /// the file's identity and size (`stat`) and prints the bytes appended since the last offset.
 /// Each report ends with a `done` marker, so the client acts on it at once rather than on the next.
 enum FollowScript {
-    static let script = RemoteScript(step: "following the session", body: #"""
-        b=$1 f=$2 o=$3 k=$4 iv=$5
-        while :; do
-          x=$(stat -c '%d_%i %s' -- "$f" 2>/dev/null)
-          if [ -z "$x" ]; then
-            [ "$k" = gone ] || printf '\n%s gone\n\n%s done\n' "$b" "$b"
-            k=gone
-          else
-            n=${x%% *} s=${x#* } r=
-            [ "$s" -lt "$o" ] && r=truncated
-            [ -n "$k" ] && [ "$n" != "$k" ] && r=replaced
-            if [ -n "$r" ]; then printf '\n%s reset %s\n\n%s done\n' "$b" "$r" "$b"; o=0; fi
-            k=$n
-            if [ "$s" -gt "$o" ]; then
-              printf '\n%s data %s %s\n' "$b" "$o" "$n"
-              if [ "$o" -eq 0 ]; then head -c "$s" -- "$f"; else tail -c +$((o + 1)) -- "$f" | head -c $((s - o)); fi
-              printf '\n%s done\n' "$b"
-              o=$s
-            fi
-          fi
-          sleep "$iv" 2>/dev/null || sleep 1
-        done
-        """#)
+    static let script = RemoteScript(
+        step: "following the session",
+        body: #"""
+            b=$1 f=$2 o=$3 k=$4 iv=$5
+            while :; do
+              x=$(stat -c '%d_%i %s' -- "$f" 2>/dev/null)
+              if [ -z "$x" ]; then
+                [ "$k" = gone ] || printf '\n%s gone\n\n%s done\n' "$b" "$b"
+                k=gone
+              else
+                n=${x%% *} s=${x#* } r=
+                [ "$s" -lt "$o" ] && r=truncated
+                [ -n "$k" ] && [ "$n" != "$k" ] && r=replaced
+                if [ -n "$r" ]; then printf '\n%s reset %s\n\n%s done\n' "$b" "$r" "$b"; o=0; fi
+                k=$n
+                if [ "$s" -gt "$o" ]; then
+                  printf '\n%s data %s %s\n' "$b" "$o" "$n"
+                  if [ "$o" -eq 0 ]; then head -c "$s" -- "$f"; else tail -c +$((o + 1)) -- "$f" | head -c $((s - o)); fi
+                  printf '\n%s done\n' "$b"
+                  o=$s
+                fi
+              fi
+              sleep "$iv" 2>/dev/null || sleep 1
+            done
+            """#)
 
     /// Starts the remote loop for `listing` from `offset`.
-    static func start(_ listing: RemoteSessionListing, from offset: Int, interval: Duration, connection: SSHConnection) throws -> SessionFollow {
+    static func start(
+        _ listing: RemoteSessionListing, from offset: Int, interval: Duration, connection: SSHConnection
+    ) throws -> SessionFollow {
         let loop = Loop(path: listing.file.path, interval: interval, connection: connection, initialIdentity: listing.fileIdentity)
         let position = Position(offset: offset, identity: listing.fileIdentity)
         return SessionFollow(loop: loop, remote: try loop.start(at: position), offset: offset)

@@ -53,7 +53,9 @@ struct ListedFolder: Sendable {
             let words = section.fields(3)
             switch words.first {
             case "dir":
-                guard words.count == 2, let index = Int(words[1]), folders.indices.contains(index - 1) else { throw malformed("bad folder marker") }
+                guard words.count == 2, let index = Int(words[1]), folders.indices.contains(index - 1) else {
+                    throw malformed("bad folder marker")
+                }
                 var folder = ListedFolder(folder: folders[index - 1])
                 for line in section.content.split(separator: UInt8(ascii: "\n")) {
                     if let stat = StatLine(line: Substring(decoding: line, as: UTF8.self)) { folder.files.append(stat) }
@@ -66,8 +68,10 @@ struct ListedFolder: Sendable {
                 guard !result.isEmpty else { throw malformed("counts before a folder") }
                 for line in section.content.split(separator: UInt8(ascii: "\n")) {
                     // `./project/id.jsonl:12`; the count follows the last colon.
-                    guard let colon = line.lastIndex(of: UInt8(ascii: ":")), let count = Int(String(decoding: line[(colon + 1)...], as: UTF8.self)),
-                          line.starts(with: Array("./".utf8)) else { continue }
+                    guard let colon = line.lastIndex(of: UInt8(ascii: ":")),
+                        let count = Int(String(decoding: line[(colon + 1)...], as: UTF8.self)),
+                        line.starts(with: Array("./".utf8))
+                    else { continue }
                     result[result.count - 1].counts[String(decoding: line[(line.startIndex + 2)..<colon], as: UTF8.self)] = count
                 }
             case "titled":
@@ -76,7 +80,9 @@ struct ListedFolder: Sendable {
                     result[result.count - 1].titled.insert(String(decoding: line.dropFirst(2), as: UTF8.self))
                 }
             case "range":
-                guard words.count == 4, let offset = Int(words[1]), let length = Int(words[2]), !result.isEmpty else { throw malformed("bad range marker") }
+                guard words.count == 4, let offset = Int(words[1]), let length = Int(words[2]), !result.isEmpty else {
+                    throw malformed("bad range marker")
+                }
                 let path = String(words[3].dropFirst(2))
                 let piece = FileBytes(offset: offset, bytes: section.content, isExact: section.content.count == length)
                 result[result.count - 1].ranges[path, default: []].append(piece)

@@ -11,61 +11,68 @@ import SSHClient
 /// - otherwise its first `window` bytes (one `head -c` for all such files) and, when it is
 ///   larger than that, its last `window` bytes (one `tail -c`).
 /// Every new or grown session file is also counted whole on the box (`grep -c`, one process for
-/// all of them; unless the client asks not to): its lines holding `"type":"user"` or `"type":"assistant"` (``SessionSummary/messageCount``),
-/// and the files holding a title record are named (`grep -l`, ``TitleLines``) so that a rename
-/// the 8 KiB windows miss is looked for in the wide ones.
+/// all of them; unless the client asks not to): its lines holding `"type":"user"` or
+/// `"type":"assistant"` (``SessionSummary/messageCount``), and the files holding a title record
+/// are named (`grep -l`, `TitleLines`) so that a rename the 8 KiB windows miss is looked for in
+/// the wide ones.
 /// Running `head` and `tail` once over many files keeps the cost at a few processes whatever the
 /// number of sessions; both print `==> NAME <==` headers between files (parsed by
 /// ``MultiFileOutput``), and `/dev/null` goes first so a single file gets a header too.
 /// Stdin holds only `name=digits` assignments written by the client, so `eval` reads nothing else.
 enum ListingScript {
-    static let script = RemoteScript(step: "listing sessions", body: #"""
-        # shellcheck disable=SC2086 # file lists are split into words at newlines
-        b=$1 w=$2 pat=$3 cnt=$4; shift 4
-        nl='
-        '
-        eval "$(cat)"
-        rng() { printf '\n%s range %s %s %s\n' "$b" "$2" "$3" "$1"; tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
-        i=0
-        for d in "$@"; do
-          i=$((i + 1))
-          (
-          cd "$d" 2>/dev/null || exit 0
-          l=$(find . -path "./$pat/*" -type f \( -name '*.jsonl' -o -name '*.meta.json' \) ! -name "*$nl*" \
-                -exec stat -c '%d_%i %s %Y %n' {} + 2>/dev/null)
-          printf '\n%s dir %s\n%s' "$b" "$i" "$l"
-          h='' t='' n=''
-          IFS=$nl
-          set -f
-          for e in $l; do
-            k=${e%% *}; r=${e#* }; s=${r%% *}; r=${r#* }; m=${r%% *}; p=${r#* }
-            case $p in ./*/*/* | *.meta.json) continue ;; esac
-            case $k$s$m in *[!0-9_]*) continue ;; esac
-            eval "u=\${k_${k}_${s}_$m-} o=\${o_$k-}"
-            [ -n "$u" ] && continue
-            n=$n$nl$p
-            if [ -n "$o" ] && [ "$o" -lt "$s" ]; then
-              a=$((s - w)); [ "$a" -lt "$o" ] && a=$o
-              if [ "$o" -lt "$w" ]; then
-                c=$w; [ "$s" -lt "$c" ] && c=$s
-                rng "$p" "$o" $((c - o))
-                [ "$a" -lt "$c" ] && a=$c
+    static let script = RemoteScript(
+        step: "listing sessions",
+        body: #"""
+            # shellcheck disable=SC2086 # file lists are split into words at newlines
+            b=$1 w=$2 pat=$3 cnt=$4; shift 4
+            nl='
+            '
+            eval "$(cat)"
+            rng() { printf '\n%s range %s %s %s\n' "$b" "$2" "$3" "$1"; tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
+            i=0
+            for d in "$@"; do
+              i=$((i + 1))
+              (
+              cd "$d" 2>/dev/null || exit 0
+              l=$(find . -path "./$pat/*" -type f \( -name '*.jsonl' -o -name '*.meta.json' \) ! -name "*$nl*" \
+                    -exec stat -c '%d_%i %s %Y %n' {} + 2>/dev/null)
+              printf '\n%s dir %s\n%s' "$b" "$i" "$l"
+              h='' t='' n=''
+              IFS=$nl
+              set -f
+              for e in $l; do
+                k=${e%% *}; r=${e#* }; s=${r%% *}; r=${r#* }; m=${r%% *}; p=${r#* }
+                case $p in ./*/*/* | *.meta.json) continue ;; esac
+                case $k$s$m in *[!0-9_]*) continue ;; esac
+                eval "u=\${k_${k}_${s}_$m-} o=\${o_$k-}"
+                [ -n "$u" ] && continue
+                n=$n$nl$p
+                if [ -n "$o" ] && [ "$o" -lt "$s" ]; then
+                  a=$((s - w)); [ "$a" -lt "$o" ] && a=$o
+                  if [ "$o" -lt "$w" ]; then
+                    c=$w; [ "$s" -lt "$c" ] && c=$s
+                    rng "$p" "$o" $((c - o))
+                    [ "$a" -lt "$c" ] && a=$c
+                  fi
+                  [ "$a" -lt "$s" ] && rng "$p" "$a" $((s - a))
+                else
+                  h=$h$nl$p
+                  [ "$s" -gt "$w" ] && t=$t$nl$p
+                fi
+              done
+              [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
+              [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
+              if [ "$cnt" = 1 ] && [ -n "$n" ]; then
+                printf '\n%s counts\n' "$b"
+                LC_ALL=C grep -c -F -e '"type":"user"' -e '"type":"assistant"' /dev/null $n
+                printf '\n%s titled\n' "$b"
+                LC_ALL=C grep -l -F -e '"type":"custom-title"' -e '"type":"ai-title"' /dev/null $n
               fi
-              [ "$a" -lt "$s" ] && rng "$p" "$a" $((s - a))
-            else
-              h=$h$nl$p
-              [ "$s" -gt "$w" ] && t=$t$nl$p
-            fi
-          done
-          [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
-          [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
-          [ "$cnt" = 1 ] && [ -n "$n" ] && { printf '\n%s counts\n' "$b"; LC_ALL=C grep -c -F -e '"type":"user"' -e '"type":"assistant"' /dev/null $n; }
-          [ "$cnt" = 1 ] && [ -n "$n" ] && { printf '\n%s titled\n' "$b"; LC_ALL=C grep -l -F -e '"type":"custom-title"' -e '"type":"ai-title"' /dev/null $n; }
-          exit 0
-          )
-        done
-        printf '\n%s end\n' "$b"
-        """#)
+              exit 0
+              )
+            done
+            printf '\n%s end\n' "$b"
+            """#)
 
     /// What the client already holds for one file, sent on stdin.
     struct Known: Sendable {

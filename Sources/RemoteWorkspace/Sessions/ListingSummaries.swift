@@ -74,8 +74,10 @@ enum ListingSummaries {
             summary.messageCount = file.messageCount
             summary.fillListingFields(
                 modificationTime: file.stat.mtime, subagentFileNames: subagents.map { String($0.path.split(separator: "/").last ?? "") })
-            listings.append(RemoteSessionListing(
-                file: remoteFile(file), projectFolder: file.project, summary: summary, subagentFiles: subagents, fileIdentity: file.stat.identity))
+            listings.append(
+                RemoteSessionListing(
+                    file: remoteFile(file), projectFolder: file.project, summary: summary, subagentFiles: subagents,
+                    fileIdentity: file.stat.identity))
         }
         return listings.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }
     }

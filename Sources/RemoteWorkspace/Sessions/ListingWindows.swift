@@ -12,14 +12,16 @@ enum ListingWindows {
             file.take(FileWindow(size: size, head: head.bytes, tail: tail.bytes), stable: head.isExact && tail.isExact)
         } else if let ranges = folder.ranges[stat.path] {
             guard let old = cache.entries[file.path], old.identity == stat.identity, old.size < stat.size,
-                  let oldWindow = cache.window(for: old) else { return }
+                let oldWindow = cache.window(for: old)
+            else { return }
             var known = SparseBytes()
             known.add(oldWindow.head, at: 0)
             known.add(oldWindow.tail, at: old.size - oldWindow.tail.count)
             for range in ranges { known.add(range.bytes, at: range.offset) }
             let headLength = min(stat.size, max(window, oldWindow.head.count))
             guard let head = known.bytes(0, headLength),
-                  let tail = known.suffix(endingAt: stat.size, limit: max(window, oldWindow.tail.count), minimum: window) else { return }
+                let tail = known.suffix(endingAt: stat.size, limit: max(window, oldWindow.tail.count), minimum: window)
+            else { return }
             file.take(FileWindow(size: stat.size, head: head, tail: tail), stable: ranges.allSatisfy(\.isExact))
         } else if let old = cache.entries[file.path], old.identity == stat.identity, old.size == stat.size, old.mtime == stat.mtime {
             file.cached = old
@@ -41,7 +43,8 @@ enum ListingWindows {
         let head = contents[contents.startIndex]
         let tail = contents.count > 1 ? contents[contents.startIndex + 1] : head
         let expectedTail = file.stat.size > window ? window : file.stat.size
-        file.take(FileWindow(size: file.stat.size, head: head, tail: tail),
-                  stable: head.count == min(window, file.stat.size) && tail.count == expectedTail)
+        file.take(
+            FileWindow(size: file.stat.size, head: head, tail: tail),
+            stable: head.count == min(window, file.stat.size) && tail.count == expectedTail)
     }
 }

@@ -25,7 +25,8 @@ enum MultiFileOutput {
             guard let (name, dataStart) = header(in: content, at: position) else { break }
             let expected = name == "/dev/null" ? 0 : expectedLength(name)
             if let expected, dataStart + expected <= content.count,
-               dataStart + expected == content.count || nextHeader(in: content, at: dataStart + expected, expectedLength) {
+                dataStart + expected == content.count || nextHeader(in: content, at: dataStart + expected, expectedLength)
+            {
                 pieces[name] = Piece(bytes: Array(content[dataStart..<(dataStart + expected)]), isExact: true)
                 position = dataStart + expected
                 continue
@@ -40,7 +41,8 @@ enum MultiFileOutput {
     /// The name in a header starting at `position`, and where the data after it starts.
     private static func header(in content: [UInt8], at position: Int) -> (String, Int)? {
         guard content.count - position >= open.count + close.count,
-              content[position..<(position + open.count)].elementsEqual(open) else { return nil }
+            content[position..<(position + open.count)].elementsEqual(open)
+        else { return nil }
         var index = position + open.count
         while index + close.count <= content.count {
             if content[index] == UInt8(ascii: " "), content[index..<(index + close.count)].elementsEqual(close) {
@@ -55,7 +57,8 @@ enum MultiFileOutput {
     /// Whether a separator and a header of a file that was asked for start at `position`.
     private static func nextHeader(in content: [UInt8], at position: Int, _ expectedLength: (String) -> Int?) -> Bool {
         guard position < content.count, content[position] == UInt8(ascii: "\n"),
-              let (name, _) = header(in: content, at: position + 1) else { return false }
+            let (name, _) = header(in: content, at: position + 1)
+        else { return false }
         return name == "/dev/null" || expectedLength(name) != nil
     }
 

@@ -21,7 +21,8 @@ enum ProjectPattern {
         }
         if project.hasPrefix("/") {
             let encoded = ProjectFolderName.encode(trimmed(project))
-            return encoded.count > ProjectFolderName.maximumLength ? String(encoded.prefix(ProjectFolderName.maximumLength)) + "-*" : encoded
+            return encoded.count > ProjectFolderName.maximumLength
+                ? String(encoded.prefix(ProjectFolderName.maximumLength)) + "-*" : encoded
         }
         if project == "~" || project.hasPrefix("~/") { return "*" + ProjectFolderName.encode(trimmed(String(project.dropFirst()))) }
         if !project.contains("/") { return try pattern(for: workspaceRoot + "/" + project, workspaceRoot: workspaceRoot) }

@@ -33,17 +33,19 @@ struct RemoteByteReader: Sendable {
         self.compressionLevel = compressionLevel.map { min(9, max(1, $0)) }
     }
 
-    static let script = RemoteScript(step: "reading session files", body: #"""
-        b=$1 z=$2; shift 2
-        [ "$z" != raw ] && ! command -v gzip >/dev/null 2>&1 && z=raw
-        while [ $# -ge 3 ]; do
-          printf '\n%s range %s %s %s\n' "$b" "$2" "$3" "$z"
-          if [ "$2" -eq 0 ]; then head -c "$3" -- "$1"; else tail -c +$(($2 + 1)) -- "$1" | head -c "$3"; fi |
-            if [ "$z" = raw ]; then cat; else gzip -c "-$z"; fi
-          shift 3
-        done
-        printf '\n%s end\n' "$b"
-        """#)
+    static let script = RemoteScript(
+        step: "reading session files",
+        body: #"""
+            b=$1 z=$2; shift 2
+            [ "$z" != raw ] && ! command -v gzip >/dev/null 2>&1 && z=raw
+            while [ $# -ge 3 ]; do
+              printf '\n%s range %s %s %s\n' "$b" "$2" "$3" "$z"
+              if [ "$2" -eq 0 ]; then head -c "$3" -- "$1"; else tail -c +$(($2 + 1)) -- "$1" | head -c "$3"; fi |
+                if [ "$z" = raw ]; then cat; else gzip -c "-$z"; fi
+              shift 3
+            done
+            printf '\n%s end\n' "$b"
+            """#)
 
     /// The bytes of each range, in the order given, and how many bytes crossed the connection.
     func read(_ ranges: [RemoteByteRange]) async throws -> (contents: [[UInt8]], transferred: Int) {
@@ -51,11 +53,15 @@ struct RemoteByteReader: Sendable {
         var transferred = 0
         for batch in Self.batches(ranges) {
             let level: RemoteScript.Argument = .word(compressionLevel.map(String.init) ?? "raw")
-            let (sections, bytes) = try await Self.script.sections(on: connection, [level] + batch.flatMap { range in
-                [.path(range.path), .word(String(range.offset)), .word(String(range.length))]
-            })
+            let (sections, bytes) = try await Self.script.sections(
+                on: connection,
+                [level]
+                    + batch.flatMap { range in
+                        [.path(range.path), .word(String(range.offset)), .word(String(range.length))]
+                    })
             guard sections.count == batch.count else {
-                throw RemoteSessionError.malformedOutput(step: Self.script.step, reason: "\(sections.count) ranges returned for \(batch.count) asked")
+                throw RemoteSessionError.malformedOutput(
+                    step: Self.script.step, reason: "\(sections.count) ranges returned for \(batch.count) asked")
             }
             for section in sections {
                 let compressed = !section.header.hasSuffix(" raw")

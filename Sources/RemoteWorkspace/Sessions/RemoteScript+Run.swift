@@ -2,7 +2,9 @@ import SSHClient
 
 extension RemoteScript {
     /// Runs the script and returns its result; a non-zero exit is a ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)``.
-    func run(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)) async throws
+    func run(
+        on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)
+    ) async throws
         -> CommandResult
     {
         let result = try await self.result(on: connection, arguments, input: input, timeout: timeout)
@@ -11,7 +13,9 @@ extension RemoteScript {
     }
 
     /// Runs the script and returns its result, whatever its exit status.
-    func result(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)) async throws
+    func result(
+        on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)
+    ) async throws
         -> CommandResult
     {
         try await connection.run(try commandLine(arguments), input: input, timeout: timeout)
@@ -26,7 +30,9 @@ extension RemoteScript {
 
     /// Runs a script whose first argument is a boundary token and splits its output into
     /// sections; the output must end with an `end` marker, or it was cut off.
-    func sections(on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120))
+    func sections(
+        on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)
+    )
         async throws -> (sections: [OutputSection], bytes: Int)
     {
         let boundary = SectionReader.makeBoundary()

@@ -1,5 +1,5 @@
-import SessionHistory
 import SSHClient
+import SessionHistory
 
 /// A session loaded from the box with its subagent transcripts.
 public struct RemoteSession: Sendable {
@@ -54,8 +54,10 @@ public struct SessionLoadOptions: Sendable, Equatable {
     ///   - lastMessages: Only the last this many messages; nil for all.
     ///   - compressionLevel: gzip level on the box, nil for raw bytes.
     ///   - firstTailWindow: Bytes read first from the end with `lastMessages`.
-    public init(conversation: ConversationOptions = ConversationOptions(), lastMessages: Int? = nil,
-                compressionLevel: Int? = 6, firstTailWindow: Int = 262_144) {
+    public init(
+        conversation: ConversationOptions = ConversationOptions(), lastMessages: Int? = nil,
+        compressionLevel: Int? = 6, firstTailWindow: Int = 262_144
+    ) {
         self.conversation = conversation
         self.lastMessages = lastMessages.map { max(0, $0) }
         self.compressionLevel = compressionLevel

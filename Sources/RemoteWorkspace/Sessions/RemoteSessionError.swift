@@ -22,8 +22,8 @@ public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConverti
         case .sessionNotFound(let id):
             return "no session \(id) on the box (see `rws sessions` for the ids)"
         case .ambiguousSessionId(let prefix, let candidates):
-            return "session id prefix \(prefix) matches \(candidates.count) " +
-                "sessions: \(candidates.prefix(5).joined(separator: ", ")); give more characters"
+            return "session id prefix \(prefix) matches \(candidates.count) "
+                + "sessions: \(candidates.prefix(5).joined(separator: ", ")); give more characters"
         case .invalidName(let name, let reason):
             return "\"\(name)\" cannot be used: \(reason)"
         case .remoteCommandFailed(let step, let status, let stderr):

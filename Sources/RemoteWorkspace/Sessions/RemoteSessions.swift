@@ -1,5 +1,5 @@
-import SessionHistory
 import SSHClient
+import SessionHistory
 
 /// The Claude Code sessions on a box: list, open, follow live, rename, delete — with nothing on
 /// the box but sshd and a POSIX shell.
@@ -22,8 +22,10 @@ public final class RemoteSessions: Sendable {
     public let options: SessionListingOptions
 
     /// Sessions of the box behind `connection`.
-    public init(connection: SSHConnection, locations: WorkspaceLocations = WorkspaceLocations(),
-                cache: SessionListingCache?, options: SessionListingOptions = SessionListingOptions()) {
+    public init(
+        connection: SSHConnection, locations: WorkspaceLocations = WorkspaceLocations(),
+        cache: SessionListingCache?, options: SessionListingOptions = SessionListingOptions()
+    ) {
         self.connection = connection
         self.locations = locations
         self.cache = cache
@@ -103,13 +105,17 @@ public final class RemoteSessions: Sendable {
     ///   - offset: where to start reading: a line start, such as
     ///     ``RemoteSession/followOffset``; nil starts at the end of the file as listed.
     ///   - pollInterval: How often the box checks the file for new bytes.
-    public func followSession(_ id: String, from offset: Int? = nil, pollInterval: Duration = .milliseconds(250)) async throws -> SessionFollow {
+    public func followSession(
+        _ id: String, from offset: Int? = nil, pollInterval: Duration = .milliseconds(250)
+    ) async throws -> SessionFollow {
         let listing = try await findSession(id)
         return try follow(listing, from: offset ?? listing.file.size, pollInterval: pollInterval)
     }
 
     /// Follows a listed session from `offset` (see ``followSession(_:from:pollInterval:)``).
-    public func follow(_ listing: RemoteSessionListing, from offset: Int, pollInterval: Duration = .milliseconds(250)) throws -> SessionFollow {
+    public func follow(
+        _ listing: RemoteSessionListing, from offset: Int, pollInterval: Duration = .milliseconds(250)
+    ) throws -> SessionFollow {
         try FollowScript.start(listing, from: offset, interval: pollInterval, connection: connection)
     }
 

@@ -56,7 +56,11 @@ struct SectionReader: Sendable {
 
     /// Ends the input; returns the last open section (the script's output ends after it).
     mutating func finish() -> [OutputSection] {
-        defer { open = nil; buffer = []; scanned = 0 }
+        defer {
+            open = nil
+            buffer = []
+            scanned = 0
+        }
         guard let open else { return [] }
         return [OutputSection(header: open, content: buffer)]
     }
@@ -74,10 +78,16 @@ struct SectionReader: Sendable {
                 }
                 let start = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 // A marker cut by the end of the chunk is looked at again when more arrives.
-                guard start + marker.count <= bytes.count else { index = start; return nil }
+                guard start + marker.count <= bytes.count else {
+                    index = start
+                    return nil
+                }
                 if memcmp(base + start, marker, marker.count) == 0 {
                     let afterMarker = start + marker.count
-                    guard let newline = memchr(base + afterMarker, 0x0A, bytes.count - afterMarker) else { index = start; return nil }
+                    guard let newline = memchr(base + afterMarker, 0x0A, bytes.count - afterMarker) else {
+                        index = start
+                        return nil
+                    }
                     return (start, base.distance(to: newline.assumingMemoryBound(to: UInt8.self)))
                 }
                 index = start + 1

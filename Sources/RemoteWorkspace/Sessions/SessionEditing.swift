@@ -1,6 +1,6 @@
 import Foundation
-import SessionHistory
 import SSHClient
+import SessionHistory
 
 /// Renames and deletes sessions on the box.
 enum SessionEditing {
@@ -21,33 +21,38 @@ enum SessionEditing {
     /// (``Exit/beingWritten``). A writer that writes each line with one `write` is never
     /// glued to (O_APPEND appends whole buffers); one that writes a line in pieces is refused while
     /// it is writing, as long as its pieces come less than the interval apart.
-    static let appendScript = RemoteScript(step: "renaming the session", exits: Exit.self, body: #"""
-        f=$1 line=$2 i=0 previous=
-        [ -f "$f" ] || { printf 'no session file %s\n' "$f" >&2; exit 3; }
-        while :; do
-          size=$(stat -c %s -- "$f") || exit 3
-          c=$(tail -c 1 -- "$f")
-          [ -z "$c" ] && [ "$size" = "$previous" ] && break
-          previous=$size
-          i=$((i + 1))
-          [ "$i" -gt 15 ] && exit 4
-          sleep 0.2 2>/dev/null || sleep 1
-        done
-        printf '%s\n' "$line" >> "$f"
-        """#)
+    static let appendScript = RemoteScript(
+        step: "renaming the session", exits: Exit.self,
+        body: #"""
+            f=$1 line=$2 i=0 previous=
+            [ -f "$f" ] || { printf 'no session file %s\n' "$f" >&2; exit 3; }
+            while :; do
+              size=$(stat -c %s -- "$f") || exit 3
+              c=$(tail -c 1 -- "$f")
+              [ -z "$c" ] && [ "$size" = "$previous" ] && break
+              previous=$size
+              i=$((i + 1))
+              [ "$i" -gt 15 ] && exit 4
+              sleep 0.2 2>/dev/null || sleep 1
+            done
+            printf '%s\n' "$line" >> "$f"
+            """#)
 
     /// Removes the session file and its `<id>/` folder (subagents, tool results), nothing else.
-    static let removeScript = RemoteScript(step: "deleting the session", exits: Exit.self, body: #"""
-        f=$1 d=$2
-        [ -f "$f" ] || { printf 'no session file %s\n' "$f" >&2; exit 3; }
-        rm -f -- "$f" && rm -rf -- "$d"
-        """#)
+    static let removeScript = RemoteScript(
+        step: "deleting the session", exits: Exit.self,
+        body: #"""
+            f=$1 d=$2
+            [ -f "$f" ] || { printf 'no session file %s\n' "$f" >&2; exit 3; }
+            rm -f -- "$f" && rm -rf -- "$d"
+            """#)
 
     /// The record Claude Code's `/rename` writes.
     static func titleLine(title: String, sessionId: String) throws -> String {
         let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw RemoteSessionError.invalidTitle(reason: "it is empty") }
-        let line = #"{"type":"custom-title","customTitle":"# + JSONWriter.quoted(trimmed)
+        let line =
+            #"{"type":"custom-title","customTitle":"# + JSONWriter.quoted(trimmed)
             + #","sessionId":"# + JSONWriter.quoted(sessionId) + "}"
         guard line.utf8.count <= maximumLineBytes else {
             throw RemoteSessionError.invalidTitle(reason: "it is longer than a record of \(maximumLineBytes) bytes allows")

@@ -1,5 +1,5 @@
-import SessionHistory
 import SSHClient
+import SessionHistory
 import Synchronization
 
 /// A session followed live: the ``SessionFollowEvent``s of one polling loop on the box, as an

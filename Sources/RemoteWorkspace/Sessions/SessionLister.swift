@@ -20,7 +20,8 @@ struct SessionLister: Sendable {
         let known = contents.entries.values.filter { !options.countsMessages || $0.messageCount != nil }
             .map { ListingScript.Known(identity: $0.identity, size: $0.size, mtime: $0.mtime) }
         let (sections, transferred) = try await ListingScript.script.sections(
-            on: connection, ListingScript.arguments(
+            on: connection,
+            ListingScript.arguments(
                 window: options.window, projectPattern: projectPattern, countsMessages: options.countsMessages, folders: folders),
             input: ListingScript.input(known: known))
         statistics.commands = 1
@@ -35,7 +36,8 @@ struct SessionLister: Sendable {
         }
         try await widen(&files, statistics: &statistics)
         if let cache { try save(files, listed: listed, pattern: projectPattern, contents: contents, to: cache) }
-        return SessionListing(sessions: ListingSummaries.listings(files, folders: listed, includeUnlisted: includeUnlisted), statistics: statistics)
+        return SessionListing(
+            sessions: ListingSummaries.listings(files, folders: listed, includeUnlisted: includeUnlisted), statistics: statistics)
     }
 
     private func resolveWindows(_ listed: [ListedFolder], contents: CacheContents, statistics: inout ListingStatistics) -> [ListedFile] {
@@ -96,14 +98,19 @@ struct SessionLister: Sendable {
 
     /// Writes the cache when anything changed: the files listed now, plus the entries of folders
     /// and projects this listing did not look at.
-    private func save(_ files: [ListedFile], listed: [ListedFolder], pattern: String, contents: CacheContents, to cache: SessionListingCache) throws {
+    private func save(
+        _ files: [ListedFile], listed: [ListedFolder], pattern: String, contents: CacheContents, to cache: SessionListingCache
+    ) throws {
         let covered = Set(files.map(\.path))
         let removed = contents.entries.keys.contains { !covered.contains($0) && Self.isInScope($0, folders: folders, pattern: pattern) }
-        guard removed || files.contains(where: { $0.wasRead || $0.cached == nil || $0.leafMapDigest != $0.cached?.leafMapDigest }) else { return }
+        guard removed || files.contains(where: { $0.wasRead || $0.cached == nil || $0.leafMapDigest != $0.cached?.leafMapDigest }) else {
+            return
+        }
         var entries: [(CachedSession, CacheFileFormat.EntryBytes)] = []
         for file in files {
             guard let entry = file.cacheEntry,
-                  let bytes = file.window.map(CacheFileFormat.EntryBytes.window) ?? file.cached.flatMap(contents.entryBytes(for:)) else { continue }
+                let bytes = file.window.map(CacheFileFormat.EntryBytes.window) ?? file.cached.flatMap(contents.entryBytes(for:))
+            else { continue }
             entries.append((entry, bytes))
         }
         for (path, entry) in contents.entries where !covered.contains(path) && !Self.isInScope(path, folders: folders, pattern: pattern) {

@@ -23,7 +23,8 @@ public struct SessionListingCache: Sendable {
 
     /// The cache for the box a connection goes to, under the user's cache folder.
     public init(for configuration: SSHConnectionConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(fileURL: Self.location(host: configuration.host, port: configuration.port, user: configuration.user, environment: environment))
+        self.init(
+            fileURL: Self.location(host: configuration.host, port: configuration.port, user: configuration.user, environment: environment))
     }
 
     /// Where the cache of `user@host:port` lives.
@@ -44,7 +45,8 @@ public struct SessionListingCache: Sendable {
     /// The cached entries; empty when there is no cache or it cannot be trusted.
     func load() -> CacheContents {
         guard let data = try? Data(contentsOf: fileURL, options: .alwaysMapped),
-              let contents = CacheFileFormat.decode(data) else { return CacheContents() }
+            let contents = CacheFileFormat.decode(data)
+        else { return CacheContents() }
         return contents
     }
 

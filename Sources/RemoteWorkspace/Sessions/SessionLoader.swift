@@ -1,24 +1,28 @@
-import SessionHistory
 import SSHClient
+import SessionHistory
 
 /// Reads a listed session from the box: whole (with its subagent files, in one command), only
 /// its last messages (backwards from the end), or what was appended since an earlier load.
 enum SessionLoader {
-    static func load(_ listing: RemoteSessionListing, connection: SSHConnection, options: SessionLoadOptions) async throws -> RemoteSession {
+    static func load(_ listing: RemoteSessionListing, connection: SSHConnection, options: SessionLoadOptions) async throws -> RemoteSession
+    {
         let reader = RemoteByteReader(connection: connection, compressionLevel: options.compressionLevel)
         if let last = options.lastMessages { return try await loadLast(last, listing, reader: reader, options: options) }
         let files = [listing.file] + listing.subagentFiles
         let (contents, transferred) = try await reader.read(files.map { RemoteByteRange(path: $0.path, offset: 0, length: $0.size) })
         let agents = subagentSources(Array(zip(files, contents).dropFirst()))
-        return assemble(listing, bytes: contents[0], from: 0, records: SessionParser.parse(contents[0]), agents: agents,
-                        transferred: transferred, options: options)
+        return assemble(
+            listing, bytes: contents[0], from: 0, records: SessionParser.parse(contents[0]), agents: agents,
+            transferred: transferred, options: options)
     }
 
     /// Reads stretches from the end, each 4× the last, until the conversation they hold has more
     /// than `count` messages (so the first one kept has its predecessor in view) or the file's
     /// start is reached; keeps the last `count`.
-    private static func loadLast(_ count: Int, _ listing: RemoteSessionListing, reader: RemoteByteReader,
-                                 options: SessionLoadOptions) async throws -> RemoteSession {
+    private static func loadLast(
+        _ count: Int, _ listing: RemoteSessionListing, reader: RemoteByteReader,
+        options: SessionLoadOptions
+    ) async throws -> RemoteSession {
         var start = listing.file.size
         var bytes: [UInt8] = []
         var transferred = 0
@@ -45,8 +49,10 @@ enum SessionLoader {
     /// Reads what was appended since `previous` (same file, not shorter): the records kept plus the
     /// new ones give the conversation; subagent files are read again only when one changed. A
     /// replaced or truncated file is read again as `previous` was (whole, or its last messages).
-    static func reload(_ previous: RemoteSession, as listing: RemoteSessionListing, connection: SSHConnection,
-                       options: SessionLoadOptions) async throws -> RemoteSession {
+    static func reload(
+        _ previous: RemoteSession, as listing: RemoteSessionListing, connection: SSHConnection,
+        options: SessionLoadOptions
+    ) async throws -> RemoteSession {
         var options = options
         options.lastMessages = previous.messageLimit
         guard listing.fileIdentity == previous.listing.fileIdentity, listing.file.size >= previous.followOffset else {
@@ -64,18 +70,22 @@ enum SessionLoader {
         lines.issues = lines.issues.filter { $0.location.byteOffset < offset } + added.issues
         let agents = agentsChanged ? subagentSources(Array(zip(listing.subagentFiles, contents.dropFirst()))) : previous.subagentSources
         let kept = offset - previous.firstByteOffset
-        return assemble(listing, bytes: Array(previous.bytesHeld.prefix(kept)) + contents[0], from: previous.firstByteOffset,
-                        records: lines, agents: agents, transferred: transferred, options: options)
+        return assemble(
+            listing, bytes: Array(previous.bytesHeld.prefix(kept)) + contents[0], from: previous.firstByteOffset,
+            records: lines, agents: agents, transferred: transferred, options: options)
     }
 
-    private static func assemble(_ listing: RemoteSessionListing, bytes: [UInt8], from start: Int, records lines: ParsedLines,
-                                 agents: [SubagentSource], transferred: Int, options: SessionLoadOptions) -> RemoteSession {
+    private static func assemble(
+        _ listing: RemoteSessionListing, bytes: [UInt8], from start: Int, records lines: ParsedLines,
+        agents: [SubagentSource], transferred: Int, options: SessionLoadOptions
+    ) -> RemoteSession {
         var conversation = ConversationBuilder.build(records: lines.records, subagentFiles: agents, options: options.conversation)
         if let last = options.lastMessages { conversation = conversation.suffix(messages: last) }
         let followOffset = start + (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
-        return RemoteSession(listing: listing, lines: lines, conversation: conversation, byteCount: bytes.count, firstByteOffset: start,
-                             followOffset: followOffset, bytesTransferred: transferred, messageLimit: options.lastMessages,
-                             subagentSources: agents, bytesHeld: bytes)
+        return RemoteSession(
+            listing: listing, lines: lines, conversation: conversation, byteCount: bytes.count, firstByteOffset: start,
+            followOffset: followOffset, bytesTransferred: transferred, messageLimit: options.lastMessages,
+            subagentSources: agents, bytesHeld: bytes)
     }
 
     /// Agent transcripts with their `.meta.json` sidecars.
@@ -88,8 +98,10 @@ enum SessionLoader {
         for (file, content) in files where file.path.hasSuffix(".jsonl") {
             let name = String(file.path.split(separator: "/").last ?? "")
             let agentId = String(name.dropFirst("agent-".count).dropLast(".jsonl".count))
-            agents.append(SubagentSource(agentId: agentId, fileName: name, records: SessionParser.parse(content).records,
-                                         metadata: metadata[String(file.path.dropLast(".jsonl".count))]))
+            agents.append(
+                SubagentSource(
+                    agentId: agentId, fileName: name, records: SessionParser.parse(content).records,
+                    metadata: metadata[String(file.path.dropLast(".jsonl".count))]))
         }
         return agents
     }

@@ -32,7 +32,8 @@ struct SparseBytes: Sendable {
         let floor = max(0, end - limit)
         var position = end
         while position > floor,
-              let segment = segments.first(where: { $0.offset < position && position <= $0.offset + $0.bytes.count }) {
+            let segment = segments.first(where: { $0.offset < position && position <= $0.offset + $0.bytes.count })
+        {
             position = max(floor, segment.offset)
         }
         guard end - position >= min(minimum, end) else { return nil }

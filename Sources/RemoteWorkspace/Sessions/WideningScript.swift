@@ -9,23 +9,25 @@ enum WideningScript {
         case folderMissing = 3
     }
 
-    static let script = RemoteScript(step: "reading wider windows", exits: Exit.self, body: #"""
-        # shellcheck disable=SC2086 # file lists are split into words at newlines
-        b=$1 w=$2 d=$3 n=$4; shift 4
-        nl='
-        '
-        h='' t='' i=0
-        for p do
-          i=$((i + 1))
-          if [ "$i" -le "$n" ]; then h=$h$nl$p; else t=$t$nl$p; fi
-        done
-        cd "$d" || exit 3
-        IFS=$nl
-        set -f
-        [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
-        [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
-        printf '\n%s end\n' "$b"
-        """#)
+    static let script = RemoteScript(
+        step: "reading wider windows", exits: Exit.self,
+        body: #"""
+            # shellcheck disable=SC2086 # file lists are split into words at newlines
+            b=$1 w=$2 d=$3 n=$4; shift 4
+            nl='
+            '
+            h='' t='' i=0
+            for p do
+              i=$((i + 1))
+              if [ "$i" -le "$n" ]; then h=$h$nl$p; else t=$t$nl$p; fi
+            done
+            cd "$d" || exit 3
+            IFS=$nl
+            set -f
+            [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
+            [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
+            printf '\n%s end\n' "$b"
+            """#)
 
     /// What to widen for one listed file.
     struct Request {
@@ -39,7 +41,9 @@ enum WideningScript {
 
     /// Replaces the requested sides of each file's window with its first or last `wide` bytes.
     /// Returns the bytes received and the commands run.
-    static func widen(_ requests: [Request], files: inout [ListedFile], wide: Int, connection: SSHConnection) async throws -> (bytes: Int, commands: Int) {
+    static func widen(
+        _ requests: [Request], files: inout [ListedFile], wide: Int, connection: SSHConnection
+    ) async throws -> (bytes: Int, commands: Int) {
         var transferred = 0
         var commands = 0
         for group in Dictionary(grouping: requests, by: { files[$0.index].folder }).values {
@@ -52,7 +56,8 @@ enum WideningScript {
         return (transferred, commands)
     }
 
-    private static func widenChunk(_ chunk: [Request], files: inout [ListedFile], wide: Int, connection: SSHConnection) async throws -> Int {
+    private static func widenChunk(_ chunk: [Request], files: inout [ListedFile], wide: Int, connection: SSHConnection) async throws -> Int
+    {
         let heads = chunk.filter(\.head).map { "./" + files[$0.index].stat.path }
         let tails = chunk.filter(\.tail).map { "./" + files[$0.index].stat.path }
         var arguments: [RemoteScript.Argument] = [.word(String(wide)), .path(files[chunk[0].index].folder), .word(String(heads.count))]

@@ -78,8 +78,9 @@ struct Authenticator {
         let rc = try waiter.retry {
             bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { chars in
-                    libssh2_userauth_publickey_frommemory(transport.raw, user, Int(userLength), nil, 0,
-                                                          chars.baseAddress, chars.count, passphrase ?? "")
+                    libssh2_userauth_publickey_frommemory(
+                        transport.raw, user, Int(userLength), nil, 0,
+                        chars.baseAddress, chars.count, passphrase ?? "")
                 }
             }
         }
@@ -102,9 +103,11 @@ struct Authenticator {
     }
 
     private func rsaUnsupported(path: String) -> SSHError {
-        .unsupportedKeyType(path: path, keyType: "ssh-rsa", reason:
-            "libssh2 \(libSSH2Version) signs RSA keys only with SHA-1 (ssh-rsa), which OpenSSH 8.8 and later refuse; "
-            + "use an ed25519 key (ssh-keygen -t ed25519) or build against libssh2 1.11 or later")
+        .unsupportedKeyType(
+            path: path, keyType: "ssh-rsa",
+            reason:
+                "libssh2 \(libSSH2Version) signs RSA keys only with SHA-1 (ssh-rsa), which OpenSSH 8.8 and later refuse; "
+                + "use an ed25519 key (ssh-keygen -t ed25519) or build against libssh2 1.11 or later")
     }
 
     /// rsa-sha2-256/512 signatures arrived in libssh2 1.11.

@@ -38,15 +38,17 @@ struct PrivateKeyFile {
         guard let blob = Data(base64Encoded: body) else { return PrivateKeyFile(keyType: nil, isEncrypted: false) }
         var reader = SSHWireReader(Array(blob))
         guard reader.skipMagic("openssh-key-v1\0"),
-              let cipher = reader.string(),
-              reader.string() != nil, reader.string() != nil,  // kdf name and options
-              reader.uint32() != nil,  // number of keys
-              let publicKey = reader.bytes() else {
+            let cipher = reader.string(),
+            reader.string() != nil, reader.string() != nil,  // kdf name and options
+            reader.uint32() != nil,  // number of keys
+            let publicKey = reader.bytes()
+        else {
             return PrivateKeyFile(keyType: nil, isEncrypted: false)
         }
         var keyReader = SSHWireReader(publicKey)
-        return PrivateKeyFile(keyType: keyReader.string().map { String(decoding: $0, as: UTF8.self) },
-                              isEncrypted: String(decoding: cipher, as: UTF8.self) != "none")
+        return PrivateKeyFile(
+            keyType: keyReader.string().map { String(decoding: $0, as: UTF8.self) },
+            isEncrypted: String(decoding: cipher, as: UTF8.self) != "none")
     }
 }
 

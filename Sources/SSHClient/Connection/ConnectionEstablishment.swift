@@ -11,15 +11,18 @@ struct ConnectionEstablishment {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         let logger = configuration.logger
         logger.info("connecting", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
-        let socket = configuration.jumpHosts.isEmpty
+        let socket =
+            configuration.jumpHosts.isEmpty
             ? try TCPSocket.connect(host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
             : try JumpTransport.open(to: configuration, deadline: deadline)
         do throws(SSHError) {
             let transport = try SSHTransport()
             transport.context.quickAcknowledgement = configuration.carriesJumpTraffic
-            let waiter = SocketWaiter(transport: transport, socket: socket, deadline: deadline,
-                                      onTimeout: .connectTimedOut(host: configuration.host, port: configuration.port,
-                                                                  after: configuration.connectTimeout))
+            let waiter = SocketWaiter(
+                transport: transport, socket: socket, deadline: deadline,
+                onTimeout: .connectTimedOut(
+                    host: configuration.host, port: configuration.port,
+                    after: configuration.connectTimeout))
             logger.debug("TCP connected")
             let knownHosts = try openKnownHosts(transport)
             preferKnownHostKeyTypes(transport, knownHosts)

@@ -39,9 +39,10 @@ final class ConnectionLink: Sendable {
 
     var statistics: ConnectionStatistics {
         let (loop, retired) = state.withLock { ($0.loop, $0.retired) }
-        return ConnectionStatistics(polls: retired.polls + loop.counters.polls.load(ordering: .relaxed),
-                                    stalledPolls: retired.stalledPolls + loop.counters.stalledPolls.load(ordering: .relaxed),
-                                    channelsOpened: retired.channelsOpened + loop.channelsOpened.load(ordering: .relaxed))
+        return ConnectionStatistics(
+            polls: retired.polls + loop.counters.polls.load(ordering: .relaxed),
+            stalledPolls: retired.stalledPolls + loop.counters.stalledPolls.load(ordering: .relaxed),
+            channelsOpened: retired.channelsOpened + loop.channelsOpened.load(ordering: .relaxed))
     }
 
     /// The current state, then every change; ends after `.closed`.
@@ -178,7 +179,8 @@ final class ConnectionLink: Sendable {
 
     /// Makes `loop` the current one and hands it to everyone waiting; false when closed meanwhile.
     private func adopt(_ loop: ConnectionLoop) -> Bool {
-        let adopted = state.withLock { state -> (waiters: [CheckedContinuation<ConnectionLoop, any Error>], observers: [AsyncStream<ConnectionState>.Continuation])? in
+        let adopted = state.withLock {
+            state -> (waiters: [CheckedContinuation<ConnectionLoop, any Error>], observers: [AsyncStream<ConnectionState>.Continuation])? in
             guard !state.closedByUser, state.endError == nil else { return nil }
             let old = state.loop
             state.retired.polls += old.counters.polls.load(ordering: .relaxed)
@@ -208,7 +210,8 @@ final class ConnectionLink: Sendable {
 
     /// The connection ended for good: observers see `final` and finish, waiters fail with `error`.
     private func end(_ error: SSHError, state final: ConnectionState) {
-        let ended = state.withLock { state -> (waiters: [CheckedContinuation<ConnectionLoop, any Error>], observers: [AsyncStream<ConnectionState>.Continuation])? in
+        let ended = state.withLock {
+            state -> (waiters: [CheckedContinuation<ConnectionLoop, any Error>], observers: [AsyncStream<ConnectionState>.Continuation])? in
             guard state.endError == nil else { return nil }
             state.endError = error
             state.state = final

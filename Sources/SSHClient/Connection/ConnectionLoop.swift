@@ -1,7 +1,7 @@
 import CLibSSH2
 import Foundation
-import Synchronization
 import Platform
+import Synchronization
 
 /// The thread that owns one connection's socket and libssh2 session, and the poll loop on it.
 ///
@@ -73,8 +73,10 @@ final class ConnectionLoop: @unchecked Sendable {
     }
 
     /// Stops the process when loop-confined state is touched from another thread, in release builds too.
-    func preconditionOnLoopThread(_ what: @autoclosure () -> String = "loop-confined state",
-                                  file: StaticString = #fileID, line: UInt = #line) {
+    func preconditionOnLoopThread(
+        _ what: @autoclosure () -> String = "loop-confined state",
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
         precondition(isOnLoopThread, "\(what()) used off the connection's I/O thread", file: file, line: line)
     }
 
@@ -163,8 +165,8 @@ final class ConnectionLoop: @unchecked Sendable {
     func isFatal(_ code: Int32) -> Bool {
         switch code {
         case LIBSSH2_ERROR_SOCKET_NONE, LIBSSH2_ERROR_SOCKET_SEND, LIBSSH2_ERROR_SOCKET_RECV, LIBSSH2_ERROR_SOCKET_DISCONNECT,
-             LIBSSH2_ERROR_SOCKET_TIMEOUT, LIBSSH2_ERROR_TIMEOUT, LIBSSH2_ERROR_DECRYPT, LIBSSH2_ERROR_INVALID_MAC,
-             LIBSSH2_ERROR_PROTO, LIBSSH2_ERROR_BAD_SOCKET, LIBSSH2_ERROR_KEX_FAILURE, LIBSSH2_ERROR_ENCRYPT:
+            LIBSSH2_ERROR_SOCKET_TIMEOUT, LIBSSH2_ERROR_TIMEOUT, LIBSSH2_ERROR_DECRYPT, LIBSSH2_ERROR_INVALID_MAC,
+            LIBSSH2_ERROR_PROTO, LIBSSH2_ERROR_BAD_SOCKET, LIBSSH2_ERROR_KEX_FAILURE, LIBSSH2_ERROR_ENCRYPT:
             return true
         default:
             return false
@@ -336,8 +338,11 @@ final class ConnectionLoop: @unchecked Sendable {
         let waiting = operations.filter { $0.isWaitingOnPeer }
         guard !waiting.isEmpty, socket.pendingBytes > 0 || waiting.contains(where: { $0.hasQueuedInput }) else { return }
         counters.stalledPolls.add(1, ordering: .relaxed)
-        configuration.logger.warning("poll timed out with a reply waiting", metadata: [
-            "bytes": "\(socket.pendingBytes)", "waiting": "\(waiting.filter { $0.hasQueuedInput }.map(\.diagnostics))"])
+        configuration.logger.warning(
+            "poll timed out with a reply waiting",
+            metadata: [
+                "bytes": "\(socket.pendingBytes)", "waiting": "\(waiting.filter { $0.hasQueuedInput }.map(\.diagnostics))",
+            ])
     }
 
     /// Bytes nobody reads (every channel paused, or no channel at all) would make poll return at
@@ -364,7 +369,8 @@ final class ConnectionLoop: @unchecked Sendable {
         if lossError == nil {
             var attempts = 0
             while libssh2_session_disconnect_ex(transport.raw, SSH_DISCONNECT_BY_APPLICATION, "closed by rws", "") == LIBSSH2_ERROR_EAGAIN,
-                  attempts < 100 { attempts += 1 }
+                attempts < 100
+            { attempts += 1 }
         }
         socket.shutdownBoth()
         transport = nil

@@ -48,8 +48,10 @@ public struct ReconnectPolicy: Sendable, Equatable {
     public var waitForConnection: Duration
 
     /// 1 s → 30 s, doubling, ±20 % jitter, no limit; new work waits up to 30 s.
-    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), multiplier: Double = 2,
-                jitter: Double = 0.2, maximumAttempts: Int? = nil, waitForConnection: Duration = .seconds(30)) {
+    public init(
+        initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), multiplier: Double = 2,
+        jitter: Double = 0.2, maximumAttempts: Int? = nil, waitForConnection: Duration = .seconds(30)
+    ) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
         self.multiplier = multiplier

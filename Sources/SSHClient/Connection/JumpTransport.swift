@@ -12,15 +12,17 @@ enum JumpTransport {
     static func open(to target: SSHConnectionConfiguration, deadline: ContinuousClock.Instant) throws(SSHError) -> TCPSocket {
         guard var hop = target.jumpHosts.last else { throw .invalidArgument("no jump host to connect through") }
         guard hop.jumpHosts.isEmpty else {
-            throw .invalidArgument("jump host \(hop.host) has jump hosts of its own: list the whole chain, first hop first, "
-                                   + "in the target's jumpHosts")
+            throw .invalidArgument(
+                "jump host \(hop.host) has jump hosts of its own: list the whole chain, first hop first, "
+                    + "in the target's jumpHosts")
         }
         hop.jumpHosts = Array(target.jumpHosts.dropLast())
         hop.carriesJumpTraffic = true
         // The target reconnects as a whole (its hops with it); a hop never reconnects on its own.
         hop.reconnect = nil
         let timedOut = SSHError.connectTimedOut(host: target.host, port: target.port, after: target.connectTimeout)
-        target.logger.info("connecting through a jump host", metadata: ["jump": "\(hop.host):\(hop.port)", "hops": "\(target.jumpHosts.count)"])
+        target.logger.info(
+            "connecting through a jump host", metadata: ["jump": "\(hop.host):\(hop.port)", "hops": "\(target.jumpHosts.count)"])
         let connection = try unwrap(BlockingBridge.run(until: deadline) { [hop] in try await SSHConnection.connect(hop) }, timedOut)
         let (local, relayed) = try socketPair()
         let opening = BlockingBridge.run(until: deadline) { [host = target.host, port = target.port] in
@@ -32,8 +34,9 @@ enum JumpTransport {
             // The relay, if it ever opens, sees its peer gone and ends with the jump connection.
             TCPSocket(fd: local, jumpConnection: connection).closeDescriptor()
             if case .channelFailed(_, let reason) = error {
-                throw .connectionRefused(host: target.host, port: target.port,
-                                         reason: "jump host \(hop.host) port \(hop.port) could not connect there (\(reason))")
+                throw .connectionRefused(
+                    host: target.host, port: target.port,
+                    reason: "jump host \(hop.host) port \(hop.port) could not connect there (\(reason))")
             }
             throw error
         }

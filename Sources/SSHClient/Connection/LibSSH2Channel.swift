@@ -61,8 +61,9 @@ struct LibSSH2Channel: Equatable {
         case .pty(let terminal, let modes, let columns, let rows):
             rc = modes.withUnsafeBufferPointer { modeBytes in
                 modeBytes.withMemoryRebound(to: CChar.self) { modeChars in
-                    libssh2_channel_request_pty_ex(raw, terminal, UInt32(terminal.utf8.count), modeChars.baseAddress,
-                                                   UInt32(modes.count), Int32(columns), Int32(rows), 0, 0)
+                    libssh2_channel_request_pty_ex(
+                        raw, terminal, UInt32(terminal.utf8.count), modeChars.baseAddress,
+                        UInt32(modes.count), Int32(columns), Int32(rows), 0, 0)
                 }
             }
         case .exec(let command):

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Platform
+import Synchronization
 
 /// Watches a relay's end of a socket pair for the connection loop that pumps it.
 ///
@@ -38,8 +38,10 @@ final class RelayWatcher: Sendable {
         while !stopped.load(ordering: .acquiring) {
             let events = interest.load(ordering: .acquiring)
             // No interest: ignore the descriptor, or a hang-up would make poll return at once forever.
-            var fds = [pollfd(fd: events == 0 ? -1 : fd, events: events, revents: 0),
-                       pollfd(fd: signal.readFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: events == 0 ? -1 : fd, events: events, revents: 0),
+                pollfd(fd: signal.readFD, events: Int16(POLLIN), revents: 0),
+            ]
             do {
                 guard try SystemCall.poll(&fds, timeout: nil) > 0 else { continue }
             } catch {

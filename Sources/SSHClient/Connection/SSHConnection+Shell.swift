@@ -19,8 +19,9 @@ extension SSHConnection {
         // The pipe exists before the session it should close when its reader is cancelled. Weak:
         // the session holds the pipe, and the loop holds it while the shell runs.
         let closeOnCancel = Mutex(WeakInteractiveShell())
-        let pipe = OutputPipe(capacity: configuration.bufferSize, resumeProducer: { [loop] in loop.wake() },
-                              cancelCommand: { if let session = closeOnCancel.withLock({ $0.session }) { Task { try? await session.close() } } })
+        let pipe = OutputPipe(
+            capacity: configuration.bufferSize, resumeProducer: { [loop] in loop.wake() },
+            cancelCommand: { if let session = closeOnCancel.withLock({ $0.session }) { Task { try? await session.close() } } })
         let channel = ShellChannel(loop: loop, configuration: configuration, pipe: pipe)
         let started = channel.started
         let session = InteractiveShell(connection: self, loop: loop, channel: channel)

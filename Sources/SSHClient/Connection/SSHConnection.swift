@@ -79,7 +79,9 @@ public final class SSHConnection: Sendable {
     /// - Returns: stdout, stderr, and the exit status or signal.
     /// - Throws: ``SSHError/timedOut(command:after:)``, ``SSHError/cancelled(command:)`` when the task is
     ///   cancelled, ``SSHError/connectionLost(reason:)``, or a channel error.
-    public func run(_ command: String, input: [UInt8] = [], timeout: Duration? = nil, idempotent: Bool = false) async throws -> CommandResult {
+    public func run(
+        _ command: String, input: [UInt8] = [], timeout: Duration? = nil, idempotent: Bool = false
+    ) async throws -> CommandResult {
         try await retryingAfterReconnect(idempotent: idempotent) {
             try await self.runOnce(command, input: input, timeout: timeout)
         }
@@ -152,8 +154,9 @@ public final class SSHConnection: Sendable {
             pipeBox.withLock { $0 }?.finish(.failure(error))
         }
         // Weak: the loop holds the pipe while the command runs, and must not keep the connection alive.
-        let pipe = OutputPipe(capacity: max(1, bufferSize), resumeProducer: { [weak handle] in handle?.wakeLoop() },
-                              cancelCommand: { [weak handle] in handle?.stop(.cancelled(command: command)) })
+        let pipe = OutputPipe(
+            capacity: max(1, bufferSize), resumeProducer: { [weak handle] in handle?.wakeLoop() },
+            cancelCommand: { [weak handle] in handle?.stop(.cancelled(command: command)) })
         pipeBox.withLock { $0 = pipe }
         let makeExec: @Sendable (ConnectionLoop) -> ExecChannel = { loop in
             ExecChannel(loop: loop, command: command, sink: .stream(pipe), timeout: timeout) { promise.complete($0) }
@@ -165,7 +168,9 @@ public final class SSHConnection: Sendable {
             guard link.reconnects else { throw error }
             configuration.logger.debug("command waits for a reconnect", metadata: ["error": "\(error)"])
             Task { [link] in
-                do { try handle.start(on: try await link.usableLoop(), makeExec) } catch { handle.failToStart(error as? SSHError ?? .connectionClosed) }
+                do { try handle.start(on: try await link.usableLoop(), makeExec) } catch {
+                    handle.failToStart(error as? SSHError ?? .connectionClosed)
+                }
             }
         }
         return RemoteCommand(command: command, output: CommandOutput(pipe: pipe, handle: handle), handle: handle, completion: promise)

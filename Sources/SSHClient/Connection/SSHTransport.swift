@@ -31,8 +31,11 @@ final class SSHTransport {
         }
         raw = transport
         libssh2_session_set_blocking(transport, 0)
-        let recvCallback: @convention(c) (libssh2_socket_t, UnsafeMutableRawPointer?, Int, Int32,
-                                          UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int = countingReceive
+        let recvCallback:
+            @convention(c) (
+                libssh2_socket_t, UnsafeMutableRawPointer?, Int, Int32,
+                UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+            ) -> Int = countingReceive
         _ = libssh2_session_callback_set(transport, LIBSSH2_CALLBACK_RECV, unsafeBitCast(recvCallback, to: UnsafeMutableRawPointer.self))
     }
 

@@ -61,8 +61,8 @@ extension SSHError: CustomStringConvertible, LocalizedError {
         case .connectionRefused(let host, let port, let reason):
             return "cannot connect to \(host) port \(port): \(reason); check that sshd runs there and the port is right"
         case .connectTimedOut(let host, let port, let after):
-            return "connecting to \(host) port \(port) timed out after \(after.shortDescription); check the address and firewall," +
-                " or raise the connect timeout"
+            return "connecting to \(host) port \(port) timed out after \(after.shortDescription); check the address and firewall,"
+                + " or raise the connect timeout"
         case .handshakeFailed(let host, let port, let reason):
             return "SSH handshake with \(host) port \(port) failed: \(reason)"
         case .hostKeyUnknown(let host, let port, let keyType, let fingerprint, let file):
@@ -73,8 +73,8 @@ extension SSHError: CustomStringConvertible, LocalizedError {
                 + "which does not match \(file); this may be an attack. If the change is expected, remove the old entry "
                 + "(ssh-keygen -R '\(HostKeyName.knownHostsName(host: host, port: port))' -f \(file)) and connect again"
         case .hostKeyRejected(let host, let port, let keyType, let fingerprint):
-            return "host key of \(HostKeyName.knownHostsName(host: host, port: port)) (\(keyType) \(fingerprint)) was refused by " +
-                "the host key approval"
+            return "host key of \(HostKeyName.knownHostsName(host: host, port: port)) (\(keyType) \(fingerprint)) was refused by "
+                + "the host key approval"
         case .knownHostsFileFailed(let path, let reason):
             return "known hosts file \(path): \(reason)"
         case .authenticationFailed(let user, let host, let tried, let allowed):
@@ -96,8 +96,8 @@ extension SSHError: CustomStringConvertible, LocalizedError {
         case .cancelled(let command):
             return "command was cancelled and stopped: \(command.abbreviatedCommand)"
         case .stopFailed(let command, let survivors) where survivors.isEmpty:
-            return "could not verify that the command stopped (the remote process table could not be " +
-                "checked): \(command.abbreviatedCommand)"
+            return "could not verify that the command stopped (the remote process table could not be "
+                + "checked): \(command.abbreviatedCommand)"
         case .stopFailed(let command, let survivors):
             return "could not stop: PIDs \(survivors.map(String.init).joined(separator: " ")) still running on the remote box "
                 + "(another user's process, or stuck in the kernel): \(command.abbreviatedCommand)"

@@ -21,8 +21,10 @@ struct ChannelOutputReader {
 
     /// Reads both streams in turn, handing every chunk to `deliver`, until neither has data now,
     /// both ended, or `hasRoom` says no.
-    mutating func drain(_ channel: LibSSH2Channel, loop: ConnectionLoop, hasRoom: () -> Bool,
-                        deliver: ([UInt8], LibSSH2Channel.Stream) -> Void) -> Drained {
+    mutating func drain(
+        _ channel: LibSSH2Channel, loop: ConnectionLoop, hasRoom: () -> Bool,
+        deliver: ([UInt8], LibSSH2Channel.Stream) -> Void
+    ) -> Drained {
         var drained = Drained.nothing
         while !hasEnded, hasRoom() {
             // Both streams are read before judging: a chunk on either keeps the loop going.
@@ -41,8 +43,10 @@ struct ChannelOutputReader {
     private enum ReadOutcome: Equatable { case data, wouldBlock, ended, failed(Int32) }
 
     /// One read into the loop's shared buffer, delivered at once.
-    private func read(_ channel: LibSSH2Channel, _ stream: LibSSH2Channel.Stream, loop: ConnectionLoop,
-                      deliver: ([UInt8], LibSSH2Channel.Stream) -> Void) -> ReadOutcome {
+    private func read(
+        _ channel: LibSSH2Channel, _ stream: LibSSH2Channel.Stream, loop: ConnectionLoop,
+        deliver: ([UInt8], LibSSH2Channel.Stream) -> Void
+    ) -> ReadOutcome {
         let outcome = loop.scratch.withUnsafeMutableBytes { channel.read(stream, into: $0) }
         switch outcome {
         case .done(0): return .ended

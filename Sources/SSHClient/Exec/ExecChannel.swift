@@ -23,8 +23,10 @@ final class ExecChannel: ChannelOperation {
     private let timeout: Duration?
 
     /// - Parameter capturePID: prefix the command so it reports its PID, needed to stop it later.
-    init(loop: ConnectionLoop, command: String, sink: Sink, timeout: Duration?, capturePID: Bool = true, isControl: Bool = false,
-         completion: @escaping (Result<CommandResult, SSHError>) -> Void) {
+    init(
+        loop: ConnectionLoop, command: String, sink: Sink, timeout: Duration?, capturePID: Bool = true, isControl: Bool = false,
+        completion: @escaping (Result<CommandResult, SSHError>) -> Void
+    ) {
         self.command = command
         self.sink = sink
         self.completion = completion
@@ -163,8 +165,9 @@ final class ExecChannel: ChannelOperation {
 
     private func startKillIfPossible() {
         guard !stopping.killStarted, !finished, let reason = stopping.reason else { return }
-        let decision = stopping.decide(pid: pidReader?.pid, searchingPID: pidReader?.isSearching == true,
-                                       outputEnded: output.stdoutEnded || pidReader == nil, hangsUpOnClose: false, command: command)
+        let decision = stopping.decide(
+            pid: pidReader?.pid, searchingPID: pidReader?.isSearching == true,
+            outputEnded: output.stdoutEnded || pidReader == nil, hangsUpOnClose: false, command: command)
         switch decision {
         case .wait:
             return

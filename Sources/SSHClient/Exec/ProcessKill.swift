@@ -26,44 +26,46 @@ enum ProcessKill {
     }
 
     /// The kill script: `$1` the PID, `$2` the grace period in tenths of a second, `$3` the same in seconds.
-    static let script = RemoteScript(step: "stopping a remote command", body: #"""
-        # shellcheck disable=SC2086 # PID lists are split into words
-        p=$1 me=$$ known=$1 tenths=$2 pause=$3
-        table() {
-          ps -A -o pid= -o ppid= -o sid= -o stat= 2>/dev/null && return
-          for d in /proc/[0-9]*; do
-            l=; read -r l 2>/dev/null <"$d/stat" || continue
-            r=${l##*') '}; set -- $r
-            echo "${l%% *} $2 $4 $1"
-          done
-        }
-        members() {
-          t=$(table)
-          [ -n "$t" ] || { known=; return 1; }
-          known=$(printf '%s\n' "$t" | awk -v p="$p" -v me="$me" -v known="$known" '
-            BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
-            { pid[NR] = $1; ppid[NR] = $2; sid[NR] = $3; stat[NR] = $4 }
-            END {
-              do {
-                changed = 0
-                for (i = 1; i <= NR; i++)
-                  if (!(pid[i] in want) && (sid[i] == p || ppid[i] in want)) { want[pid[i]] = 1; changed = 1 }
-              } while (changed)
-              for (i = 1; i <= NR; i++) if ((pid[i] in want) && stat[i] !~ /^Z/ && pid[i] != me) printf "%s ", pid[i]
-            }')
-        }
-        signal() { [ -z "$known" ] || kill -"$1" $known 2>/dev/null; }
-        if ! members; then
-          kill -HUP -- -$p 2>/dev/null; kill -TERM -- -$p 2>/dev/null; sleep "$pause"
-          kill -KILL -- -$p 2>/dev/null; echo rws-stop:unverified; exit 0
-        fi
-        signal HUP; signal TERM; signal CONT
-        i=0; while [ $i -lt "$tenths" ] && members && [ -n "$known" ]; do sleep 0.1; i=$((i+1)); done
-        members; signal KILL
-        i=0; while [ $i -lt 20 ] && members && [ -n "$known" ]; do sleep 0.05; i=$((i+1)); done
-        members
-        echo "rws-stop:$known"
-        """#)
+    static let script = RemoteScript(
+        step: "stopping a remote command",
+        body: #"""
+            # shellcheck disable=SC2086 # PID lists are split into words
+            p=$1 me=$$ known=$1 tenths=$2 pause=$3
+            table() {
+              ps -A -o pid= -o ppid= -o sid= -o stat= 2>/dev/null && return
+              for d in /proc/[0-9]*; do
+                l=; read -r l 2>/dev/null <"$d/stat" || continue
+                r=${l##*') '}; set -- $r
+                echo "${l%% *} $2 $4 $1"
+              done
+            }
+            members() {
+              t=$(table)
+              [ -n "$t" ] || { known=; return 1; }
+              known=$(printf '%s\n' "$t" | awk -v p="$p" -v me="$me" -v known="$known" '
+                BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+                { pid[NR] = $1; ppid[NR] = $2; sid[NR] = $3; stat[NR] = $4 }
+                END {
+                  do {
+                    changed = 0
+                    for (i = 1; i <= NR; i++)
+                      if (!(pid[i] in want) && (sid[i] == p || ppid[i] in want)) { want[pid[i]] = 1; changed = 1 }
+                  } while (changed)
+                  for (i = 1; i <= NR; i++) if ((pid[i] in want) && stat[i] !~ /^Z/ && pid[i] != me) printf "%s ", pid[i]
+                }')
+            }
+            signal() { [ -z "$known" ] || kill -"$1" $known 2>/dev/null; }
+            if ! members; then
+              kill -HUP -- -$p 2>/dev/null; kill -TERM -- -$p 2>/dev/null; sleep "$pause"
+              kill -KILL -- -$p 2>/dev/null; echo rws-stop:unverified; exit 0
+            fi
+            signal HUP; signal TERM; signal CONT
+            i=0; while [ $i -lt "$tenths" ] && members && [ -n "$known" ]; do sleep 0.1; i=$((i+1)); done
+            members; signal KILL
+            i=0; while [ $i -lt 20 ] && members && [ -n "$known" ]; do sleep 0.05; i=$((i+1)); done
+            members
+            echo "rws-stop:$known"
+            """#)
 
     /// The kill script's command line for `pid`.
     static func commandLine(pid: Int, grace: Duration) -> String {
@@ -75,7 +77,8 @@ enum ProcessKill {
     /// Reads the script's report from its result.
     static func outcome(of result: Result<CommandResult, SSHError>) -> Outcome {
         guard case .success(let output) = result,
-              let line = output.stdoutText.split(separator: "\n").last(where: { $0.hasPrefix("rws-stop:") }) else { return .unverified }
+            let line = output.stdoutText.split(separator: "\n").last(where: { $0.hasPrefix("rws-stop:") })
+        else { return .unverified }
         let rest = line.dropFirst("rws-stop:".count)
         if rest == "unverified" { return .unverified }
         let pids = rest.split(separator: " ").compactMap { Int($0) }
@@ -98,8 +101,10 @@ extension ConnectionLoop {
     func stopProcesses(of pid: Int, done: @escaping (ProcessKill.Outcome) -> Void) {
         configuration.logger.info("stopping a remote command", metadata: ["pid": "\(pid)"])
         let grace = configuration.terminationGracePeriod
-        let killer = ExecChannel(loop: self, command: ProcessKill.commandLine(pid: pid, grace: grace), sink: .collect,
-                                 timeout: grace + .seconds(10), capturePID: false, isControl: true) { result in
+        let killer = ExecChannel(
+            loop: self, command: ProcessKill.commandLine(pid: pid, grace: grace), sink: .collect,
+            timeout: grace + .seconds(10), capturePID: false, isControl: true
+        ) { result in
             done(ProcessKill.outcome(of: result))
         }
         enqueue(killer)

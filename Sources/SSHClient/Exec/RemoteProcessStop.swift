@@ -57,8 +57,10 @@ extension ChannelOperation {
     /// Stops every process of the command or terminal that reported `pid` (see ``ProcessKill``)
     /// over a fresh control channel, then calls `done` with what is left and the error the stop
     /// ends with: `reason` when everything stopped, else ``SSHError/stopFailed(command:survivors:)``.
-    final func killRemoteProcesses(of pid: Int, reason: SSHError, command: String,
-                                   done: @escaping (ProcessKill.Outcome, SSHError) -> Void) {
+    final func killRemoteProcesses(
+        of pid: Int, reason: SSHError, command: String,
+        done: @escaping (ProcessKill.Outcome, SSHError) -> Void
+    ) {
         loop.stopProcesses(of: pid) { outcome in
             done(outcome, ProcessKill.error(outcome, reason: reason, command: command))
         }

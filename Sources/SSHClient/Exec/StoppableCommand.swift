@@ -26,17 +26,19 @@ enum StoppableCommand {
     }
 
     /// The wrapper: `$1` is the command.
-    static let script = RemoteScript(step: "starting a stoppable command", body: #"""
-        rws_c=$1; shift
-        rws_g=
-        [ -r /proc/$$/stat ] && read -r rws_g </proc/$$/stat
-        rws_g=${rws_g##*') '}; rws_g=${rws_g#* }; rws_g=${rws_g#* }; rws_g=${rws_g%% *}
-        if [ -n "$rws_g" ] && [ "$rws_g" != "$$" ] && command -v setsid >/dev/null 2>&1; then
-        # shellcheck disable=SC2016 # expanded by the new shell
-        exec setsid "${SHELL:-/bin/sh}" -c 'echo rws-pid:$$; eval "$1"' "$0" "$rws_c"
-        fi
-        unset rws_g
-        echo rws-pid:$$
-        eval "$rws_c"
-        """#)
+    static let script = RemoteScript(
+        step: "starting a stoppable command",
+        body: #"""
+            rws_c=$1; shift
+            rws_g=
+            [ -r /proc/$$/stat ] && read -r rws_g </proc/$$/stat
+            rws_g=${rws_g##*') '}; rws_g=${rws_g#* }; rws_g=${rws_g#* }; rws_g=${rws_g%% *}
+            if [ -n "$rws_g" ] && [ "$rws_g" != "$$" ] && command -v setsid >/dev/null 2>&1; then
+            # shellcheck disable=SC2016 # expanded by the new shell
+            exec setsid "${SHELL:-/bin/sh}" -c 'echo rws-pid:$$; eval "$1"' "$0" "$rws_c"
+            fi
+            unset rws_g
+            echo rws-pid:$$
+            eval "$rws_c"
+            """#)
 }

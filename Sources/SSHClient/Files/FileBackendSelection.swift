@@ -36,8 +36,10 @@ extension SSHConnection {
 
     /// Runs `body` with the backend and `path` as that backend takes it; errors name `path` as given.
     /// `idempotent` reads are retried over the next link when the connection was lost and reconnects.
-    func withFileBackend<T>(_ path: String, idempotent: Bool = false,
-                            _ body: (any FileBackend, String) async throws -> T) async throws -> T {
+    func withFileBackend<T>(
+        _ path: String, idempotent: Bool = false,
+        _ body: (any FileBackend, String) async throws -> T
+    ) async throws -> T {
         try await retryingAfterReconnect(idempotent: idempotent) {
             try await withFileBackendOnce(path, body)
         }

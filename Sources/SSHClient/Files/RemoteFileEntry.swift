@@ -49,8 +49,9 @@ public struct RemoteFileAttributes: Sendable, Equatable {
 
     /// Attributes from a full POSIX mode (type and permission bits) and the other fields.
     init(mode: UInt32, size: UInt64, userID: UInt32, groupID: UInt32, modificationSeconds: Int64) {
-        self.init(kind: RemoteFileKind(mode: mode), size: size, permissions: mode & 0o7777, userID: userID, groupID: groupID,
-                  modificationTime: Date(timeIntervalSince1970: TimeInterval(modificationSeconds)))
+        self.init(
+            kind: RemoteFileKind(mode: mode), size: size, permissions: mode & 0o7777, userID: userID, groupID: groupID,
+            modificationTime: Date(timeIntervalSince1970: TimeInterval(modificationSeconds)))
     }
 }
 

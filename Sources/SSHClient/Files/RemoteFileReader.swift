@@ -121,7 +121,9 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
     }
 
     /// An iterator over the chunks; make one.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: source, lifetime: lifetime, pathNames: pathNames, connection: connection) }
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(source: source, lifetime: lifetime, pathNames: pathNames, connection: connection)
+    }
 }
 
 /// Runs its action when the last reader or iterator holding it goes away. After a normal end

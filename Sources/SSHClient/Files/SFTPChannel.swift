@@ -158,7 +158,9 @@ final class SFTPChannel: ChannelOperation {
             loop.lose(error)
             return .connection(.connectionLost(reason: error.description))
         }
-        if brokenBy == nil { brokenBy = .channelFailed(operation: "SFTP \(operation) of \(path)", reason: loop.transport.lastError.message) }
+        if brokenBy == nil {
+            brokenBy = .channelFailed(operation: "SFTP \(operation) of \(path)", reason: loop.transport.lastError.message)
+        }
         return .connection(brokenBy!)
     }
 

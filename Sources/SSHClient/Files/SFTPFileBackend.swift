@@ -17,8 +17,10 @@ struct SFTPFileBackend: FileBackend {
     }
 
     /// One SFTP call on `path`, repeated while it says EAGAIN.
-    private func call<T: Sendable>(_ operation: String, _ path: String,
-                                   _ attempt: @escaping @Sendable (OpaquePointer) -> SFTPCall<T>.Attempt) async throws -> T {
+    private func call<T: Sendable>(
+        _ operation: String, _ path: String,
+        _ attempt: @escaping @Sendable (OpaquePointer) -> SFTPCall<T>.Attempt
+    ) async throws -> T {
         try await perform { done in SFTPCall(operation, path: path, attempt: attempt, completion: done) }
     }
 
@@ -105,9 +107,11 @@ struct SFTPFileBackend: FileBackend {
             guard let bound = operation.withLock({ $0 }) else { return }
             loop.submit { loop in loop.files.sftp?.cancel(bound.value) }
         }
-        let pipe = FileChunkPipe(capacity: max(1, bufferSize), resume: { [loop] in
-            loop.submit { loop in loop.files.sftp?.unpark() }
-        }, cancel: cancel)
+        let pipe = FileChunkPipe(
+            capacity: max(1, bufferSize),
+            resume: { [loop] in
+                loop.submit { loop in loop.files.sftp?.unpark() }
+            }, cancel: cancel)
         let failure = loop.submit { loop in
             let read = SFTPReadFile(path: path, offset: offset, limit: length, sink: .stream(pipe))
             operation.withLock { $0 = LoopBound(read, loop: loop) }
@@ -199,7 +203,8 @@ struct SFTPFileBackend: FileBackend {
         let attributes = try await stat(path, followSymlinks: false)
         guard attributes.kind == .directory else { return try await unlink(path) }
         do {
-            try await call("removing the directory", path) { sftp in sftpAttempt(libssh2_sftp_rmdir_ex(sftp, path, UInt32(path.utf8.count))) }
+            try await call("removing the directory", path) { sftp in sftpAttempt(libssh2_sftp_rmdir_ex(sftp, path, UInt32(path.utf8.count)))
+            }
         } catch let error as RemoteFileError where SFTPStatus.isGeneric(error) {
             throw try await list(path, symlinkTargets: false).isEmpty ? error : RemoteFileError.directoryNotEmpty(path: path)
         }

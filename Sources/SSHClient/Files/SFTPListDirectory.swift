@@ -29,8 +29,9 @@ final class SFTPListDirectory: SFTPHandleOperation {
                 longEntry.withUnsafeMutableBufferPointer { long in
                     name.withMemoryRebound(to: CChar.self) { nameChars in
                         long.withMemoryRebound(to: CChar.self) { longChars in
-                            libssh2_sftp_readdir_ex(handle, nameChars.baseAddress, nameChars.count, longChars.baseAddress,
-                                                    longChars.count, &attributes)
+                            libssh2_sftp_readdir_ex(
+                                handle, nameChars.baseAddress, nameChars.count, longChars.baseAddress,
+                                longChars.count, &attributes)
                         }
                     }
                 }

@@ -48,8 +48,10 @@ enum SFTPStatus {
     }
 
     private static func name(_ status: UInt) -> String {
-        let names: [UInt: String] = [1: "EOF", 4: "FAILURE", 5: "BAD_MESSAGE", 8: "OP_UNSUPPORTED", 14: "NO_SPACE_ON_FILESYSTEM",
-                                     15: "QUOTA_EXCEEDED", 20: "INVALID_FILENAME", 21: "LINK_LOOP"]
+        let names: [UInt: String] = [
+            1: "EOF", 4: "FAILURE", 5: "BAD_MESSAGE", 8: "OP_UNSUPPORTED", 14: "NO_SPACE_ON_FILESYSTEM",
+            15: "QUOTA_EXCEEDED", 20: "INVALID_FILENAME", 21: "LINK_LOOP",
+        ]
         return "SSH_FX_" + (names[status] ?? "status \(status)")
     }
 }
@@ -71,8 +73,10 @@ final class SFTPCall<T>: SFTPOperation {
     /// - Parameters:
     ///   - operation: What the call does, for error messages ("stat", "mkdir").
     ///   - path: The path it acts on, for error messages.
-    init(_ operation: String, path: String, attempt: @escaping (OpaquePointer) -> Attempt,
-         completion: @escaping (Result<T, FileFailure>) -> Void) {
+    init(
+        _ operation: String, path: String, attempt: @escaping (OpaquePointer) -> Attempt,
+        completion: @escaping (Result<T, FileFailure>) -> Void
+    ) {
         self.operation = operation
         self.path = path
         self.attempt = attempt

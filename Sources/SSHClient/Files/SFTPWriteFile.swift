@@ -14,14 +14,17 @@ final class SFTPWriteFile: SFTPHandleOperation {
         self.permissions = permissions
         self.completion = completion
         let mode = append ? LIBSSH2_FXF_APPEND : LIBSSH2_FXF_TRUNC
-        super.init(append ? "appending to" : "writing", path: path, flags: UInt(LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | mode),
-                   mode: Int(permissions ?? 0o644))
+        super.init(
+            append ? "appending to" : "writing", path: path, flags: UInt(LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | mode),
+            mode: Int(permissions ?? 0o644))
     }
 
     override func work(_ handle: OpaquePointer, on channel: SFTPChannel) -> Work {
         if written < data.count {
             let rc = data.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { libssh2_sftp_write(handle, $0.baseAddress! + written, min($0.count - written, 4 << 20)) }
+                bytes.withMemoryRebound(to: CChar.self) {
+                    libssh2_sftp_write(handle, $0.baseAddress! + written, min($0.count - written, 4 << 20))
+                }
             }
             if rc == Int(LIBSSH2_ERROR_EAGAIN) { return .blocked }
             if rc < 0 {

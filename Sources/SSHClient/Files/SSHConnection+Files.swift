@@ -22,8 +22,9 @@ extension SSHConnection {
         }
         return listed.sorted { $0.name.lexicographicallyPrecedes($1.name) }.map { entry in
             let name = String(decoding: entry.name, as: UTF8.self)
-            return RemoteFileEntry(name: name, path: RemotePath.join(path, name), attributes: entry.attributes,
-                                   symlinkTarget: entry.target.map { String(decoding: $0, as: UTF8.self) })
+            return RemoteFileEntry(
+                name: name, path: RemotePath.join(path, name), attributes: entry.attributes,
+                symlinkTarget: entry.target.map { String(decoding: $0, as: UTF8.self) })
         }
     }
 
@@ -37,8 +38,9 @@ extension SSHConnection {
         try await withFileBackend(path, idempotent: true) { backend, remotePath in
             let attributes = try await backend.stat(remotePath, followSymlinks: followSymlinks)
             let target = attributes.kind == .symlink ? try await backend.readLink(remotePath) : nil
-            return RemoteFileEntry(name: RemotePath.split(path).name, path: path, attributes: attributes,
-                                   symlinkTarget: target.map { String(decoding: $0, as: UTF8.self) })
+            return RemoteFileEntry(
+                name: RemotePath.split(path).name, path: path, attributes: attributes,
+                symlinkTarget: target.map { String(decoding: $0, as: UTF8.self) })
         }
     }
 
@@ -66,10 +68,13 @@ extension SSHConnection {
     ///   - length: The most bytes to read; nil reads to the end.
     ///   - bufferSize: How many unread bytes may wait before the transfer pauses.
     /// - Returns: A reader to iterate once; errors (a missing file, ...) are thrown by its iteration.
-    public func streamFile(_ path: String, from offset: UInt64 = 0, length: UInt64? = nil,
-                           bufferSize: Int = 8 << 20) async throws -> RemoteFileReader {
+    public func streamFile(
+        _ path: String, from offset: UInt64 = 0, length: UInt64? = nil,
+        bufferSize: Int = 8 << 20
+    ) async throws -> RemoteFileReader {
         try await withFileBackend(path, idempotent: true) { backend, remotePath in
-            try await backend.stream(remotePath, offset: offset, length: length, bufferSize: bufferSize).naming(remotePath, as: path).holding(self)
+            try await backend.stream(remotePath, offset: offset, length: length, bufferSize: bufferSize).naming(remotePath, as: path)
+                .holding(self)
         }
     }
 

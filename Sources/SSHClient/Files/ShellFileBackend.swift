@@ -5,8 +5,10 @@ struct ShellFileBackend: FileBackend {
     private typealias Scripts = ShellFileScripts
 
     /// Runs `script` on `path` and `arguments`; a non-zero exit becomes the ``RemoteFileError`` its stderr describes.
-    private func run(_ script: RemoteScript, _ path: String, _ arguments: [RemoteScript.Argument] = [],
-                     input: [UInt8] = []) async throws -> [UInt8] {
+    private func run(
+        _ script: RemoteScript, _ path: String, _ arguments: [RemoteScript.Argument] = [],
+        input: [UInt8] = []
+    ) async throws -> [UInt8] {
         let result = try await connection.run(try script.commandLine([.path(path)] + arguments), input: input)
         guard result.status.isSuccess else {
             throw ShellFileErrors.error(stderr: result.stderr, status: result.status, operation: script.step, path: path)
@@ -33,7 +35,8 @@ struct ShellFileBackend: FileBackend {
         let fields = output.split(separator: 32, maxSplits: 5, omittingEmptySubsequences: false).prefix(5)
             .map { String(decoding: $0, as: UTF8.self) }
         guard fields.count == 5, let mode = UInt32(fields[0], radix: 16), let size = UInt64(fields[1]), let uid = UInt32(fields[2]),
-              let gid = UInt32(fields[3]), let mtime = Int64(fields[4]) else {
+            let gid = UInt32(fields[3]), let mtime = Int64(fields[4])
+        else {
             throw RemoteFileError.failed(operation: "stat", path: path, reason: "unexpected output from stat")
         }
         return RemoteFileAttributes(mode: mode, size: size, userID: uid, groupID: gid, modificationSeconds: mtime)
@@ -57,8 +60,10 @@ struct ShellFileBackend: FileBackend {
     }
 
     func write(_ path: String, contents: [UInt8], permissions: UInt32) async throws {
-        let arguments: [RemoteScript.Argument] = [.path(RemotePath.split(path).parent), .word(temporaryFileName()),
-                                                  .word(String(permissions, radix: 8))]
+        let arguments: [RemoteScript.Argument] = [
+            .path(RemotePath.split(path).parent), .word(temporaryFileName()),
+            .word(String(permissions, radix: 8)),
+        ]
         _ = try await run(Scripts.write, path, arguments, input: contents)
     }
 

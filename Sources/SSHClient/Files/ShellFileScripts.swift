@@ -36,18 +36,22 @@ enum ShellFileScripts {
     /// `find` complains (and exits non-zero) about entries that vanish while it runs; those are
     /// simply not listed, as over SFTP. Per batch of `find` results: `B`, the names, an empty name, the `stat` lines, NUL, then
     /// (name, link target) pairs for symlinks when `t=1`, an empty name. Run by `find`, with `o`, `f` and `t` exported.
-    static let listBatch = RemoteScript(step: "listing a batch", body: #"""
-        # shellcheck disable=SC2154 # o, f and t come from the list script
-        printf 'B\0'; for n; do printf '%s\0' "$n"; done; printf '\0'
-        stat "$o" "$f" -- "$@" 2>/dev/null; printf '\0'
-        if [ "$t" = 1 ]; then for n; do
-          if [ -h "$n" ] && l=$(readlink -- "$n" && printf x); then printf '%s\0%s\0' "$n" "${l%?x}"; fi
-        done; fi
-        printf '\0'
-        """#)
+    static let listBatch = RemoteScript(
+        step: "listing a batch",
+        body: #"""
+            # shellcheck disable=SC2154 # o, f and t come from the list script
+            printf 'B\0'; for n; do printf '%s\0' "$n"; done; printf '\0'
+            stat "$o" "$f" -- "$@" 2>/dev/null; printf '\0'
+            if [ "$t" = 1 ]; then for n; do
+              if [ -h "$n" ] && l=$(readlink -- "$n" && printf x); then printf '%s\0%s\0' "$n" "${l%?x}"; fi
+            done; fi
+            printf '\0'
+            """#)
 
     /// `$1` the directory, `$2` 1 for symlink targets, `$3` ``listBatch``'s body.
-    static let list = RemoteScript(step: "listing", exits: Exit.self, body: prelude, statHelper, #"""
+    static let list = RemoteScript(
+        step: "listing", exits: Exit.self, body: prelude, statHelper,
+        #"""
         d=$1 t=$2 batch=$3
         if [ ! -d "$d" ]; then [ -e "$d" ] && rws_fail ENOTDIR; rws_gone "$d"; fi
         { cd -- "$d" 2>/dev/null && [ -r . ]; } || rws_fail EACCES
@@ -58,21 +62,27 @@ enum ShellFileScripts {
         """#)
 
     /// `$1` the path, `$2` 1 to follow a symlink.
-    static let stat = RemoteScript(step: "stat", exits: Exit.self, body: prelude, statHelper, #"""
+    static let stat = RemoteScript(
+        step: "stat", exits: Exit.self, body: prelude, statHelper,
+        #"""
         p=$1
         rws_stat
         if [ "$2" = 1 ]; then stat -L "$o" "$f" -- "$p"; else stat "$o" "$f" -- "$p"; fi
         """#)
 
     /// `$1` the link.
-    static let readLink = RemoteScript(step: "reading the link", exits: Exit.self, body: prelude, #"""
+    static let readLink = RemoteScript(
+        step: "reading the link", exits: Exit.self, body: prelude,
+        #"""
         p=$1
         [ -h "$p" ] || { rws_exists "$p" && rws_fail EINVAL; rws_gone "$p"; }
         readlink -- "$p"
         """#)
 
     /// `$1` the file, `$2` the first byte to read (1-based), `$3` how many bytes, empty for all.
-    static let read = RemoteScript(step: "reading", exits: Exit.self, body: prelude, #"""
+    static let read = RemoteScript(
+        step: "reading", exits: Exit.self, body: prelude,
+        #"""
         p=$1 start=$2 length=$3
         [ -d "$p" ] && rws_fail EISDIR
         [ "$start" = 1 ] && [ -z "$length" ] && exec cat -- "$p"
@@ -85,7 +95,9 @@ enum ShellFileScripts {
 
     /// Writes stdin to a temporary file next to the path, sets the permissions, and renames it over
     /// the path: `$1` the path, `$2` its parent, `$3` the temporary file's name, `$4` the octal permissions.
-    static let write = RemoteScript(step: "writing", exits: Exit.self, body: prelude, #"""
+    static let write = RemoteScript(
+        step: "writing", exits: Exit.self, body: prelude,
+        #"""
         p=$1 d=$2; tmp=$d/$3
         [ -d "$p" ] && rws_fail EISDIR
         if [ ! -d "$d" ]; then [ -e "$d" ] && rws_fail ENOENT; rws_gone "$d"; fi
@@ -94,20 +106,26 @@ enum ShellFileScripts {
         """#)
 
     /// Appends stdin to `$1`.
-    static let append = RemoteScript(step: "appending to", exits: Exit.self, body: prelude, #"""
+    static let append = RemoteScript(
+        step: "appending to", exits: Exit.self, body: prelude,
+        #"""
         p=$1
         [ -d "$p" ] && rws_fail EISDIR
         cat >> "$p"
         """#)
 
     /// `$1` the directory, `$2` the octal permissions, `$3` 1 to make missing parents too.
-    static let makeDirectory = RemoteScript(step: "creating the directory", exits: Exit.self, body: prelude, #"""
+    static let makeDirectory = RemoteScript(
+        step: "creating the directory", exits: Exit.self, body: prelude,
+        #"""
         # shellcheck disable=SC2174 # the mode is for the directory asked for, as over SFTP
         if [ "$3" = 1 ]; then mkdir -p -m "$2" -- "$1"; else mkdir -m "$2" -- "$1"; fi
         """#)
 
     /// `$1` the path, `$2` 1 to remove a directory with everything in it.
-    static let remove = RemoteScript(step: "removing", exits: Exit.self, body: prelude, #"""
+    static let remove = RemoteScript(
+        step: "removing", exits: Exit.self, body: prelude,
+        #"""
         p=$1
         rws_exists "$p" || rws_gone "$p"
         if [ "$2" = 1 ]; then rm -rf -- "$p"
@@ -116,9 +134,11 @@ enum ShellFileScripts {
         """#)
 
     /// Prints the remote home.
-    static let home = RemoteScript(step: "finding the home directory", body: #"""
-        printf '%s' "$HOME"
-        """#)
+    static let home = RemoteScript(
+        step: "finding the home directory",
+        body: #"""
+            printf '%s' "$HOME"
+            """#)
 
     /// Every script here, for tests.
     static let all = [listBatch, list, stat, readLink, read, write, append, makeDirectory, remove, home]

@@ -66,10 +66,11 @@ struct ShellListingParser {
             guard let found = names[next...].firstIndex(where: { fits($0, in: text, at: cursor) }) else {
                 throw Malformed(reason: "a stat line matches no name")
             }
-            let attributes = RemoteFileAttributes(mode: UInt32(truncatingIfNeeded: numbers[0]), size: numbers[1],
-                                                  userID: UInt32(truncatingIfNeeded: numbers[2]),
-                                                  groupID: UInt32(truncatingIfNeeded: numbers[3]),
-                                                  modificationSeconds: Int64(truncatingIfNeeded: numbers[4]))
+            let attributes = RemoteFileAttributes(
+                mode: UInt32(truncatingIfNeeded: numbers[0]), size: numbers[1],
+                userID: UInt32(truncatingIfNeeded: numbers[2]),
+                groupID: UInt32(truncatingIfNeeded: numbers[3]),
+                modificationSeconds: Int64(truncatingIfNeeded: numbers[4]))
             entries.append(ListedEntry(name: Array(names[found].dropFirst(2)), attributes: attributes, target: nil))
             cursor += names[found].count + 1
             next = found + 1

@@ -15,8 +15,9 @@ struct HostKeyVerification {
         }
         let host = configuration.host, port = configuration.port
         configuration.logger.debug("host key", metadata: ["type": "\(key.typeName)", "fingerprint": "\(key.fingerprint)"])
-        let changed = SSHError.hostKeyChanged(host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint,
-                                              knownHostsFile: knownHosts.path)
+        let changed = SSHError.hostKeyChanged(
+            host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint,
+            knownHostsFile: knownHosts.path)
         let status: HostKeyChallenge.Status
         switch knownHosts.check(host: host, port: port, keyBytes: key.bytes, algorithm: key.typeName) {
         case .match:
@@ -33,33 +34,46 @@ struct HostKeyVerification {
         case (.strict, .changed), (.acceptNew, .changed):
             throw changed
         case (.strict, .unknown):
-            throw .hostKeyUnknown(host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint, knownHostsFile: knownHosts.path)
+            throw .hostKeyUnknown(
+                host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint, knownHostsFile: knownHosts.path)
         case (.acceptNew, .unknown):
             try record(key, in: knownHosts)
         case (.askCaller(let approver), _):
-            let challenge = HostKeyChallenge(host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint,
-                                             status: status, knownHostsFile: knownHosts.path)
+            let challenge = HostKeyChallenge(
+                host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint,
+                status: status, knownHostsFile: knownHosts.path)
             try apply(try ask(approver, challenge), to: challenge, key: key, knownHosts: knownHosts, changed: changed)
         }
     }
 
     private func ask(_ approver: HostKeyApprover, _ challenge: HostKeyChallenge) throws(SSHError) -> HostKeyDecision {
-        configuration.logger.debug("asking the host key approval", metadata: ["fingerprint": "\(challenge.fingerprint)",
-                                                                             "status": "\(challenge.status)"])
+        configuration.logger.debug(
+            "asking the host key approval",
+            metadata: [
+                "fingerprint": "\(challenge.fingerprint)",
+                "status": "\(challenge.status)",
+            ])
         guard case .success(let decision)? = BlockingBridge.run(until: deadline, { await approver.decide(challenge) }) else {
             throw .connectTimedOut(host: challenge.host, port: challenge.port, after: configuration.connectTimeout)
         }
         return decision
     }
 
-    private func apply(_ decision: HostKeyDecision, to challenge: HostKeyChallenge, key: HostKey,
-                       knownHosts: KnownHostsFile, changed: SSHError) throws(SSHError) {
+    private func apply(
+        _ decision: HostKeyDecision, to challenge: HostKeyChallenge, key: HostKey,
+        knownHosts: KnownHostsFile, changed: SSHError
+    ) throws(SSHError) {
         switch (decision, challenge.status) {
         case (.refuse, _):
-            throw .hostKeyRejected(host: challenge.host, port: challenge.port, keyType: challenge.keyType, fingerprint: challenge.fingerprint)
+            throw .hostKeyRejected(
+                host: challenge.host, port: challenge.port, keyType: challenge.keyType, fingerprint: challenge.fingerprint)
         case (.acceptChangedKeyOnce, _), (.trustOnce, .unknown):
-            configuration.logger.notice("host key trusted once", metadata: ["fingerprint": "\(challenge.fingerprint)",
-                                                                            "status": "\(challenge.status)"])
+            configuration.logger.notice(
+                "host key trusted once",
+                metadata: [
+                    "fingerprint": "\(challenge.fingerprint)",
+                    "status": "\(challenge.status)",
+                ])
         case (.trustAndRecord, .unknown):
             try record(key, in: knownHosts)
         case (.trustOnce, .changed), (.trustAndRecord, .changed):
@@ -69,6 +83,7 @@ struct HostKeyVerification {
 
     private func record(_ key: HostKey, in knownHosts: KnownHostsFile) throws(SSHError) {
         try knownHosts.append(host: configuration.host, port: configuration.port, key: key)
-        configuration.logger.notice("recorded a new host key", metadata: ["file": "\(knownHosts.path)", "fingerprint": "\(key.fingerprint)"])
+        configuration.logger.notice(
+            "recorded a new host key", metadata: ["file": "\(knownHosts.path)", "fingerprint": "\(key.fingerprint)"])
     }
 }

@@ -127,8 +127,9 @@ final class KnownHostsFile {
         let directory = (path as NSString).deletingLastPathComponent
         do {
             if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             }
             if !FileManager.default.fileExists(atPath: path) {
                 _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644])

@@ -37,7 +37,8 @@ public struct PersistentShell: Sendable, Equatable {
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x5F || byte == 0x2D
         }
         guard (1...64).contains(name.utf8.count), allowed, name.first?.isNumber == false else {
-            throw .invalidArgument("persistent shell name \(name.debugDescription): use 1 to 64 letters, digits, '_' or '-', starting with a letter")
+            throw .invalidArgument(
+                "persistent shell name \(name.debugDescription): use 1 to 64 letters, digits, '_' or '-', starting with a letter")
         }
     }
 }
@@ -45,29 +46,35 @@ public struct PersistentShell: Sendable, Equatable {
 /// The scripts behind persistent shells: constant bodies, the name as a positional argument.
 enum PersistentShellScripts {
     /// Prints the first multiplexer found (`tmux`, `screen`), or nothing; honours a preference.
-    static let find = RemoteScript(step: "finding tmux or screen", body: #"""
-        for m in $1 tmux screen; do command -v "$m" >/dev/null 2>&1 && { echo "$m"; exit 0; }; done
-        exit 0
-        """#)
+    static let find = RemoteScript(
+        step: "finding tmux or screen",
+        body: #"""
+            for m in $1 tmux screen; do command -v "$m" >/dev/null 2>&1 && { echo "$m"; exit 0; }; done
+            exit 0
+            """#)
 
     /// Attaches to session `$2` of multiplexer `$1`, creating it on first use.
-    static let attach = RemoteScript(step: "attaching to the persistent shell", body: #"""
-        case $1 in
-          tmux) exec tmux new-session -A -s "$2" ;;
-          screen) exec screen -xRR -S "$2" ;;
-        esac
-        """#)
+    static let attach = RemoteScript(
+        step: "attaching to the persistent shell",
+        body: #"""
+            case $1 in
+              tmux) exec tmux new-session -A -s "$2" ;;
+              screen) exec screen -xRR -S "$2" ;;
+            esac
+            """#)
 
     /// Lists the sessions of every multiplexer present: `tmux|screen NAME ATTACHED`.
-    static let list = RemoteScript(step: "listing persistent shells", body: #"""
-        if command -v tmux >/dev/null 2>&1; then
-          tmux list-sessions -F 'tmux #{session_name} #{session_attached}' 2>/dev/null
-        fi
-        if command -v screen >/dev/null 2>&1; then
-          screen -ls 2>/dev/null | sed -n 's/^[[:space:]]*[0-9][0-9]*\.\([^[:space:]]*\)[[:space:]].*/screen \1 -/p'
-        fi
-        exit 0
-        """#)
+    static let list = RemoteScript(
+        step: "listing persistent shells",
+        body: #"""
+            if command -v tmux >/dev/null 2>&1; then
+              tmux list-sessions -F 'tmux #{session_name} #{session_attached}' 2>/dev/null
+            fi
+            if command -v screen >/dev/null 2>&1; then
+              screen -ls 2>/dev/null | sed -n 's/^[[:space:]]*[0-9][0-9]*\.\([^[:space:]]*\)[[:space:]].*/screen \1 -/p'
+            fi
+            exit 0
+            """#)
 
     /// Why ``kill`` failed.
     enum KillExit: Int32, RemoteScriptExit {
@@ -76,16 +83,18 @@ enum PersistentShellScripts {
     }
 
     /// Ends session `$1` wherever it lives; ``KillExit/noSuchShell`` when there is none of that name.
-    static let kill = RemoteScript(step: "ending the persistent shell", exits: KillExit.self, body: #"""
-        found=
-        if command -v tmux >/dev/null 2>&1 && tmux has-session -t "=$1" 2>/dev/null; then
-          tmux kill-session -t "=$1" && found=1
-        fi
-        if command -v screen >/dev/null 2>&1 && screen -ls 2>/dev/null | grep -q "^[[:space:]]*[0-9]*\.$1[[:space:]]"; then
-          screen -S "$1" -X quit && found=1
-        fi
-        [ -n "$found" ] || exit 3
-        """#)
+    static let kill = RemoteScript(
+        step: "ending the persistent shell", exits: KillExit.self,
+        body: #"""
+            found=
+            if command -v tmux >/dev/null 2>&1 && tmux has-session -t "=$1" 2>/dev/null; then
+              tmux kill-session -t "=$1" && found=1
+            fi
+            if command -v screen >/dev/null 2>&1 && screen -ls 2>/dev/null | grep -q "^[[:space:]]*[0-9]*\.$1[[:space:]]"; then
+              screen -S "$1" -X quit && found=1
+            fi
+            [ -n "$found" ] || exit 3
+            """#)
 
     /// Every script here, for tests.
     static let all = [find, attach, list, kill]
@@ -110,11 +119,15 @@ extension SSHConnection {
     ///
     /// - Throws: ``SSHError/invalidArgument(_:)`` for an unusable name,
     ///   ``SSHError/persistentShellUnavailable(host:)`` when the box has neither tmux nor screen.
-    public func openPersistentShell(named name: String, multiplexer: PersistentShell.Multiplexer? = nil,
-                                    _ configuration: ShellConfiguration = ShellConfiguration()) async throws -> InteractiveShell {
+    public func openPersistentShell(
+        named name: String, multiplexer: PersistentShell.Multiplexer? = nil,
+        _ configuration: ShellConfiguration = ShellConfiguration()
+    ) async throws -> InteractiveShell {
         try PersistentShell.validate(name)
-        let found = try await run(try PersistentShellScripts.commandLine(PersistentShellScripts.find, [multiplexer?.rawValue ?? "tmux"]),
-                                  idempotent: true).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let found = try await run(
+            try PersistentShellScripts.commandLine(PersistentShellScripts.find, [multiplexer?.rawValue ?? "tmux"]),
+            idempotent: true
+        ).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let chosen = PersistentShell.Multiplexer(rawValue: found) else {
             throw SSHError.persistentShellUnavailable(host: self.configuration.host)
         }

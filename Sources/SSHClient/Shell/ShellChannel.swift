@@ -26,11 +26,14 @@ final class ShellChannel: ChannelOperation {
     init(loop: ConnectionLoop, configuration: ShellConfiguration, pipe: OutputPipe) {
         self.pipe = pipe
         commandLine = configuration.command ?? ShellConfiguration.loginShellCommand
-        super.init(loop: loop, setupRequests: [
-            .pty(terminal: configuration.terminalType, modes: configuration.modes.encoded,
-                 columns: configuration.columns, rows: configuration.rows),
-            .exec(configuration.commandLine),
-        ])
+        super.init(
+            loop: loop,
+            setupRequests: [
+                .pty(
+                    terminal: configuration.terminalType, modes: configuration.modes.encoded,
+                    columns: configuration.columns, rows: configuration.rows),
+                .exec(configuration.commandLine),
+            ])
     }
 
     override var isWaitingOnPeer: Bool {
@@ -66,8 +69,9 @@ final class ShellChannel: ChannelOperation {
         input.failPending(Self.closedError)
         failPendingResize(Self.closedError)
         let channelRuns = phase == .running || phase == .awaitingRemoteClose
-        let decision = stopping.decide(pid: channelRuns ? pidReader.pid : nil, searchingPID: pidReader.isSearching,
-                                       outputEnded: output.stdoutEnded, hangsUpOnClose: true, command: commandLine)
+        let decision = stopping.decide(
+            pid: channelRuns ? pidReader.pid : nil, searchingPID: pidReader.isSearching,
+            outputEnded: output.stdoutEnded, hangsUpOnClose: true, command: commandLine)
         guard case .kill(let leaderPID) = decision else {
             abandon()
             return finish(.failure(Self.closedError))

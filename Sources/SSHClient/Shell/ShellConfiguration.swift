@@ -15,8 +15,10 @@ public struct ShellConfiguration: Sendable {
     public var bufferSize: Int
 
     /// A configuration; the defaults give an 80×24 `xterm-256color` login shell.
-    public init(terminalType: String = "xterm-256color", columns: Int = 80, rows: Int = 24,
-                modes: TerminalModes = .interactive, command: String? = nil, bufferSize: Int = 1 << 20) {
+    public init(
+        terminalType: String = "xterm-256color", columns: Int = 80, rows: Int = 24,
+        modes: TerminalModes = .interactive, command: String? = nil, bufferSize: Int = 1 << 20
+    ) {
         self.terminalType = terminalType
         self.columns = columns
         self.rows = rows

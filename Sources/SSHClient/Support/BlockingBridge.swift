@@ -7,8 +7,10 @@ import Synchronization
 enum BlockingBridge {
     /// Starts `work` in a task and waits for it until `deadline`; nil when the deadline passed
     /// first (the task is then cancelled and its result dropped).
-    static func run<T: Sendable>(until deadline: ContinuousClock.Instant,
-                                 _ work: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? {
+    static func run<T: Sendable>(
+        until deadline: ContinuousClock.Instant,
+        _ work: @escaping @Sendable () async throws -> T
+    ) -> Result<T, any Error>? {
         let outcome = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let task = Task {

@@ -46,7 +46,7 @@ struct ChainResolver {
         }
         for (index, record) in records.enumerated() {
             guard let user = record.user, let parent = record.envelope.parentUuid, callChunks.contains(parent),
-                  user.content.contains(where: { $0.toolResult != nil })
+                user.content.contains(where: { $0.toolResult != nil })
             else { continue }
             shown.insert(index)
         }

@@ -22,9 +22,10 @@ public enum ConversationBuilder {
             var agent = transcript(records: file.records, isSidechainTranscript: true, options: options)
             agent.agentId = file.agentId
             let toolUseId = linker.linkFile(file, firstPrompt: firstPromptText(of: agent))
-            subagents.append(Subagent(
-                id: file.agentId, source: .file(name: file.fileName), toolUseId: toolUseId, metadata: file.metadata, conversation: agent
-            ))
+            subagents.append(
+                Subagent(
+                    id: file.agentId, source: .file(name: file.fileName), toolUseId: toolUseId, metadata: file.metadata, conversation: agent
+                ))
         }
         conversation.subagents = subagents
         return conversation

@@ -18,8 +18,8 @@ struct PreservedSegments {
         }
         for record in records {
             guard let segment = record.system?.compaction?.preservedSegment,
-                  let head = indexByUuid[segment.headUuid], let anchor = indexByUuid[segment.anchorUuid],
-                  var index = indexByUuid[segment.tailUuid]
+                let head = indexByUuid[segment.headUuid], let anchor = indexByUuid[segment.anchorUuid],
+                var index = indexByUuid[segment.tailUuid]
             else { continue }
             for (child, other) in records.enumerated() where other.isTranscriptEntry && child != head {
                 if other.envelope.parentUuid == segment.anchorUuid { parent[child] = segment.tailUuid }

@@ -40,7 +40,7 @@ struct SubagentLinker {
 
     mutating func linkInline(firstPrompt: String?) -> String? {
         guard let prompt = firstPrompt?.trimmed, !prompt.isEmpty,
-              let match = promptCalls.first(where: { $0.prompt.trimmed == prompt && !used.contains($0.toolUseId) })
+            let match = promptCalls.first(where: { $0.prompt.trimmed == prompt && !used.contains($0.toolUseId) })
         else { return nil }
         used.insert(match.toolUseId)
         return match.toolUseId

@@ -39,12 +39,13 @@ struct TranscriptAssembler {
         var rest: [ContentBlock] = []
         for block in user.content {
             guard let result = block.toolResult, let owner = entryByToolUseId[result.toolUseId],
-                  case .assistant(var turn) = entries[owner]
+                case .assistant(var turn) = entries[owner]
             else {
                 rest.append(block)
                 continue
             }
-            turn.toolResults[result.toolUseId] = ToolOutcome(result: result, structured: user.toolUseResult, timestamp: record.envelope.timestamp)
+            turn.toolResults[result.toolUseId] = ToolOutcome(
+                result: result, structured: user.toolUseResult, timestamp: record.envelope.timestamp)
             entries[owner] = .assistant(turn)
             touched = owner
         }
@@ -110,7 +111,7 @@ enum UserTurnClassifier {
     /// `X` of the first `<command-name>X</command-name>` in `text`.
     static func commandName(in text: String) -> String? {
         guard let open = text.range(of: "<command-name>"),
-              let close = text.range(of: "</command-name>", range: open.upperBound..<text.endIndex)
+            let close = text.range(of: "</command-name>", range: open.upperBound..<text.endIndex)
         else { return nil }
         return String(text[open.upperBound..<close.lowerBound])
     }

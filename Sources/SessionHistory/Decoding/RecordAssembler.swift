@@ -7,27 +7,31 @@ enum RecordAssembler {
     private static func kind(from fields: RecordFields) -> RecordKind {
         switch fields.type {
         case "user":
-            return .user(UserRecord(
-                content: fields.message.content, contentIsString: fields.message.contentIsString,
-                isCompactSummary: fields.isCompactSummary, isVisibleInTranscriptOnly: fields.isVisibleInTranscriptOnly,
-                toolUseResult: fields.toolUseResult, resultAgentId: fields.resultAgentId, originKind: fields.originKind
-            ))
+            return .user(
+                UserRecord(
+                    content: fields.message.content, contentIsString: fields.message.contentIsString,
+                    isCompactSummary: fields.isCompactSummary, isVisibleInTranscriptOnly: fields.isVisibleInTranscriptOnly,
+                    toolUseResult: fields.toolUseResult, resultAgentId: fields.resultAgentId, originKind: fields.originKind
+                ))
         case "assistant":
             let message = fields.message
-            return .assistant(AssistantRecord(
-                messageId: message.id, requestId: fields.requestId, model: message.model, content: message.content,
-                stopReason: message.stopReason, usage: message.usage, isApiErrorMessage: fields.isApiErrorMessage
-            ))
+            return .assistant(
+                AssistantRecord(
+                    messageId: message.id, requestId: fields.requestId, model: message.model, content: message.content,
+                    stopReason: message.stopReason, usage: message.usage, isApiErrorMessage: fields.isApiErrorMessage
+                ))
         case "system":
-            return .system(SystemRecord(
-                subtype: SystemSubtype(fields.subtype), content: fields.contentText, level: fields.level,
-                compaction: fields.compaction, durationMs: fields.durationMs
-            ))
+            return .system(
+                SystemRecord(
+                    subtype: SystemSubtype(fields.subtype), content: fields.contentText, level: fields.level,
+                    compaction: fields.compaction, durationMs: fields.durationMs
+                ))
         case "progress":
-            return .progress(ProgressRecord(
-                dataType: fields.dataType, agentId: fields.dataAgentId, toolUseId: fields.toolUseId,
-                parentToolUseId: fields.parentToolUseId, data: fields.data
-            ))
+            return .progress(
+                ProgressRecord(
+                    dataType: fields.dataType, agentId: fields.dataAgentId, toolUseId: fields.toolUseId,
+                    parentToolUseId: fields.parentToolUseId, data: fields.data
+                ))
         case "attachment":
             return .attachment(AttachmentRecord(attachmentType: fields.attachmentType, attachment: fields.attachment))
         default:
@@ -41,9 +45,10 @@ enum RecordAssembler {
             guard let summary = fields.summary else { return .unknown }
             return .summary(SummaryRecord(summary: summary, leafUuid: fields.leafUuid))
         case "file-history-snapshot":
-            return .fileHistorySnapshot(FileHistorySnapshotRecord(
-                messageId: fields.messageId, isSnapshotUpdate: fields.isSnapshotUpdate, snapshot: fields.snapshot
-            ))
+            return .fileHistorySnapshot(
+                FileHistorySnapshotRecord(
+                    messageId: fields.messageId, isSnapshotUpdate: fields.isSnapshotUpdate, snapshot: fields.snapshot
+                ))
         case "queue-operation":
             return .queueOperation(QueueOperationRecord(operation: fields.operation, content: fields.contentText))
         case "cost-state":

@@ -14,12 +14,17 @@ extension RecordDecoder {
             if scanner.matches(key, "content") {
                 message.contentIsString = scanner.peek() == 0x22
                 message.content = try decodeContent()
+            } else if scanner.matches(key, "id") {
+                message.id = try scanner.readString()
+            } else if scanner.matches(key, "model") {
+                message.model = try scanner.readString()
+            } else if scanner.matches(key, "stop_reason") {
+                message.stopReason = try scanner.readString()
+            } else if scanner.matches(key, "usage") {
+                message.usage = try decodeUsage()
+            } else {
+                try scanner.skipValue()
             }
-            else if scanner.matches(key, "id") { message.id = try scanner.readString() }
-            else if scanner.matches(key, "model") { message.model = try scanner.readString() }
-            else if scanner.matches(key, "stop_reason") { message.stopReason = try scanner.readString() }
-            else if scanner.matches(key, "usage") { message.usage = try decodeUsage() }
-            else { try scanner.skipValue() }
         }
     }
 
@@ -64,22 +69,34 @@ extension RecordDecoder {
     }
 
     private mutating func decodeBlockMember(_ key: StringToken, into fields: inout BlockFields) throws(JSONError) {
-        if scanner.matches(key, "type") { fields.type = try scanner.readString() }
-        else if scanner.matches(key, "text") { fields.text = try scanner.readString() }
-        else if scanner.matches(key, "id") { fields.id = try scanner.readString() }
-        else if scanner.matches(key, "name") { fields.name = try scanner.readString() }
-        else if scanner.matches(key, "input") { fields.input = raw(try scanner.captureValue()) }
-        else if scanner.matches(key, "tool_use_id") { fields.toolUseId = try scanner.readString() }
-        else if scanner.matches(key, "content") { fields.content = try decodeContent() }
-        else if scanner.matches(key, "is_error") { fields.isError = try scanner.readBool() ?? false }
-        else if scanner.matches(key, "thinking") { fields.thinking = try scanner.readString() }
-        else if scanner.matches(key, "signature") {
+        if scanner.matches(key, "type") {
+            fields.type = try scanner.readString()
+        } else if scanner.matches(key, "text") {
+            fields.text = try scanner.readString()
+        } else if scanner.matches(key, "id") {
+            fields.id = try scanner.readString()
+        } else if scanner.matches(key, "name") {
+            fields.name = try scanner.readString()
+        } else if scanner.matches(key, "input") {
+            fields.input = raw(try scanner.captureValue())
+        } else if scanner.matches(key, "tool_use_id") {
+            fields.toolUseId = try scanner.readString()
+        } else if scanner.matches(key, "content") {
+            fields.content = try decodeContent()
+        } else if scanner.matches(key, "is_error") {
+            fields.isError = try scanner.readBool() ?? false
+        } else if scanner.matches(key, "thinking") {
+            fields.thinking = try scanner.readString()
+        } else if scanner.matches(key, "signature") {
             fields.isSigned = scanner.peek() == 0x22
             try scanner.skipValue()
+        } else if scanner.matches(key, "data") {
+            fields.data = raw(try scanner.captureValue())
+        } else if scanner.matches(key, "source") {
+            fields.source = try decodeSource()
+        } else {
+            try scanner.skipValue()
         }
-        else if scanner.matches(key, "data") { fields.data = raw(try scanner.captureValue()) }
-        else if scanner.matches(key, "source") { fields.source = try decodeSource() }
-        else { try scanner.skipValue() }
     }
 
     private mutating func decodeSource() throws(JSONError) -> MediaBlock? {
@@ -91,11 +108,17 @@ extension RecordDecoder {
         try scanner.enter(0x7B)
         var cursor = ContainerCursor()
         while let key = try scanner.nextKey(&cursor) {
-            if scanner.matches(key, "type") { media.sourceType = try scanner.readString() }
-            else if scanner.matches(key, "media_type") { media.mediaType = try scanner.readString() }
-            else if scanner.matches(key, "data") { media.data = raw(try scanner.captureValue()) }
-            else if scanner.matches(key, "url") { media.url = try scanner.readString() }
-            else { try scanner.skipValue() }
+            if scanner.matches(key, "type") {
+                media.sourceType = try scanner.readString()
+            } else if scanner.matches(key, "media_type") {
+                media.mediaType = try scanner.readString()
+            } else if scanner.matches(key, "data") {
+                media.data = raw(try scanner.captureValue())
+            } else if scanner.matches(key, "url") {
+                media.url = try scanner.readString()
+            } else {
+                try scanner.skipValue()
+            }
         }
         return media
     }
@@ -109,11 +132,17 @@ extension RecordDecoder {
         try scanner.enter(0x7B)
         var cursor = ContainerCursor()
         while let key = try scanner.nextKey(&cursor) {
-            if scanner.matches(key, "input_tokens") { usage.inputTokens = try scanner.readClampedInt() ?? 0 }
-            else if scanner.matches(key, "output_tokens") { usage.outputTokens = try scanner.readClampedInt() ?? 0 }
-            else if scanner.matches(key, "cache_creation_input_tokens") { usage.cacheCreationInputTokens = try scanner.readClampedInt() ?? 0 }
-            else if scanner.matches(key, "cache_read_input_tokens") { usage.cacheReadInputTokens = try scanner.readClampedInt() ?? 0 }
-            else { try scanner.skipValue() }
+            if scanner.matches(key, "input_tokens") {
+                usage.inputTokens = try scanner.readClampedInt() ?? 0
+            } else if scanner.matches(key, "output_tokens") {
+                usage.outputTokens = try scanner.readClampedInt() ?? 0
+            } else if scanner.matches(key, "cache_creation_input_tokens") {
+                usage.cacheCreationInputTokens = try scanner.readClampedInt() ?? 0
+            } else if scanner.matches(key, "cache_read_input_tokens") {
+                usage.cacheReadInputTokens = try scanner.readClampedInt() ?? 0
+            } else {
+                try scanner.skipValue()
+            }
         }
         return usage
     }
@@ -127,10 +156,15 @@ extension RecordDecoder {
         try scanner.enter(0x7B)
         var cursor = ContainerCursor()
         while let key = try scanner.nextKey(&cursor) {
-            if scanner.matches(key, "trigger") { info.trigger = try scanner.readString() }
-            else if scanner.matches(key, "preTokens") { info.preTokens = try scanner.readInt() }
-            else if scanner.matches(key, "preservedSegment") { info.preservedSegment = try decodePreservedSegment() }
-            else { try scanner.skipValue() }
+            if scanner.matches(key, "trigger") {
+                info.trigger = try scanner.readString()
+            } else if scanner.matches(key, "preTokens") {
+                info.preTokens = try scanner.readInt()
+            } else if scanner.matches(key, "preservedSegment") {
+                info.preservedSegment = try decodePreservedSegment()
+            } else {
+                try scanner.skipValue()
+            }
         }
         return info
     }
@@ -144,10 +178,15 @@ extension RecordDecoder {
         try scanner.enter(0x7B)
         var cursor = ContainerCursor()
         while let key = try scanner.nextKey(&cursor) {
-            if scanner.matches(key, "headUuid") { head = try scanner.readString() }
-            else if scanner.matches(key, "anchorUuid") { anchor = try scanner.readString() }
-            else if scanner.matches(key, "tailUuid") { tail = try scanner.readString() }
-            else { try scanner.skipValue() }
+            if scanner.matches(key, "headUuid") {
+                head = try scanner.readString()
+            } else if scanner.matches(key, "anchorUuid") {
+                anchor = try scanner.readString()
+            } else if scanner.matches(key, "tailUuid") {
+                tail = try scanner.readString()
+            } else {
+                try scanner.skipValue()
+            }
         }
         guard let head, let anchor, let tail else { return nil }
         return PreservedSegment(headUuid: head, anchorUuid: anchor, tailUuid: tail)
@@ -169,9 +208,13 @@ extension RecordDecoder {
         try scanner.enter(0x7B)
         var cursor = ContainerCursor()
         while let key = try scanner.nextKey(&cursor) {
-            if scanner.matches(key, name) { value = try scanner.readString() }
-            else if scanner.matches(key, "type") { type = try scanner.readString() }
-            else { try scanner.skipValue() }
+            if scanner.matches(key, name) {
+                value = try scanner.readString()
+            } else if scanner.matches(key, "type") {
+                type = try scanner.readString()
+            } else {
+                try scanner.skipValue()
+            }
         }
         return (raw(start..<scanner.pos), type, value)
     }

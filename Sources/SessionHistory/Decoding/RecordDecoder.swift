@@ -30,42 +30,68 @@ struct RecordDecoder {
     func raw(_ range: Range<Int>) -> RawJSON { RawJSON(bytes: owner[range]) }
 
     private mutating func decodeEnvelopeMember(_ key: StringToken, into envelope: inout Envelope) throws(JSONError) -> Bool {
-        if scanner.matches(key, "uuid") { envelope.uuid = try scanner.readString() }
-        else if scanner.matches(key, "parentUuid") { envelope.parentUuid = try scanner.readString() }
-        else if scanner.matches(key, "timestamp") { envelope.timestamp = try scanner.readString() }
-        else if scanner.matches(key, "sessionId") { envelope.sessionId = try scanner.readString() }
-        else if scanner.matches(key, "isSidechain") { envelope.isSidechain = try scanner.readBool() ?? false }
-        else if scanner.matches(key, "cwd") { envelope.cwd = try scanner.readString() }
-        else if scanner.matches(key, "version") { envelope.version = try scanner.readString() }
-        else if scanner.matches(key, "gitBranch") { envelope.gitBranch = try scanner.readString() }
-        else if scanner.matches(key, "isMeta") { envelope.isMeta = try scanner.readBool() ?? false }
-        else if scanner.matches(key, "logicalParentUuid") { envelope.logicalParentUuid = try scanner.readString() }
-        else if scanner.matches(key, "agentId") { envelope.agentId = try scanner.readString() }
-        else if scanner.matches(key, "slug") { envelope.slug = try scanner.readString() }
-        else if scanner.matches(key, "entrypoint") { envelope.entrypoint = try scanner.readString() }
-        else if scanner.matches(key, "teamName") { envelope.teamName = try scanner.readString() }
-        else { return false }
+        if scanner.matches(key, "uuid") {
+            envelope.uuid = try scanner.readString()
+        } else if scanner.matches(key, "parentUuid") {
+            envelope.parentUuid = try scanner.readString()
+        } else if scanner.matches(key, "timestamp") {
+            envelope.timestamp = try scanner.readString()
+        } else if scanner.matches(key, "sessionId") {
+            envelope.sessionId = try scanner.readString()
+        } else if scanner.matches(key, "isSidechain") {
+            envelope.isSidechain = try scanner.readBool() ?? false
+        } else if scanner.matches(key, "cwd") {
+            envelope.cwd = try scanner.readString()
+        } else if scanner.matches(key, "version") {
+            envelope.version = try scanner.readString()
+        } else if scanner.matches(key, "gitBranch") {
+            envelope.gitBranch = try scanner.readString()
+        } else if scanner.matches(key, "isMeta") {
+            envelope.isMeta = try scanner.readBool() ?? false
+        } else if scanner.matches(key, "logicalParentUuid") {
+            envelope.logicalParentUuid = try scanner.readString()
+        } else if scanner.matches(key, "agentId") {
+            envelope.agentId = try scanner.readString()
+        } else if scanner.matches(key, "slug") {
+            envelope.slug = try scanner.readString()
+        } else if scanner.matches(key, "entrypoint") {
+            envelope.entrypoint = try scanner.readString()
+        } else if scanner.matches(key, "teamName") {
+            envelope.teamName = try scanner.readString()
+        } else {
+            return false
+        }
         return true
     }
 
     private mutating func decodePayloadMember(_ key: StringToken, into fields: inout RecordFields) throws(JSONError) -> Bool {
-        if scanner.matches(key, "type") { fields.type = try scanner.readString() }
-        else if scanner.matches(key, "message") { try decodeMessage(into: &fields.message) }
-        else if scanner.matches(key, "requestId") { fields.requestId = try scanner.readString() }
-        else if scanner.matches(key, "subtype") { fields.subtype = try scanner.readString() }
-        else if scanner.matches(key, "content") { fields.contentText = try readTextOrBlocks() }
-        else if scanner.matches(key, "level") { fields.level = try scanner.readString() }
-        else if scanner.matches(key, "compactMetadata") || scanner.matches(key, "microcompactMetadata") {
+        if scanner.matches(key, "type") {
+            fields.type = try scanner.readString()
+        } else if scanner.matches(key, "message") {
+            try decodeMessage(into: &fields.message)
+        } else if scanner.matches(key, "requestId") {
+            fields.requestId = try scanner.readString()
+        } else if scanner.matches(key, "subtype") {
+            fields.subtype = try scanner.readString()
+        } else if scanner.matches(key, "content") {
+            fields.contentText = try readTextOrBlocks()
+        } else if scanner.matches(key, "level") {
+            fields.level = try scanner.readString()
+        } else if scanner.matches(key, "compactMetadata") || scanner.matches(key, "microcompactMetadata") {
             fields.compaction = try decodeCompaction()
-        }
-        else if scanner.matches(key, "durationMs") { fields.durationMs = try scanner.readInt() }
-        else if scanner.matches(key, "isApiErrorMessage") { fields.isApiErrorMessage = try scanner.readBool() ?? false }
-        else if scanner.matches(key, "isCompactSummary") { fields.isCompactSummary = try scanner.readBool() ?? false }
-        else if scanner.matches(key, "isVisibleInTranscriptOnly") {
+        } else if scanner.matches(key, "durationMs") {
+            fields.durationMs = try scanner.readInt()
+        } else if scanner.matches(key, "isApiErrorMessage") {
+            fields.isApiErrorMessage = try scanner.readBool() ?? false
+        } else if scanner.matches(key, "isCompactSummary") {
+            fields.isCompactSummary = try scanner.readBool() ?? false
+        } else if scanner.matches(key, "isVisibleInTranscriptOnly") {
             fields.isVisibleInTranscriptOnly = try scanner.readBool() ?? false
+        } else if scanner.matches(key, "operation") {
+            fields.operation = try scanner.readString()
+        } else {
+            return false
         }
-        else if scanner.matches(key, "operation") { fields.operation = try scanner.readString() }
-        else { return false }
         return true
     }
 
@@ -77,28 +103,48 @@ struct RecordDecoder {
             (fields.data, fields.dataType, fields.dataAgentId) = try captureTypedObject(reading: "agentId")
         } else if scanner.matches(key, "attachment") {
             (fields.attachment, fields.attachmentType) = try captureObject(reading: "type")
-        } else if scanner.matches(key, "toolUseID") { fields.toolUseId = try scanner.readString() }
-        else if scanner.matches(key, "parentToolUseID") { fields.parentToolUseId = try scanner.readString() }
-        else if scanner.matches(key, "snapshot") { fields.snapshot = raw(try scanner.captureValue()) }
-        else if scanner.matches(key, "messageId") { fields.messageId = try scanner.readString() }
-        else if scanner.matches(key, "isSnapshotUpdate") { fields.isSnapshotUpdate = try scanner.readBool() ?? false }
-        else if scanner.matches(key, "origin") { (_, fields.originKind) = try captureObject(reading: "kind") }
-        else { return false }
+        } else if scanner.matches(key, "toolUseID") {
+            fields.toolUseId = try scanner.readString()
+        } else if scanner.matches(key, "parentToolUseID") {
+            fields.parentToolUseId = try scanner.readString()
+        } else if scanner.matches(key, "snapshot") {
+            fields.snapshot = raw(try scanner.captureValue())
+        } else if scanner.matches(key, "messageId") {
+            fields.messageId = try scanner.readString()
+        } else if scanner.matches(key, "isSnapshotUpdate") {
+            fields.isSnapshotUpdate = try scanner.readBool() ?? false
+        } else if scanner.matches(key, "origin") {
+            (_, fields.originKind) = try captureObject(reading: "kind")
+        } else {
+            return false
+        }
         return true
     }
 
     private mutating func decodeMetadataMember(_ key: StringToken, into fields: inout RecordFields) throws(JSONError) -> Bool {
-        if scanner.matches(key, "summary") { fields.summary = try scanner.readString() }
-        else if scanner.matches(key, "leafUuid") { fields.leafUuid = try scanner.readString() }
-        else if scanner.matches(key, "customTitle") { fields.metadataValues[.customTitle] = try scanner.readString() }
-        else if scanner.matches(key, "aiTitle") { fields.metadataValues[.aiTitle] = try scanner.readString() }
-        else if scanner.matches(key, "lastPrompt") { fields.metadataValues[.lastPrompt] = try scanner.readString() }
-        else if scanner.matches(key, "tag") { fields.metadataValues[.tag] = try scanner.readString() }
-        else if scanner.matches(key, "permissionMode") { fields.metadataValues[.permissionMode] = try scanner.readString() }
-        else if scanner.matches(key, "agentName") { fields.metadataValues[.agentName] = try scanner.readString() }
-        else if scanner.matches(key, "mode") { fields.metadataValues[.mode] = try scanner.readString() }
-        else if scanner.matches(key, "totalCostUSD") { fields.totalCostUSD = try scanner.readDouble() }
-        else { return false }
+        if scanner.matches(key, "summary") {
+            fields.summary = try scanner.readString()
+        } else if scanner.matches(key, "leafUuid") {
+            fields.leafUuid = try scanner.readString()
+        } else if scanner.matches(key, "customTitle") {
+            fields.metadataValues[.customTitle] = try scanner.readString()
+        } else if scanner.matches(key, "aiTitle") {
+            fields.metadataValues[.aiTitle] = try scanner.readString()
+        } else if scanner.matches(key, "lastPrompt") {
+            fields.metadataValues[.lastPrompt] = try scanner.readString()
+        } else if scanner.matches(key, "tag") {
+            fields.metadataValues[.tag] = try scanner.readString()
+        } else if scanner.matches(key, "permissionMode") {
+            fields.metadataValues[.permissionMode] = try scanner.readString()
+        } else if scanner.matches(key, "agentName") {
+            fields.metadataValues[.agentName] = try scanner.readString()
+        } else if scanner.matches(key, "mode") {
+            fields.metadataValues[.mode] = try scanner.readString()
+        } else if scanner.matches(key, "totalCostUSD") {
+            fields.totalCostUSD = try scanner.readDouble()
+        } else {
+            return false
+        }
         return true
     }
 }

@@ -45,7 +45,7 @@ public enum TerminalText {
                 return (index, 2, UInt32(bytes[index + 1]))
             } else if byte == 0xE2, index + 2 < bytes.count {
                 let scalar = 0x2000 | (UInt32(bytes[index + 1] & 0x3F) << 6) | UInt32(bytes[index + 2] & 0x3F)
-                if (bytes[index + 1] == 0x80 || bytes[index + 1] == 0x81), needsEscape(scalar) { return (index, 3, scalar) }
+                if bytes[index + 1] == 0x80 || bytes[index + 1] == 0x81, needsEscape(scalar) { return (index, 3, scalar) }
             }
             index += 1
         }

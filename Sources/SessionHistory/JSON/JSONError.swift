@@ -20,7 +20,7 @@ public enum JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     public var offset: Int {
         switch self {
         case .unexpectedEnd(let offset), .unexpectedByte(_, let offset), .invalidEscape(let offset),
-             .invalidNumber(let offset), .nestingTooDeep(let offset), .trailingBytes(let offset):
+            .invalidNumber(let offset), .nestingTooDeep(let offset), .trailingBytes(let offset):
             return offset
         }
     }

@@ -31,7 +31,8 @@ enum JSONUnescaper {
         var index = 0
         var pendingHigh: UInt32?
         while index < body.count {
-            let run = memchr(source + index, 0x5C, body.count - index)
+            let run =
+                memchr(source + index, 0x5C, body.count - index)
                 .map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) - source } ?? body.count
             if run > index {
                 flush(&pendingHigh, into: &writer)

@@ -27,9 +27,10 @@ public enum LocalProject {
             let url = folder.appendingPathComponent(name)
             let (size, head, tail) = try LocalFiles.readHeadAndTail(url, count: policy.first)
             let whole = try LocalFiles.read(url, offset: 0, count: size)
-            windows.append(Window(
-                name: name, url: url, size: size, modified: try LocalFiles.modificationTime(url), head: head, tail: tail,
-                messageCount: MessageLines.count(in: whole), holdsTitleRecord: TitleLines.present(in: whole)))
+            windows.append(
+                Window(
+                    name: name, url: url, size: size, modified: try LocalFiles.modificationTime(url), head: head, tail: tail,
+                    messageCount: MessageLines.count(in: whole), holdsTitleRecord: TitleLines.present(in: whole)))
         }
         var summaries = Window.summaries(windows)
         for index in windows.indices {

@@ -42,7 +42,8 @@ enum SubagentFiles {
         let name = url.lastPathComponent
         let records = SessionParser.parse(try LocalFiles.readAll(url)).records
         let metaURL = url.deletingLastPathComponent().appendingPathComponent(String(name.dropLast(6)) + ".meta.json")
-        let metadata = FileManager.default.fileExists(atPath: metaURL.path)
+        let metadata =
+            FileManager.default.fileExists(atPath: metaURL.path)
             ? SubagentMetadata(json: try LocalFiles.readAll(metaURL)) : nil
         return SubagentSource(agentId: agentId(fromFileName: name), fileName: name, records: records, metadata: metadata)
     }

@@ -24,7 +24,8 @@ enum LineParser {
                     .map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) - base }
                 if newline == nil && !isFinal { break }
                 let stop = newline ?? range.upperBound
-                let location = LineLocation(line: position.line + result.lineCount, byteOffset: position.byteOffset + start - range.lowerBound)
+                let location = LineLocation(
+                    line: position.line + result.lineCount, byteOffset: position.byteOffset + start - range.lowerBound)
                 decodeLine(owner: owner, base: base, range: start..<stop, location: location, isTorn: newline == nil, into: &result)
                 start = stop + 1
             }

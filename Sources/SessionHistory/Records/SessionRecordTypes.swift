@@ -5,10 +5,11 @@
 /// record shows up as a failing test rather than a silent gap.
 public enum SessionRecordTypes {
     /// The `type`s decoded into a ``RecordKind`` other than `unknown`.
-    public static let decoded: Set<String> = Set([
-        "user", "assistant", "system", "progress", "attachment", "summary", "file-history-snapshot",
-        "queue-operation", "cost-state",
-    ] + MetadataKind.allCases.map(\.rawValue))
+    public static let decoded: Set<String> = Set(
+        [
+            "user", "assistant", "system", "progress", "attachment", "summary", "file-history-snapshot",
+            "queue-operation", "cost-state",
+        ] + MetadataKind.allCases.map(\.rawValue))
 
     /// Known `type`s kept as raw records, with why rws does not need them
     /// (see docs/session-history.md).

@@ -12,7 +12,9 @@ public struct SystemRecord: Sendable, Equatable {
     public var durationMs: Int?
 
     /// Creates a system payload.
-    public init(subtype: SystemSubtype, content: String? = nil, level: String? = nil, compaction: CompactionInfo? = nil, durationMs: Int? = nil) {
+    public init(
+        subtype: SystemSubtype, content: String? = nil, level: String? = nil, compaction: CompactionInfo? = nil, durationMs: Int? = nil
+    ) {
         self.subtype = subtype
         self.content = content
         self.level = level

@@ -39,7 +39,10 @@ enum FieldSniffer {
     private static func closingQuote(in bytes: [UInt8], from start: Int) -> Int? {
         var index = start
         while index < bytes.count {
-            if bytes[index] == 0x5C { index += 2; continue }
+            if bytes[index] == 0x5C {
+                index += 2
+                continue
+            }
             if bytes[index] == 0x22 { return index }
             index += 1
         }

@@ -9,7 +9,7 @@ enum FirstPromptRules {
         var commandFallback: String?
         for record in records {
             guard let user = record.user, !record.envelope.isMeta, !user.isCompactSummary,
-                  !user.content.contains(where: { $0.toolResult != nil })
+                !user.content.contains(where: { $0.toolResult != nil })
             else { continue }
             for text in user.content.compactMap(\.text) {
                 let folded = fold(text)

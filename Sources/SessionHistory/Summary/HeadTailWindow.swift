@@ -21,9 +21,10 @@ struct HeadTailWindow {
             tailRecords = headRecords
         } else {
             let tailStart = max(0, fileSize - tail.count)
-            tailRecords = SessionParser.parse(
-                range: tail, fileOffset: tailStart, startsAtLineStart: tailStart == 0, reachesEndOfFile: true
-            ).records
+            tailRecords =
+                SessionParser.parse(
+                    range: tail, fileOffset: tailStart, startsAtLineStart: tailStart == 0, reachesEndOfFile: true
+                ).records
         }
     }
 

@@ -32,7 +32,9 @@ public enum SessionSummarizer {
     /// Reads a local file's head and tail and summarises it.
     ///
     /// - Throws: ``SessionHistoryError/unreadableFile(path:reason:)``.
-    public static func summarize(fileAt url: URL, window: Int = defaultWindow, summariesByLeaf: [String: String] = [:]) throws(SessionHistoryError) -> SessionSummary {
+    public static func summarize(
+        fileAt url: URL, window: Int = defaultWindow, summariesByLeaf: [String: String] = [:]
+    ) throws(SessionHistoryError) -> SessionSummary {
         let (size, head, tail) = try LocalFiles.readHeadAndTail(url, count: window)
         return summarize(fileName: url.lastPathComponent, fileSize: size, head: head, tail: tail, summariesByLeaf: summariesByLeaf)
     }
@@ -65,22 +67,26 @@ public enum SessionSummarizer {
         let head = window.headRecords.map(\.envelope)
         let tail = window.tailRecords.map(\.envelope)
         summary.cwd = head.lazy.compactMap(\.cwd).first ?? window.sniffHead("cwd")
-        summary.firstTimestamp = head.lazy.compactMap(\.timestamp).first ?? window.sniffHead("timestamp")
+        summary.firstTimestamp =
+            head.lazy.compactMap(\.timestamp).first ?? window.sniffHead("timestamp")
             ?? tail.lazy.compactMap(\.timestamp).first ?? FieldSniffer.first("timestamp", in: window.tail)
         // Only the tail knows the last time: the head's first time is no stand-in unless it is the whole file.
-        summary.lastTimestamp = tail.lazy.compactMap(\.timestamp).last ?? window.sniffTail("timestamp")
+        summary.lastTimestamp =
+            tail.lazy.compactMap(\.timestamp).last ?? window.sniffTail("timestamp")
             ?? (window.headIsWholeFile ? summary.firstTimestamp : nil)
-        summary.gitBranch = tail.lazy.compactMap(\.gitBranch).last ?? head.lazy.compactMap(\.gitBranch).first ?? window.sniffHead("gitBranch")
+        summary.gitBranch =
+            tail.lazy.compactMap(\.gitBranch).last ?? head.lazy.compactMap(\.gitBranch).first ?? window.sniffHead("gitBranch")
         summary.version = tail.lazy.compactMap(\.version).last ?? head.lazy.compactMap(\.version).first ?? window.sniffHead("version")
         let models = { (records: [SessionRecord]) in
             records.compactMap { $0.assistant }.filter { !$0.isSynthetic }.compactMap(\.model)
         }
         summary.model = models(window.tailRecords).last ?? models(window.headRecords).first
         summary.tag = lastMetadata(.tag, in: window.tailRecords)
-        summary.costUSD = window.tailRecords.lazy.reversed().compactMap { record -> Double? in
-            if case .costState(let cost) = record.kind { return cost.totalCostUSD }
-            return nil
-        }.first
+        summary.costUSD =
+            window.tailRecords.lazy.reversed().compactMap { record -> Double? in
+                if case .costState(let cost) = record.kind { return cost.totalCostUSD }
+                return nil
+            }.first
         summary.isSidechain = window.headRecords.first?.envelope.isSidechain ?? window.headStartsWithSidechain
         summary.activity = SessionActivity.of(window.tailRecords)
         summary.contextUse = ContextUse.last(in: window.tailRecords)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import RemoteWorkspace
-import SessionHistory
 import SSHClient
+import SessionHistory
 import Synchronization
 
 struct AskCommand: AsyncParsableCommand {
@@ -10,31 +10,31 @@ struct AskCommand: AsyncParsableCommand {
         commandName: "ask",
         abstract: "Ask Claude Code on the box and stream its answer.",
         discussion: """
-        Runs Claude Code on the box over the SSH connection (nothing but Claude Code has to be installed there), in PROJECT's \
-        directory: a project name in the workspace root (app), or a path on the box (~/src/app, /srv/app). Without PROJECT: \
-        the remote home, or the session's own directory with --resume.
+            Runs Claude Code on the box over the SSH connection (nothing but Claude Code has to be installed there), in PROJECT's \
+            directory: a project name in the workspace root (app), or a path on the box (~/src/app, /srv/app). Without PROJECT: \
+            the remote home, or the session's own directory with --resume.
 
-        The answer streams to stdout; tool calls and their results go to stderr. When Claude Code asks whether a tool may \
-        run, rws asks you on the terminal: y (this once), a (always, for this tool in this session), n (no). Without a \
-        terminal rws cannot ask, so it refuses to start unless --permission-mode is given; questions that still come are then \
-        answered no.
+            The answer streams to stdout; tool calls and their results go to stderr. When Claude Code asks whether a tool may \
+            run, rws asks you on the terminal: y (this once), a (always, for this tool in this session), n (no). Without a \
+            terminal rws cannot ask, so it refuses to start unless --permission-mode is given; questions that still come are then \
+            answered no.
 
-        Ctrl+C interrupts the turn; a second Ctrl+C stops Claude Code and exits with 130.
+            Ctrl+C interrupts the turn; a second Ctrl+C stops Claude Code and exits with 130.
 
-        With --json, every event is one JSON object per line (session_started, text_delta, tool_call, tool_result, \
-        permission_request, usage, error, result…).
+            With --json, every event is one JSON object per line (session_started, text_delta, tool_call, tool_result, \
+            permission_request, usage, error, result…).
 
-        Exit status: 0 when the turn ended well; 1 when it ended in an error (API error, not logged in, Claude Code missing); \
-        130 when interrupted; 255 when the connection failed.
+            Exit status: 0 when the turn ended well; 1 when it ended in an error (API error, not logged in, Claude Code missing); \
+            130 when interrupted; 255 when the connection failed.
 
-        Examples:
-          rws ask --host box app "What does main.swift do?"
-          rws ask --host box app "Run the tests and fix what fails" --permission-mode acceptEdits
-          rws ask --host box --continue app "And the other file?"
-          rws ask --host box --resume 0b1c "Summarise where we are"
-          rws ask --host box app "What is on this screenshot?" --image shot.png --file src/main.swift
-          rws ask --host box app "List the TODOs" --permission-mode plan --json
-        """
+            Examples:
+              rws ask --host box app "What does main.swift do?"
+              rws ask --host box app "Run the tests and fix what fails" --permission-mode acceptEdits
+              rws ask --host box --continue app "And the other file?"
+              rws ask --host box --resume 0b1c "Summarise where we are"
+              rws ask --host box app "What is on this screenshot?" --image shot.png --file src/main.swift
+              rws ask --host box app "List the TODOs" --permission-mode plan --json
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -55,7 +55,8 @@ struct AskCommand: AsyncParsableCommand {
     var images: [String] = []
 
     // A path on the box: local file completion would offer the wrong files.
-    @Option(name: .customLong("file"),
+    @Option(
+        name: .customLong("file"),
         help: ArgumentHelp("Have Claude Code read this file on the box into the prompt; repeatable.", valueName: "path"))
     var files: [String] = []
 
@@ -73,8 +74,9 @@ struct AskCommand: AsyncParsableCommand {
             options.fork = fork
             let interactive = Terminal.isTTY(STDIN_FILENO)
             guard interactive || options.permissionMode != nil else {
-                throw CLIError.usage("stdin is not a terminal, so rws cannot ask before a tool runs: pass --permission-mode " +
-                    "(default, plan, acceptEdits or bypassPermissions)")
+                throw CLIError.usage(
+                    "stdin is not a terminal, so rws cannot ask before a tool runs: pass --permission-mode "
+                        + "(default, plan, acceptEdits or bypassPermissions)")
             }
             let prompt = ClaudePrompt(words.last ?? "", images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
             return try await connection.withConnection { ssh in
@@ -167,7 +169,8 @@ struct AskPrinter {
         case .result(let result):
             endLine()
             let cost = String(format: "$%.4f", result.costUSD)
-            let seconds = String(format: "%.1f s",
+            let seconds = String(
+                format: "%.1f s",
                 Double(result.duration.components.seconds) + Double(result.duration.components.attoseconds) / 1e18)
             Terminal.err("\(result.wasInterrupted ? "interrupted · " : "")session \(result.sessionID) · \(cost) · \(seconds)\n")
         default:
@@ -197,7 +200,12 @@ struct AskPrinter {
 final class AskInterrupts {
     private final class Presses: Sendable {
         private let count = Mutex(0)
-        func next() -> Int { count.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            count.withLock {
+                $0 += 1
+                return $0
+            }
+        }
     }
 
     private let handler: InterruptHandler

@@ -8,17 +8,17 @@ struct ClaudeCommand: AsyncParsableCommand {
         commandName: "claude",
         abstract: "Run Claude Code's own interactive UI on the box in this terminal.",
         discussion: """
-        Opens a remote terminal (as rws shell does) running claude in PROJECT's directory: a project name in the workspace \
-        root (app), or a path on the box. Without PROJECT: the remote home, or the session's own directory with --resume. \
-        Keys, Ctrl+C included, go to Claude Code; the escapes of rws shell work (~. disconnects).
+            Opens a remote terminal (as rws shell does) running claude in PROJECT's directory: a project name in the workspace \
+            root (app), or a path on the box. Without PROJECT: the remote home, or the session's own directory with --resume. \
+            Keys, Ctrl+C included, go to Claude Code; the escapes of rws shell work (~. disconnects).
 
-        Exit status: Claude Code's; 255 after ~. or when the connection failed.
+            Exit status: Claude Code's; 255 after ~. or when the connection failed.
 
-        Examples:
-          rws claude --host box app
-          rws claude --host box --continue app
-          rws claude --host box --resume 0b1c
-        """
+            Examples:
+              rws claude --host box app
+              rws claude --host box --continue app
+              rws claude --host box --resume 0b1c
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -57,7 +57,8 @@ struct ClaudeStartOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The model, such as sonnet, opus or a full model name.", valueName: "model"))
     var model: String?
 
-    @Option(name: .customLong("claude"),
+    @Option(
+        name: .customLong("claude"),
         help: ArgumentHelp("The Claude Code program on the box (default claude; env RWS_CLAUDE).", valueName: "path"))
     var claudeProgram: String?
 

@@ -7,20 +7,20 @@ struct CloneCommand: AsyncParsableCommand {
         commandName: "clone",
         abstract: "Clone a git repository into a new project on the box, showing progress.",
         discussion: """
-        git runs on the box and never waits on a prompt: missing credentials or an unknown host key of the git server fail at \
-        once with the cause. The clone goes to a hidden temporary directory and is renamed into place only when it succeeded; \
-        Ctrl+C, a failure, or no progress for --stall-timeout removes it.
+            git runs on the box and never waits on a prompt: missing credentials or an unknown host key of the git server fail at \
+            once with the cause. The clone goes to a hidden temporary directory and is renamed into place only when it succeeded; \
+            Ctrl+C, a failure, or no progress for --stall-timeout removes it.
 
-        URL: https://host/path, ssh://[user@]host[:port]/path or user@host:path; file:// and paths on the box only with \
-        --allow-local. The name defaults to the URL's last component without .git.
+            URL: https://host/path, ssh://[user@]host[:port]/path or user@host:path; file:// and paths on the box only with \
+            --allow-local. The name defaults to the URL's last component without .git.
 
-        Progress goes to stderr: a bar on a terminal, plain lines otherwise.
+            Progress goes to stderr: a bar on a terminal, plain lines otherwise.
 
-        Examples:
-          rws clone --host box https://github.com/me/app.git
-          rws clone --host box git@github.com:me/app.git --branch dev --depth 1
-          rws clone --host box --allow-local /srv/git/tool.git
-        """
+            Examples:
+              rws clone --host box https://github.com/me/app.git
+              rws clone --host box git@github.com:me/app.git --branch dev --depth 1
+              rws clone --host box --allow-local /srv/git/tool.git
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions

@@ -14,14 +14,14 @@ struct ConfigCommand: AsyncParsableCommand {
             commandName: "show",
             abstract: "Print the settings rws would connect with, and where each came from.",
             discussion: """
-            Precedence: flags > RWS_* environment > SSH config file (~/.ssh/config or -F) > defaults. The key/value form \
-            matches `ssh -G`; warnings from the config file follow it.
+                Precedence: flags > RWS_* environment > SSH config file (~/.ssh/config or -F) > defaults. The key/value form \
+                matches `ssh -G`; warnings from the config file follow it.
 
-            Examples:
-              rws config show --host mybox
-              rws config show --host me@10.0.0.5:2222 --json
-              RWS_HOST=mybox rws config show
-            """
+                Examples:
+                  rws config show --host mybox
+                  rws config show --host me@10.0.0.5:2222 --json
+                  RWS_HOST=mybox rws config show
+                """
         )
 
         @OptionGroup var connection: ConnectionOptions

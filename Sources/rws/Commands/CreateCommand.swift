@@ -6,14 +6,14 @@ struct CreateCommand: AsyncParsableCommand {
         commandName: "create",
         abstract: "Make a new, empty project directory on the box and register it with Claude Code.",
         discussion: """
-        NAME: 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit. An existing directory of that name \
-        is an error; nothing is ever overwritten. The project is registered in Claude Code's projects folder so its sessions \
-        land where rws finds them.
+            NAME: 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit. An existing directory of that name \
+            is an error; nothing is ever overwritten. The project is registered in Claude Code's projects folder so its sessions \
+            land where rws finds them.
 
-        Examples:
-          rws create --host box notes
-          rws create --host box api --git-init
-        """
+            Examples:
+              rws create --host box notes
+              rws create --host box api --git-init
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions

@@ -7,18 +7,18 @@ struct DeleteCommand: AsyncParsableCommand {
         commandName: "delete",
         abstract: "Delete a project directory from the box, and optionally its Claude Code history.",
         discussion: """
-        Only what is inside the workspace root is removed: the real path is checked on the box, a project that is a symbolic \
-        link loses only the link (its target is never touched), and the root itself is never removed. --with-history also \
-        removes the Claude Code project folders whose sessions recorded the project's path.
+            Only what is inside the workspace root is removed: the real path is checked on the box, a project that is a symbolic \
+            link loses only the link (its target is never touched), and the root itself is never removed. --with-history also \
+            removes the Claude Code project folders whose sessions recorded the project's path.
 
-        rws first shows what it would remove. On a terminal it asks for confirmation; elsewhere it refuses unless --yes is \
-        given. --dry-run only shows.
+            rws first shows what it would remove. On a terminal it asks for confirmation; elsewhere it refuses unless --yes is \
+            given. --dry-run only shows.
 
-        Examples:
-          rws delete --host box old-app
-          rws delete --host box old-app --with-history --yes
-          rws delete --host box old-app --with-history --dry-run
-        """
+            Examples:
+              rws delete --host box old-app
+              rws delete --host box old-app --with-history --yes
+              rws delete --host box old-app --with-history --dry-run
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions

@@ -7,18 +7,18 @@ struct ExecCommand: AsyncParsableCommand {
         commandName: "exec",
         abstract: "Run a command on the box, streaming its output; exit with its exit status.",
         discussion: """
-        The words after -- are joined with spaces and run by the remote login shell, as with ssh: quote for the remote shell. \
-        Local stdin is forwarded when it is not a terminal.
+            The words after -- are joined with spaces and run by the remote login shell, as with ssh: quote for the remote shell. \
+            Local stdin is forwarded when it is not a terminal.
 
-        Exit status: the remote command's; 128+N when it was killed by signal N; 124 when --timeout stopped it; 130 when \
-        interrupted with Ctrl+C; 125 when a stop left processes running (their PIDs are printed) or could not be checked; 255 \
-        when the connection failed.
+            Exit status: the remote command's; 128+N when it was killed by signal N; 124 when --timeout stopped it; 130 when \
+            interrupted with Ctrl+C; 125 when a stop left processes running (their PIDs are printed) or could not be checked; 255 \
+            when the connection failed.
 
-        Examples:
-          rws exec --host me@box -- uname -a
-          rws exec --host box --timeout 2m -- 'cd app && make test'
-          tar c src | rws exec --host box -- 'tar x -C /tmp/copy'
-        """
+            Examples:
+              rws exec --host me@box -- uname -a
+              rws exec --host box --timeout 2m -- 'cd app && make test'
+              tar c src | rws exec --host box -- 'tar x -C /tmp/copy'
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions

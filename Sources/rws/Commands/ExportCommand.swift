@@ -8,13 +8,13 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Export a session as Markdown (or text or JSON), to a file or stdout.",
         discussion: """
-        SESSION is a session id or unique id prefix on the box (or a local .jsonl file when no host is given). Subagent \
-        transcripts and tool results are included; thinking with --thinking.
+            SESSION is a session id or unique id prefix on the box (or a local .jsonl file when no host is given). Subagent \
+            transcripts and tool results are included; thinking with --thinking.
 
-        Examples:
-          rws export --host box 0b1c -o session.md
-          rws export --host box 0b1c --format json -o session.json
-        """
+            Examples:
+              rws export --host box 0b1c -o session.md
+              rws export --host box 0b1c --format json -o session.json
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -23,8 +23,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Argument(help: "A session id or id prefix on the box, or a local session file (.jsonl).", completion: .file(extensions: ["jsonl"]))
     var session: String
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"),
-            completion: .file())
+    @Option(
+        name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"),
+        completion: .file())
     var output: String?
 
     @Option(name: .long, help: "markdown, text, or json.")

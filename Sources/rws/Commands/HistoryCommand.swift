@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import RemoteWorkspace
-import SessionHistory
 import SSHClient
+import SessionHistory
 
 /// Output formats of a session.
 enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
@@ -22,21 +22,21 @@ struct HistoryCommand: AsyncParsableCommand {
         commandName: "history",
         abstract: "Show one Claude Code session: prompts, answers, tool calls; --follow to watch it live.",
         discussion: """
-        SESSION is a session id on the box (a unique prefix is enough; see `rws sessions`), or a session file (.jsonl) on \
-        this machine when no host is given. Subagent transcripts are included. Text output shows the role and time of each \
-        message, tool calls one line each, long tool output folded.
+            SESSION is a session id on the box (a unique prefix is enough; see `rws sessions`), or a session file (.jsonl) on \
+            this machine when no host is given. Subagent transcripts are included. Text output shows the role and time of each \
+            message, tool calls one line each, long tool output folded.
 
-        --follow prints the session, then each new message as Claude Code writes it, until Ctrl+C. It needs nothing on the \
-        box but sh: the file is polled four times a second. Ctrl+C (or SIGTERM, SIGHUP) stops that polling loop on the box, \
-        and rws exits once it is gone: 130 after Ctrl+C, 143 after SIGTERM, 129 after SIGHUP.
+            --follow prints the session, then each new message as Claude Code writes it, until Ctrl+C. It needs nothing on the \
+            box but sh: the file is polled four times a second. Ctrl+C (or SIGTERM, SIGHUP) stops that polling loop on the box, \
+            and rws exits once it is gone: 130 after Ctrl+C, 143 after SIGTERM, 129 after SIGHUP.
 
-        Examples:
-          rws history --host box 0b1c
-          rws history --host box 0b1c --follow
-          rws history --host box 0b1c --last 20 --follow
-          rws history --host box 0b1c --format markdown > session.md
-          rws history ~/.claude/projects/-home-me-app/0b1c....jsonl
-        """
+            Examples:
+              rws history --host box 0b1c
+              rws history --host box 0b1c --follow
+              rws history --host box 0b1c --last 20 --follow
+              rws history --host box 0b1c --format markdown > session.md
+              rws history ~/.claude/projects/-home-me-app/0b1c....jsonl
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -54,9 +54,11 @@ struct HistoryCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Keep printing new messages as the session grows (text or markdown), until Ctrl+C (exit status 130).")
     var follow = false
 
-    @Option(name: .long,
-        help: ArgumentHelp("Only the last N messages: on a box, read backwards from the end of the file (fast on slow links; " +
-        "subagents left out).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Only the last N messages: on a box, read backwards from the end of the file (fast on slow links; " + "subagents left out).",
+            valueName: "n"))
     var last: Int?
 
     func validate() throws {
@@ -95,8 +97,10 @@ struct HistoryCommand: AsyncParsableCommand {
 
     /// Prints new events until one of ``endingSignals`` arrives, stops the remote loop, and
     /// returns 128 + the signal's number once the loop is gone.
-    static func follow(_ loaded: RemoteSession, sessions: RemoteSessions, format: ExportFormat,
-        options: RenderOptions) async throws -> Int32 {
+    static func follow(
+        _ loaded: RemoteSession, sessions: RemoteSessions, format: ExportFormat,
+        options: RenderOptions
+    ) async throws -> Int32 {
         let (ends, report) = AsyncStream.makeStream(of: FollowEnd.self)
         // In place before the remote loop starts: from then on no signal kills rws and orphans the loop.
         let signals = InterruptHandler(signals: endingSignals) { report.yield(.signal($0)) }
@@ -118,9 +122,9 @@ struct HistoryCommand: AsyncParsableCommand {
                 try await follow.stop()
             } catch let error as SSHError {
                 if case .stopFailed = error { throw error }  // says which processes survived
-                throw CLIError.failed("the connection ended before the follow loop on the box was stopped; it may still run " +
-                    "there (\(error))",
-                                      code: RWSExitCode.connectionFailed)
+                throw CLIError.failed(
+                    "the connection ended before the follow loop on the box was stopped; it may still run " + "there (\(error))",
+                    code: RWSExitCode.connectionFailed)
             }
             await printing.value
             return 128 + number

@@ -7,23 +7,23 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "ls",
         abstract: "List a directory on the box (every entry, hidden ones too, sorted by name).",
         discussion: """
-        PATH is a remote path: absolute, or relative to the remote home (the default). Quote a
-        leading ~ ('~/src') so that your local shell leaves it for the box. Symlinks are shown as
-        links, never followed. A PATH that is not a directory is shown by itself.
+            PATH is a remote path: absolute, or relative to the remote home (the default). Quote a
+            leading ~ ('~/src') so that your local shell leaves it for the box. Symlinks are shown as
+            links, never followed. A PATH that is not a directory is shown by itself.
 
-        Uses SFTP when the server offers it, else exec and POSIX tools (find, stat).
+            Uses SFTP when the server offers it, else exec and POSIX tools (find, stat).
 
-        Output: one name per line; --long adds type and permissions, numeric owner and group,
-        size, modification time (UTC) and link targets; --json prints an array of objects
-        {name, path, kind, size, permissions (octal), userID, groupID, modified (ISO 8601),
-        modificationTime (seconds since 1970), symlinkTarget}. Errors go to stderr (with --json:
-        {"error", "exitCode"} on stdout), exit status 1 (255 when the connection failed).
+            Output: one name per line; --long adds type and permissions, numeric owner and group,
+            size, modification time (UTC) and link targets; --json prints an array of objects
+            {name, path, kind, size, permissions (octal), userID, groupID, modified (ISO 8601),
+            modificationTime (seconds since 1970), symlinkTarget}. Errors go to stderr (with --json:
+            {"error", "exitCode"} on stdout), exit status 1 (255 when the connection failed).
 
-        Examples:
-          rws ls --host box
-          rws ls --host box --long '~/.claude/projects'
-          rws ls --host box /var/log --json
-        """
+            Examples:
+              rws ls --host box
+              rws ls --host box --long '~/.claude/projects'
+              rws ls --host box /var/log --json
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -92,15 +92,18 @@ enum EntryFormatting {
 
     /// `drwxr-xr-x`, with setuid, setgid and sticky bits as `ls` shows them.
     static func modeString(_ attributes: RemoteFileAttributes) -> String {
-        let type: Character = switch attributes.kind {
-        case .directory: "d"
-        case .symlink: "l"
-        case .file: "-"
-        case .other: "?"
-        }
+        let type: Character =
+            switch attributes.kind {
+            case .directory: "d"
+            case .symlink: "l"
+            case .file: "-"
+            case .other: "?"
+            }
         let bits = attributes.permissions
         var characters: [Character] = [type]
-        for (shift, special, specialCharacter) in [(6, UInt32(0o4000), "s"), (3, 0o2000, "s"), (0, 0o1000, "t")] as [(UInt32, UInt32, Character)] {
+        for (shift, special, specialCharacter) in [(6, UInt32(0o4000), "s"), (3, 0o2000, "s"), (0, 0o1000, "t")]
+            as [(UInt32, UInt32, Character)]
+        {
             let triple = (bits >> shift) & 7
             characters.append(triple & 4 != 0 ? "r" : "-")
             characters.append(triple & 2 != 0 ? "w" : "-")

@@ -7,13 +7,13 @@ struct RemoveSessionCommand: AsyncParsableCommand {
         commandName: "rm-session",
         abstract: "Delete a session on the box: its file and its <id>/ folder, nothing else.",
         discussion: """
-        Removes <project>/<id>.jsonl and <project>/<id>/ (subagent transcripts, tool results). Asks first on a terminal; \
-        --yes skips the question (needed when stdin is not a terminal).
+            Removes <project>/<id>.jsonl and <project>/<id>/ (subagent transcripts, tool results). Asks first on a terminal; \
+            --yes skips the question (needed when stdin is not a terminal).
 
-        Examples:
-          rws rm-session --host box 0b1c
-          rws rm-session --host box 0b1c --yes
-        """
+            Examples:
+              rws rm-session --host box 0b1c
+              rws rm-session --host box 0b1c --yes
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions

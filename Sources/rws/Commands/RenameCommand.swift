@@ -6,12 +6,12 @@ struct RenameCommand: AsyncParsableCommand {
         commandName: "rename",
         abstract: "Give a session on the box a title, as Claude Code's /rename does.",
         discussion: """
-        Appends one custom-title record to the session file in a single write (the file is never rewritten), so Claude Code's \
-        own /resume picker shows the same title.
+            Appends one custom-title record to the session file in a single write (the file is never rewritten), so Claude Code's \
+            own /resume picker shows the same title.
 
-        Examples:
-          rws rename --host box 0b1c "Fix the login bug"
-        """
+            Examples:
+              rws rename --host box 0b1c "Fix the login bug"
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions

@@ -8,21 +8,21 @@ struct SessionsCommand: AsyncParsableCommand {
         commandName: "sessions",
         abstract: "List Claude Code sessions on the box, newest first.",
         discussion: """
-        One remote command lists every session file with its first and last few KB; a local cache (under ~/.cache/rws, per \
-        host) makes the next listing read only what changed. Subagent transcripts are attached to their session, not listed.
+            One remote command lists every session file with its first and last few KB; a local cache (under ~/.cache/rws, per \
+            host) makes the next listing read only what changed. Subagent transcripts are attached to their session, not listed.
 
-        PROJECT narrows the list: a project name in the workspace root (app), a path on the box (/home/me/app or ~/app), or a \
-        Claude Code project folder name (-home-me-app). With --json, each session comes with its path, size, summary and \
-        subagent files.
+            PROJECT narrows the list: a project name in the workspace root (app), a path on the box (/home/me/app or ~/app), or a \
+            Claude Code project folder name (-home-me-app). With --json, each session comes with its path, size, summary and \
+            subagent files.
 
-        With --local DIR, lists the sessions of one project folder on this machine instead.
+            With --local DIR, lists the sessions of one project folder on this machine instead.
 
-        Examples:
-          rws sessions --host box
-          rws sessions --host box app --limit 10
-          rws sessions --host box --json
-          rws sessions --local ~/.claude/projects/-home-me-app
-        """
+            Examples:
+              rws sessions --host box
+              rws sessions --host box app --limit 10
+              rws sessions --host box --json
+              rws sessions --local ~/.claude/projects/-home-me-app
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
@@ -39,7 +39,6 @@ struct SessionsCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Show at most this many sessions.")
     var limit: Int?
-
 
     func run() async throws {
         await runReportingErrors(json: json) {
@@ -70,16 +69,18 @@ enum SessionTable {
     static func text(_ summaries: [SessionSummary], now: Int = Int(Date().timeIntervalSince1970)) -> String {
         guard !summaries.isEmpty else { return "no sessions\n" }
         let header = "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  TITLE\n"
-        return header + summaries.map { summary in
-            let when =
-                summary.lastTimestamp.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ").safeLine } ?? "-               "
-            let id = String(summary.id.prefix(8)).safeLine
-            let title = summary.title?.safeLine ?? "(untitled)"
-            let state = pad(summary.state(now: now).map(label) ?? "-", 10)
-            let agents = pad(summary.subagentCount == 0 ? "-" : String(summary.subagentCount), 6)
-            let messages = pad(summary.messageCount.map(String.init) ?? "-", 5)
-            return "\(id)  \(when)  \(messages)  \(state)  \(pad(context(summary.contextUse), 11))  \(agents)  \(title)\n"
-        }.joined()
+        return header
+            + summaries.map { summary in
+                let when =
+                    summary.lastTimestamp.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ").safeLine }
+                    ?? "-               "
+                let id = String(summary.id.prefix(8)).safeLine
+                let title = summary.title?.safeLine ?? "(untitled)"
+                let state = pad(summary.state(now: now).map(label) ?? "-", 10)
+                let agents = pad(summary.subagentCount == 0 ? "-" : String(summary.subagentCount), 6)
+                let messages = pad(summary.messageCount.map(String.init) ?? "-", 5)
+                return "\(id)  \(when)  \(messages)  \(state)  \(pad(context(summary.contextUse), 11))  \(agents)  \(title)\n"
+            }.joined()
     }
 
     /// `running`, `input`, `permission`, `ended`, `error`.

@@ -7,40 +7,44 @@ struct ShellCommand: AsyncParsableCommand {
         commandName: "shell",
         abstract: "Open an interactive shell on the box in this terminal.",
         discussion: """
-        Your terminal is switched to raw mode and joined to a terminal (PTY) on the box: every key, Ctrl+C and Ctrl+\\ \
-        included, goes to the remote programs; the remote size follows your window. Your terminal settings are restored \
-        however rws ends.
+            Your terminal is switched to raw mode and joined to a terminal (PTY) on the box: every key, Ctrl+C and Ctrl+\\ \
+            included, goes to the remote programs; the remote size follows your window. Your terminal settings are restored \
+            however rws ends.
 
-        Escapes, typed right after Enter: ~. disconnects, ~? lists the escapes, ~~ sends a ~.
+            Escapes, typed right after Enter: ~. disconnects, ~? lists the escapes, ~~ sends a ~.
 
-        Without a local terminal (stdin piped), the shell or --command runs without a PTY, reading stdin, as ssh -T does; rws \
-        says so on stderr.
+            Without a local terminal (stdin piped), the shell or --command runs without a PTY, reading stdin, as ssh -T does; rws \
+            says so on stderr.
 
-        Persistent shells (--persist [NAME], default name "rws") live in a tmux session on the box (GNU screen where tmux is \
-        missing), created on first use: when the link drops or the laptop sleeps, the programs keep running, and rws \
-        reconnects and reattaches to the same screen by itself. ~. detaches and leaves them running; --list-persistent shows \
-        them, --kill-persistent NAME ends one.
+            Persistent shells (--persist [NAME], default name "rws") live in a tmux session on the box (GNU screen where tmux is \
+            missing), created on first use: when the link drops or the laptop sleeps, the programs keep running, and rws \
+            reconnects and reattaches to the same screen by itself. ~. detaches and leaves them running; --list-persistent shows \
+            them, --kill-persistent NAME ends one.
 
-        Exit status: the remote shell's (128+N when a signal killed it); 255 after ~. or when the connection failed; 128+N \
-        when rws itself got signal N (SIGTERM, SIGHUP, SIGQUIT, SIGINT).
+            Exit status: the remote shell's (128+N when a signal killed it); 255 after ~. or when the connection failed; 128+N \
+            when rws itself got signal N (SIGTERM, SIGHUP, SIGQUIT, SIGINT).
 
-        Examples:
-          rws shell --host me@box
-          rws shell --host box --persist work
-          rws shell --host box --list-persistent
-          rws shell --host box --kill-persistent work
-          rws shell --host box --command 'htop'
-          echo 'uname -a' | rws shell --host box
-        """
+            Examples:
+              rws shell --host me@box
+              rws shell --host box --persist work
+              rws shell --host box --list-persistent
+              rws shell --host box --kill-persistent work
+              rws shell --host box --command 'htop'
+              echo 'uname -a' | rws shell --host box
+            """
     )
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Run this command line in the remote terminal instead of the login shell.",
-                                            valueName: "command"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run this command line in the remote terminal instead of the login shell.",
+            valueName: "command"))
     var command: String?
 
-    @Flag(name: .long,
+    @Flag(
+        name: .long,
         help: "Attach to a persistent shell on the box (tmux or screen), created on first use; reattach after a dropped link.")
     var persist = false
 
@@ -98,8 +102,8 @@ extension ShellCommand {
                     }
                     terminal.restore()
                     if case .disconnected = end {
-                        Terminal.err("\nDetached from \(name); it keeps running on \(ssh.configuration.host) (rws shell " +
-                            "--persist \(name)).\n")
+                        Terminal.err(
+                            "\nDetached from \(name); it keeps running on \(ssh.configuration.host) (rws shell " + "--persist \(name)).\n")
                         return RWSExitCode.connectionFailed
                     }
                     return try RemoteTerminal.report(end, host: ssh.configuration.host)

@@ -11,7 +11,8 @@ struct EscapeFilter {
         var showHelp = false
     }
 
-    static let help = "Supported escape sequences:\r\n ~.   - terminate connection\r\n ~?   - this message\r\n"
+    static let help =
+        "Supported escape sequences:\r\n ~.   - terminate connection\r\n ~?   - this message\r\n"
         + " ~~   - send the escape character by typing it twice\r\n(Note that escapes are only recognized immediately after newline.)\r\n"
 
     private var atLineStart = true

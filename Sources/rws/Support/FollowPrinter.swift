@@ -19,14 +19,17 @@ struct FollowPrinter {
     mutating func print(_ event: SessionFollowEvent) {
         switch event {
         case .conversation(.added(let entry, let index)), .conversation(.updated(let entry, let index)):
-            let lines = Conversation(entries: [entry]).render(format, options: options).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = Conversation(entries: [entry]).render(format, options: options).split(
+                separator: "\n", omittingEmptySubsequences: false)
             let old = printed[index] ?? []
             let common = zip(old, lines).prefix { $0 == $1 }.count
             printed[index] = lines
             let fresh = lines.dropFirst(common).joined(separator: "\n")
             if !fresh.isEmpty { Terminal.out(fresh + (fresh.hasSuffix("\n") ? "" : "\n")) }
         case .conversation(.metadata(let record)):
-            if let value = record.value { Terminal.out("— \(record.kind.rawValue): \(TerminalText.neutralize(value, keepingLineBreaks: false))\n") }
+            if let value = record.value {
+                Terminal.out("— \(record.kind.rawValue): \(TerminalText.neutralize(value, keepingLineBreaks: false))\n")
+            }
         case .restarted(let reason):
             printed = [:]
             Terminal.out("— the session file was \(reason); showing it again from the start\n")

@@ -6,18 +6,24 @@ import SSHClient
 /// listing cache under the user's cache folder.
 enum RemoteSessionsSupport {
     /// Connects, runs `body` with the box's sessions, and closes the connection on every path.
-    static func with<T>(_ connection: ConnectionOptions, _ workspace: WorkspaceOptions,
-                        _ body: (RemoteSessions) async throws -> T) async throws -> T {
+    static func with<T>(
+        _ connection: ConnectionOptions, _ workspace: WorkspaceOptions,
+        _ body: (RemoteSessions) async throws -> T
+    ) async throws -> T {
         try await connection.withConnection { ssh in
-            try await body(RemoteSessions(connection: ssh, locations: workspace.locations(),
-                                          cache: SessionListingCache(for: ssh.configuration)))
+            try await body(
+                RemoteSessions(
+                    connection: ssh, locations: workspace.locations(),
+                    cache: SessionListingCache(for: ssh.configuration)))
         }
     }
 
     /// Whether a session argument names a box's session rather than a local file: a host was
     /// given (flag or RWS_HOST) or no such local file exists.
-    static func isRemote(_ session: String, connection: ConnectionOptions,
-                         environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    static func isRemote(
+        _ session: String, connection: ConnectionOptions,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Bool {
         if connection.host != nil || environment["RWS_HOST"].map({ !$0.isEmpty }) == true { return true }
         return !FileManager.default.fileExists(atPath: NSString(string: session).expandingTildeInPath)
     }

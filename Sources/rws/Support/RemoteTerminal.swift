@@ -19,8 +19,9 @@ enum RemoteTerminal {
     static func configuration(_ terminal: TerminalState, command: String? = nil) -> ShellConfiguration {
         let size = LocalTerminal.size(of: STDIN_FILENO)
         let type = ProcessInfo.processInfo.environment["TERM"].flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color"
-        return ShellConfiguration(terminalType: type, columns: size.columns, rows: size.rows,
-                                  modes: LocalTerminal.modes(from: terminal.original.value), command: command)
+        return ShellConfiguration(
+            terminalType: type, columns: size.columns, rows: size.rows,
+            modes: LocalTerminal.modes(from: terminal.original.value), command: command)
     }
 
     /// The exit code for how the bridge ended, with a line on stderr where one helps.

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Platform
-import Synchronization
 import SSHClient
+import Synchronization
 
 /// Joins the local terminal (already in raw mode) to a remote ``InteractiveShell``: keystrokes go
 /// up (through the `~.` escape filter), output comes down, window size changes follow, and

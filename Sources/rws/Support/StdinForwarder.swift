@@ -24,12 +24,13 @@ final class StdinForwarder: Sendable {
             continuation.finish()
         }
         reader.start()
-        return StdinForwarder(task: Task {
-            do {
-                for await chunk in chunks { try await remote.write(chunk) }
-                try await remote.closeInput()
-            } catch {}
-        })
+        return StdinForwarder(
+            task: Task {
+                do {
+                    for await chunk in chunks { try await remote.write(chunk) }
+                    try await remote.closeInput()
+                } catch {}
+            })
     }
 
     func cancel() { task.cancel() }

@@ -41,7 +41,12 @@ final class TerminalState: Sendable {
 
     /// Puts the saved settings back; later calls do nothing.
     func restore() {
-        guard let settings = saved.withLock({ value -> termios? in defer { value = nil }; return value }) else { return }
+        guard
+            let settings = saved.withLock({ value -> termios? in
+                defer { value = nil }
+                return value
+            })
+        else { return }
         // On the way out: a terminal that cannot be restored has nobody left to tell.
         _ = try? SystemCall.setTerminalSettings(fd, settings)
         CrashRestore.disarm()

@@ -1,6 +1,6 @@
 import Foundation
-import RemoteWorkspace
 import RWSTestSupport
+import RemoteWorkspace
 
 /// A fresh folder on the shared test server of one kind for one test: its own workspace root and Claude data directory,
 /// so tests running in parallel on the shared server never see each other's projects.
@@ -42,8 +42,9 @@ struct ProjectSandbox {
         let dir = claudeProjects + "/" + folder
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let cwdJSON = String(decoding: try JSONSerialization.data(withJSONObject: [cwd], options: [.withoutEscapingSlashes]), as: UTF8.self)
-        let line = #"{"type":"user","uuid":"u1","sessionId":"\#(id)","cwd":\#(cwdJSON.dropFirst().dropLast()),"# +
-            #""message":{"role":"user","content":"hi"}}"#
+        let line =
+            #"{"type":"user","uuid":"u1","sessionId":"\#(id)","cwd":\#(cwdJSON.dropFirst().dropLast()),"#
+            + #""message":{"role":"user","content":"hi"}}"#
         try (line + "\n").write(toFile: dir + "/\(id).jsonl", atomically: true, encoding: .utf8)
     }
 }
