@@ -39,6 +39,31 @@ import Testing
         #expect(again.status == 64 && again.stderr.contains("no persistent shell named \(name)"), "\(again.stderr)")
     }
 
+    @Test func tildeDotGivesUpWaitingForALinkThatDoesNotComeBack() async throws {
+        let server = try SharedTestServer.get()
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let name = "cli\(UUID().uuidString.prefix(6).lowercased())"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let tmux = try Tmux.start(home: home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags(through: proxy) + ["--persist", name]))
+        try tmux.type("echo mark-$((6*7))")
+        try await tmux.wait(for: "mark-42")
+        // The box goes silent: every reconnect hangs in its handshake until its timeout.
+        proxy.setBlackHole(true)
+        proxy.cutAll()
+        try await tmux.wait(for: "reattaching to \(name)", within: .seconds(15))
+        try tmux.type("~.", enter: false)
+        try await tmux.wait(for: "Detached from \(name)", within: .seconds(5))
+        try await tmux.waitForLastLine(Tmux.localPrompt, within: .seconds(10))
+
+        proxy.setBlackHole(false)
+        let killed = try RWSBinary.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
+        #expect(killed.status == 0, "\(killed.stderr)")
+    }
+
     @Test func aNameWithoutPersistIsAUsageError() throws {
         let outcome = try RWSBinary.run(["shell", "--host", "127.0.0.1", "work"], home: home)
         #expect(outcome.status == 64 && outcome.stderr.contains("a shell name goes with --persist"), "\(outcome.stderr)")

@@ -93,23 +93,32 @@ extension ShellCommand {
                 let terminal = try TerminalState.enterRawMode(fd: STDIN_FILENO)
                 defer { terminal.restore() }
                 let keyboard = Keyboard(fd: STDIN_FILENO)
+                let host = ssh.configuration.host
+                let open: @Sendable () async throws -> InteractiveShell = {
+                    try await ssh.openPersistentShell(named: name, RemoteTerminal.configuration(terminal))
+                }
+                var shell = try await open()
                 while true {
-                    let session = try await ssh.openPersistentShell(named: name, RemoteTerminal.configuration(terminal))
-                    let end = await ShellBridge.run(session, keyboard: keyboard, inputFD: STDIN_FILENO, outputFD: STDOUT_FILENO)
-                    if case .failed(SSHError.connectionLost(let reason)) = end {
-                        Terminal.err("\r\nrws: link lost (\(reason)); reattaching to \(name) when the box is back…\r\n")
-                        continue
+                    let end = await ShellBridge.run(shell, keyboard: keyboard, inputFD: STDIN_FILENO, outputFD: STDOUT_FILENO)
+                    guard case .failed(SSHError.connectionLost(let reason)) = end else {
+                        return try Self.leave(name, end, terminal: terminal, host: host)
                     }
-                    terminal.restore()
-                    if case .disconnected = end {
-                        Terminal.err(
-                            "\nDetached from \(name); it keeps running on \(ssh.configuration.host) (rws shell " + "--persist \(name)).\n")
-                        return RWSExitCode.connectionFailed
+                    Terminal.err("\r\nrws: link lost (\(reason)); reattaching to \(name) when the box is back… (~. gives up)\r\n")
+                    switch try await ShellBridge.waitForShell(keyboard: keyboard, open) {
+                    case .opened(let next): shell = next
+                    case .gaveUp(let end): return try Self.leave(name, end, terminal: terminal, host: host)
                     }
-                    return try RemoteTerminal.report(end, host: ssh.configuration.host)
                 }
             }
         }
+    }
+
+    /// Restores the terminal and says how the persistent shell was left.
+    private static func leave(_ name: String, _ end: ShellBridge.End, terminal: TerminalState, host: String) throws -> Int32 {
+        terminal.restore()
+        guard case .disconnected = end else { return try RemoteTerminal.report(end, host: host) }
+        Terminal.err("\nDetached from \(name); it keeps running on \(host) (rws shell --persist \(name)).\n")
+        return RWSExitCode.connectionFailed
     }
 
     /// --list-persistent and --kill-persistent.

@@ -50,6 +50,63 @@ enum ShellBridge {
         return end
     }
 
+    /// How waiting for a shell ended.
+    enum Wait {
+        /// The shell opened; the keys typed meanwhile are back in the keyboard for it.
+        case opened(InteractiveShell)
+        /// `~.`, an ending signal or the end of the keyboard gave up the wait.
+        case gaveUp(End)
+    }
+
+    /// Waits for `open` (a persistent shell waiting for the link to come back) while `~.` and
+    /// the ending signals can still give up, as they can once the shell runs; other keys typed
+    /// meanwhile are kept for the shell.
+    static func waitForShell(keyboard: Keyboard, _ open: @escaping @Sendable () async throws -> InteractiveShell) async throws -> Wait {
+        enum Event: Sendable {
+            case opened(InteractiveShell)
+            case failed(any Error)
+            case gaveUp(End)
+        }
+        let (events, report) = AsyncStream.makeStream(of: Event.self)
+        let opening = Task {
+            do { report.yield(.opened(try await open())) } catch { report.yield(.failed(error)) }
+        }
+        let typing = Task { () -> [UInt8] in
+            var filter = EscapeFilter()
+            var kept: [UInt8] = []
+            while let chunk = await keyboard.next() {
+                let outcome = filter.feed(chunk)
+                kept += outcome.forward
+                if outcome.showHelp { Terminal.err(EscapeFilter.help) }
+                if outcome.disconnect {
+                    report.yield(.gaveUp(.disconnected))
+                    return kept
+                }
+            }
+            if keyboard.hasEnded { report.yield(.gaveUp(.inputClosed)) }
+            return kept
+        }
+        let signals = endingSignals.map { number in watch(number) { report.yield(.gaveUp(.signal(number))) } }
+        var iterator = events.makeAsyncIterator()
+        let first = await iterator.next()
+        typing.cancel()
+        for source in signals { source.cancel() }
+        let kept = await typing.value
+        switch first {
+        case .opened(let shell):
+            keyboard.unread(kept)
+            return .opened(shell)
+        case .failed(let error):
+            throw error
+        case .gaveUp(let end):
+            opening.cancel()
+            return .gaveUp(end)
+        case nil:
+            opening.cancel()
+            return .gaveUp(.inputClosed)
+        }
+    }
+
     /// Copies keystrokes to the remote in order; stops on `~.` or when the keyboard goes away.
     private static func forwardKeyboard(_ keyboard: Keyboard, to session: InteractiveShell, report: AsyncStream<End>.Continuation) async {
         var filter = EscapeFilter()
@@ -123,71 +180,4 @@ private final class Screen: Sendable {
         }
         if !restoring.isEmpty { Terminal.write(restoring, to: fd) }
     }
-}
-
-/// The keyboard, read on a thread of its own (reads block) for the life of the process, so that
-/// several bridges in turn (a persistent shell reattaching) each get every keystroke typed
-/// after the previous one ended: a waiting read is cancelled without ending the keyboard.
-final class Keyboard: Sendable {
-    private struct State {
-        var chunks: [[UInt8]] = []
-        var ended = false
-        var waiter: CheckedContinuation<[UInt8]?, Never>?
-    }
-
-    private let state = Mutex(State())
-
-    init(fd: Int32) {
-        // The thread holds the keyboard for the life of the process: it reads until the input ends.
-        let reader = Thread { [self] in
-            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-            while true {
-                // nil: nothing yet (a nonblocking descriptor); a failure ends the input like its end.
-                let count: Int?
-                do {
-                    count = try buffer.withUnsafeMutableBytes { bytes throws(SystemCallError) in try SystemCall.read(fd, into: bytes) }
-                } catch {
-                    count = 0
-                }
-                guard let count else { continue }
-                deliver(count > 0 ? Array(buffer[0..<count]) : nil)
-                if count == 0 { return }
-            }
-        }
-        reader.start()
-    }
-
-    /// Hands a chunk (nil: the end) to the waiting reader, or keeps it for the next one.
-    private func deliver(_ chunk: [UInt8]?) {
-        let handOver = state.withLock { state -> (CheckedContinuation<[UInt8]?, Never>, [UInt8]?)? in
-            if let chunk { state.chunks.append(chunk) } else { state.ended = true }
-            guard let waiter = state.waiter else { return nil }
-            state.waiter = nil
-            return (waiter, state.chunks.isEmpty ? nil : state.chunks.removeFirst())
-        }
-        if let (waiter, value) = handOver { waiter.resume(returning: value) }
-    }
-
-    /// The next chunk typed, or nil when the keyboard went away or the waiting task was cancelled.
-    func next() async -> [UInt8]? {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> (Bool, [UInt8]?) in
-                    if !state.chunks.isEmpty { return (true, state.chunks.removeFirst()) }
-                    if state.ended || Task.isCancelled { return (true, nil) }
-                    state.waiter = continuation
-                    return (false, nil)
-                }
-                if ready.0 { continuation.resume(returning: ready.1) }
-            }
-        } onCancel: {
-            state.withLock { state -> CheckedContinuation<[UInt8]?, Never>? in
-                defer { state.waiter = nil }
-                return state.waiter
-            }?.resume(returning: nil)
-        }
-    }
-
-    /// Whether the keyboard has gone away (end of input or a read error).
-    var hasEnded: Bool { state.withLock { $0.ended && $0.chunks.isEmpty } }
 }
