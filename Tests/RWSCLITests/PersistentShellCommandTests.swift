@@ -13,13 +13,8 @@ import Testing
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let name = "cli\(UUID().uuidString.prefix(6).lowercased())"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        let tmux = try Tmux.start(home: home)
+        let tmux = try await attach(name, on: server, through: proxy)
         defer { tmux.stop() }
-        try await tmux.waitForLastLine(Tmux.localPrompt)
-        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags(through: proxy) + ["--persist", name]))
-        try tmux.type("echo mark-$((6*7))")
-        try await tmux.wait(for: "mark-42")
         proxy.cutAll()
         try await tmux.wait(for: "reattaching to \(name)", within: .seconds(15))
         try tmux.type("echo back-$((1+1))")
@@ -44,13 +39,8 @@ import Testing
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let name = "cli\(UUID().uuidString.prefix(6).lowercased())"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        let tmux = try Tmux.start(home: home)
+        let tmux = try await attach(name, on: server, through: proxy)
         defer { tmux.stop() }
-        try await tmux.waitForLastLine(Tmux.localPrompt)
-        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags(through: proxy) + ["--persist", name]))
-        try tmux.type("echo mark-$((6*7))")
-        try await tmux.wait(for: "mark-42")
         // The box goes silent: every reconnect hangs in its handshake until its timeout.
         proxy.setBlackHole(true)
         proxy.cutAll()
@@ -62,6 +52,22 @@ import Testing
         proxy.setBlackHole(false)
         let killed = try RWSBinary.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
         #expect(killed.status == 0, "\(killed.stderr)")
+    }
+
+    /// A local terminal running `rws shell --persist NAME` through `proxy`, its shell answering.
+    private func attach(_ name: String, on server: TestSSHServer, through proxy: FaultProxy) async throws -> Tmux {
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let tmux = try Tmux.start(home: home)
+        do {
+            try await tmux.waitForLastLine(Tmux.localPrompt)
+            try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags(through: proxy) + ["--persist", name]))
+            try tmux.type("echo mark-$((6*7))")
+            try await tmux.wait(for: "mark-42")
+            return tmux
+        } catch {
+            tmux.stop()
+            throw error
+        }
     }
 
     @Test func aNameWithoutPersistIsAUsageError() throws {

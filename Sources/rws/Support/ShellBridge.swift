@@ -72,18 +72,16 @@ enum ShellBridge {
             do { report.yield(.opened(try await open())) } catch { report.yield(.failed(error)) }
         }
         let typing = Task { () -> [UInt8] in
-            var filter = EscapeFilter()
             var kept: [UInt8] = []
-            while let chunk = await keyboard.next() {
-                let outcome = filter.feed(chunk)
-                kept += outcome.forward
-                if outcome.showHelp { Terminal.err(EscapeFilter.help) }
-                if outcome.disconnect {
-                    report.yield(.gaveUp(.disconnected))
-                    return kept
-                }
+            if let end = await readKeys(
+                keyboard,
+                deliver: {
+                    kept += $0
+                    return true
+                })
+            {
+                report.yield(.gaveUp(end))
             }
-            if keyboard.hasEnded { report.yield(.gaveUp(.inputClosed)) }
             return kept
         }
         let signals = endingSignals.map { number in watch(number) { report.yield(.gaveUp(.signal(number))) } }
@@ -109,19 +107,22 @@ enum ShellBridge {
 
     /// Copies keystrokes to the remote in order; stops on `~.` or when the keyboard goes away.
     private static func forwardKeyboard(_ keyboard: Keyboard, to session: InteractiveShell, report: AsyncStream<End>.Continuation) async {
+        // A failed send ends the forwarding quietly: the output side reports the end.
+        let end = await readKeys(keyboard) { bytes in (try? await session.send(bytes)) != nil }
+        if let end { report.yield(end) }
+    }
+
+    /// Reads keys through the `~` escapes and hands on what is for the remote until `deliver`
+    /// refuses, `~.` (`.disconnected`), the end of the keyboard (`.inputClosed`) or cancellation (nil).
+    private static func readKeys(_ keyboard: Keyboard, deliver: ([UInt8]) async -> Bool) async -> End? {
         var filter = EscapeFilter()
         while let chunk = await keyboard.next() {
             let outcome = filter.feed(chunk)
-            if !outcome.forward.isEmpty {
-                do { try await session.send(outcome.forward) } catch { return }  // the output side reports the end
-            }
+            if !outcome.forward.isEmpty, await !deliver(outcome.forward) { return nil }
             if outcome.showHelp { Terminal.err(EscapeFilter.help) }
-            if outcome.disconnect {
-                report.yield(.disconnected)
-                return
-            }
+            if outcome.disconnect { return .disconnected }
         }
-        if keyboard.hasEnded { report.yield(.inputClosed) }
+        return keyboard.hasEnded ? .inputClosed : nil
     }
 
     /// Sends the local window size on every SIGWINCH; the latest size wins.
