@@ -25,8 +25,11 @@ public enum LocalProject {
         var windows: [Window] = []
         for name in try LocalFiles.entries(of: folder) where name.hasSuffix(".jsonl") {
             let url = folder.appendingPathComponent(name)
-            let (size, head, tail) = try LocalFiles.readHeadAndTail(url, count: policy.first)
-            let whole = try LocalFiles.read(url, offset: 0, count: size)
+            // Read whole once: the message count and the title check need every line anyway.
+            let whole = try LocalFiles.readAll(url)
+            let size = whole.count
+            let head = Array(whole.prefix(policy.first))
+            let tail = size > policy.first ? Array(whole.suffix(policy.first)) : head
             windows.append(
                 Window(
                     name: name, url: url, size: size, modified: try LocalFiles.modificationTime(url), head: head, tail: tail,
