@@ -106,18 +106,22 @@ extension ShellCommand {
                     Terminal.err("\r\nrws: link lost (\(reason)); reattaching to \(name) when the box is back… (~. gives up)\r\n")
                     switch try await ShellBridge.waitForShell(keyboard: keyboard, open) {
                     case .opened(let next): shell = next
-                    case .gaveUp(let end): return try Self.leave(name, end, terminal: terminal, host: host)
+                    case .gaveUp(let end): return try Self.leave(name, end, terminal: terminal, host: host, linkDown: true)
                     }
                 }
             }
         }
     }
 
-    /// Restores the terminal and says how the persistent shell was left.
-    private static func leave(_ name: String, _ end: ShellBridge.End, terminal: TerminalState, host: String) throws -> Int32 {
+    /// Restores the terminal and says how the persistent shell was left. With the link down, rws
+    /// cannot see the box: it says only what held when the link dropped.
+    private static func leave(
+        _ name: String, _ end: ShellBridge.End, terminal: TerminalState, host: String, linkDown: Bool = false
+    ) throws -> Int32 {
         terminal.restore()
         guard case .disconnected = end else { return try RemoteTerminal.report(end, host: host) }
-        Terminal.err("\nDetached from \(name); it keeps running on \(host) (rws shell --persist \(name)).\n")
+        let state = linkDown ? "it was running on \(host) when the link dropped" : "it keeps running on \(host)"
+        Terminal.err("\nDetached from \(name); \(state) (rws shell --persist \(name)).\n")
         return RWSExitCode.connectionFailed
     }
 
