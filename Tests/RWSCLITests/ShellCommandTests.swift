@@ -39,7 +39,7 @@ import Testing
             try tmux.type("sleep 100")
             try await Task.sleep(for: .milliseconds(300))
             try tmux.press("C-c")
-            try await tmux.waitForLastLine("remote> ", within: .seconds(1))
+            try await tmux.waitForLastLine("remote> ", within: .seconds(5))  // not the 100 s of the sleep
             try tmux.press("Enter")
             try tmux.type("~.", enter: false)
             try await tmux.wait(for: "Connection to 127.0.0.1 closed.")
@@ -56,9 +56,13 @@ import Testing
             try tmux.type("stty size")
             try await tmux.wait(for: "\n40 120\n")
             try tmux.command(["resize-window", "-t", "main", "-x", "100", "-y", "30"])
-            try await Task.sleep(for: .milliseconds(200))
-            try tmux.type("clear; stty size")
-            try await tmux.wait(for: "30 100\n")
+            // The window change reaches the box a moment after the resize: ask until it shows.
+            let deadline = ContinuousClock.now + .seconds(10)
+            repeat {
+                try tmux.type("clear; stty size")
+                if (try? await tmux.wait(for: "30 100\n", within: .milliseconds(500))) != nil { break }
+            } while ContinuousClock.now < deadline
+            try await tmux.wait(for: "30 100\n", within: .zero)
             try tmux.type("exit 3")
             try await tmux.waitForLastLine(Tmux.localPrompt)
             try tmux.type("echo rws-exit=$?; stty -a")

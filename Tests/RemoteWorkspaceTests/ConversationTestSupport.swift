@@ -42,13 +42,27 @@ final class ConversationBox: @unchecked Sendable {
 
     /// Waits until no process runs in the project directory (Claude Code, its shell, its tools).
     func waitUntilNoProcess(timeout: Duration = .seconds(10)) async throws -> [(pid: Int32, command: String)] {
+        try await processes(within: timeout) { $0.isEmpty }
+    }
+
+    /// Waits until a process whose command line holds `command` runs in the project directory:
+    /// Claude Code starts a tool some time after it streams the call, longer on a cold machine.
+    func waitUntilRunning(_ command: String, timeout: Duration = .seconds(15)) async throws -> Bool {
+        try await processes(within: timeout) { $0.contains { $0.command.contains(command) } }
+            .contains { $0.command.contains(command) }
+    }
+
+    /// The processes in the project directory once `done` holds for them, or when `timeout` is up.
+    private func processes(
+        within timeout: Duration, until done: ([(pid: Int32, command: String)]) -> Bool
+    ) async throws -> [(pid: Int32, command: String)] {
         let deadline = ContinuousClock.now + timeout
-        var left = ClaudeCodeCLI.processes(in: project)
-        while !left.isEmpty, ContinuousClock.now < deadline {
+        var seen = ClaudeCodeCLI.processes(in: project)
+        while !done(seen), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            left = ClaudeCodeCLI.processes(in: project)
+            seen = ClaudeCodeCLI.processes(in: project)
         }
-        return left
+        return seen
     }
 
     func stop() {

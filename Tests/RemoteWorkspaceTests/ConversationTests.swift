@@ -119,8 +119,7 @@ import Testing
                 for try await event in turn {
                     guard case .toolCall = event else { continue }
                     sawCall = true
-                    try await Task.sleep(for: .milliseconds(500))
-                    #expect(ClaudeCodeCLI.processes(in: box.project).contains { $0.command.contains("tail -f /dev/null") })
+                    #expect(try await box.waitUntilRunning("tail -f /dev/null"))
                     await conversation.stop()
                 }
                 Issue.record("the turn ended without an error")
@@ -146,10 +145,13 @@ import Testing
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             let turn = try await conversation.send("Talk a lot")
+            let (streamed, streaming) = AsyncStream.makeStream(of: Void.self)
             let reader = Task {
-                for try await _ in turn {}
+                for try await event in turn {
+                    if case .textDelta = event { streaming.yield() }
+                }
             }
-            try await Task.sleep(for: .milliseconds(800))  // a few words streamed
+            for await _ in streamed { break }  // the first words streamed: the turn is under way
             reader.cancel()
             _ = await reader.result
             let next = try await collect(try await conversation.send("Next"), in: conversation)

@@ -29,7 +29,7 @@ import Testing
                 if case .permissionRequest(let request) = event {
                     // Claude Code waits for the answer: the file ends with the tool call once its
                     // write queue is flushed (the call's lines can land a moment after the question).
-                    let deadline = ContinuousClock.now + .seconds(5)
+                    let deadline = ContinuousClock.now + .seconds(15)
                     let sessionID = try #require(id)
                     repeat {
                         // The file may not be listed yet: Claude Code writes it as its queue flushes.
