@@ -169,6 +169,15 @@ public final class TestSSHServer: @unchecked Sendable {
         Self.signalTree(root, signal)
     }
 
+    /// The server processes under the listener: one or more per accepted connection.
+    public var connectionProcesses: [pid_t] {
+        guard let root = process?.pid else { return [] }
+        let name = kind == .openssh ? "sshd" : "dropbear"  // not the dropbear watchdog's shell and sleep
+        return Self.descendants(of: root).filter { pid in
+            ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").hasPrefix(name)
+        }
+    }
+
     static func signalTree(_ root: pid_t, _ signal: Int32) {
         // A process gone meanwhile is what the signal wanted anyway.
         for pid in descendants(of: root) + [root] { try? SystemCall.kill(pid, signal) }

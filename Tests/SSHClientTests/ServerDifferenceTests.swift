@@ -58,7 +58,8 @@ import Testing
         let server = try TestSSHServer(kind)
         defer { server.stop() }
         let idle = try (0..<5).map { _ in try Self.openIdleSocket(port: server.port) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Both servers start a process per accepted connection: once five run, all five count.
+        try await RemoteProcesses.waitUntil { server.connectionProcesses.count >= 5 }
         do {
             await (try await server.connect()).close()
             #expect(kind == .openssh, "dropbear accepted a sixth unauthenticated connection")
@@ -66,7 +67,7 @@ import Testing
             #expect(kind == .dropbear && reason.contains("banner"), "\(reason)")
         }
         for fd in idle { SystemCall.close(fd) }
-        try await Task.sleep(for: .milliseconds(300))
+        try await RemoteProcesses.waitUntil { server.connectionProcesses.isEmpty }
         await (try await server.connect()).close()
     }
 
