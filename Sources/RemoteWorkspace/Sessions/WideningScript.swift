@@ -2,15 +2,11 @@ import SSHClient
 
 /// Reads wider windows for the files whose first window left their summary unsure: one
 /// `head -c` and one `tail -c` over many files of a projects folder, framed like the listing's.
+/// A projects folder removed since the listing read it widens nothing: its files keep their first
+/// windows, and the listing goes on.
 enum WideningScript {
-    /// Why the script stopped.
-    enum Exit: Int32, RemoteScriptExit {
-        /// The project folder is gone.
-        case folderMissing = 3
-    }
-
     static let script = RemoteScript(
-        step: "reading wider windows", exits: Exit.self,
+        step: "reading wider windows",
         body: #"""
             # shellcheck disable=SC2086 # file lists are split into words at newlines
             b=$1 w=$2 d=$3 n=$4; shift 4
@@ -21,7 +17,7 @@ enum WideningScript {
               i=$((i + 1))
               if [ "$i" -le "$n" ]; then h=$h$nl$p; else t=$t$nl$p; fi
             done
-            cd "$d" || exit 3
+            cd "$d" 2>/dev/null || { printf '\n%s end\n' "$b"; exit 0; }
             IFS=$nl
             set -f
             [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
