@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct RWS: AsyncParsableCommand {
@@ -31,4 +32,26 @@ struct RWS: AsyncParsableCommand {
             CommandGroup(name: "Files", subcommands: [ListCommand.self, CatCommand.self]),
         ]
     )
+
+    /// ArgumentParser's `main`, except that a command line asking for `--json` gets a parse error
+    /// as the same JSON object as every other error (``printJSONError(_:code:)``), not as text.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            // After `--` the words are the remote command's, not rws's.
+            guard code != .success, !(error is ExitCode), arguments.prefix(while: { $0 != "--" }).contains("--json") else {
+                exit(withError: error)
+            }
+            printJSONError(message(for: error), code: code.rawValue)
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

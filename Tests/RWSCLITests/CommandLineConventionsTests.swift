@@ -115,6 +115,17 @@ import Testing
         #expect(json.status == 64 && object?["exitCode"] as? Int == 64, "\(json.stdout)")
     }
 
+    @Test func aCommandLineTheParserRefusesIsAJSONObjectWhenItAsksForJSON() throws {
+        let refused = try RWSBinary.run(["sessions", "--json", "--bogus"], home: home)
+        let object = try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [String: Any]
+        #expect(refused.status == 64 && object?["exitCode"] as? Int == 64, "\(refused.stdout)")
+        #expect((object?["error"] as? String)?.contains("--bogus") == true, "\(refused.stdout)")
+        #expect(refused.stderr.isEmpty, "\(refused.stderr)")
+        // A --json after -- belongs to the remote command: the error stays text for a person.
+        let remote = try RWSBinary.run(["exec", "--hots", "box", "--", "tool", "--json"], home: home)
+        #expect(remote.status == 64 && remote.stdout.isEmpty && remote.stderr.contains("--hots"), "\(remote.stderr)")
+    }
+
     @Test func anEmptyPathOrABadNameIsReportedWithoutConnecting() throws {
         // Port 1 refuses connections: a command that tried to connect would exit 255.
         let unreachable = ["--host", "nobody@127.0.0.1:1", "-F", "/dev/null"]

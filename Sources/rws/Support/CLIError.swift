@@ -55,13 +55,18 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
         code = RWSExitCode.failure
     }
     if json {
-        let object: [String: Any] = ["error": message, "exitCode": Int(code)]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
+        printJSONError(message, code: code)
     } else {
         let hint = code == ExitCode.validationFailure.rawValue ? "\nSee 'rws help' for usage." : ""
         // Messages can quote the box (remote stderr, names): shown, never obeyed by the terminal.
         Terminal.err("rws: \(message.safeText)\(hint)\n")
     }
     exit(code)
+}
+
+/// The error object of a `--json` command line, on stdout: `{"error": message, "exitCode": code}`.
+func printJSONError(_ message: String, code: Int32) {
+    let object: [String: Any] = ["error": message, "exitCode": Int(code)]
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
 }
