@@ -99,7 +99,7 @@ import Testing
             #expect(try packed.busybox.map { try Gunzip.decompress($0.content, step: "test") } == read.gnu.map(\.content))
             #expect(try packed.gnu.map { try Gunzip.decompress($0.content, step: "test") } == read.gnu.map(\.content))
 
-            let follow: [RemoteScript.Argument] = [.path(path), .word("0"), .word(""), .word("0.1")]
+            let follow: [RemoteScript.Argument] = [.path(path), .word("0"), .word(""), .word("0.1"), .word("50")]
             var outputs: [[UInt8]] = []
             for prefix in ["", "PATH=\(busybox); export PATH; "] {
                 let command = try connection.stream(prefix + (try FollowScript.script.commandLine([.word("B")] + follow)))

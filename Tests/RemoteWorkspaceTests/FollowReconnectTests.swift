@@ -58,6 +58,32 @@ import Testing
         #expect(proxy.acceptedConnections == 5)
     }
 
+    /// Nothing signals a command without a terminal when its connection drops, and a loop over a
+    /// session that no longer changes never writes: the loop itself must notice, or it runs forever.
+    @Test(arguments: ServerKind.allCases)
+    func aLoopWhoseLinkWasCutEndsOnTheBoxThoughTheSessionNeverChangesAgain(kind: ServerKind) async throws {
+        let sandbox = try SessionSandbox(kind)
+        defer { sandbox.remove() }
+        let path = try sandbox.writeSession(Self.id, lines: [Records.user("start", uuid: "u0", parent: nil, session: Self.id)])
+        let proxy = try FaultProxy(targetPort: sandbox.server.port)
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(try sandbox.server.configuration(through: proxy))
+        let sessions = RemoteSessions(
+            connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]),
+            cache: nil)
+        let follow = try await sessions.followSession("55555555", pollInterval: .milliseconds(50))
+        let watch = RemoteProcessWatch(markers: path, "while :; do")
+        #expect(try await watch.waitUntilRunning(within: 10))
+        let cut = ContinuousClock.now
+        proxy.cutAll()
+        while try !watch.running().isEmpty, ContinuousClock.now - cut < .seconds(15) { try await Task.sleep(for: .milliseconds(100)) }
+        let left = try watch.running()
+        #expect(left.isEmpty, "the loop outlived its connection by 15 s: \(left)")
+        if !left.isEmpty { try watch.signal(SIGKILL) }
+        try? await follow.stop()
+        await connection.close()
+    }
+
     private func waitUntil(_ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }

@@ -76,7 +76,7 @@ import Testing
         },
         ScriptCase(
             "following a session", FollowScript.script, setup: sessions, timeout: .seconds(1), normalize: withoutInodes,
-            arguments: { [.word("B"), .path($0 + "/claude/projects/p/s.jsonl"), .word("0"), .word(""), .word("0.1")] }
+            arguments: { [.word("B"), .path($0 + "/claude/projects/p/s.jsonl"), .word("0"), .word(""), .word("0.1"), .word("50")] }
         ) { run, _ in
             try ScriptCase.require(run.stdoutText.hasPrefix("\nB data 0 ") && run.stdoutText.hasSuffix("\nB done\n"), "\(run)")
         },

@@ -5,11 +5,15 @@ import SessionHistory
 /// The remote side of a ``SessionFollow``: one long-running loop that every `interval` looks at
 /// the file's identity and size (`stat`) and prints the bytes appended since the last offset.
 /// Each report ends with a `done` marker, so the client acts on it at once rather than on the next.
+///
+/// Nothing signals a command without a terminal when its connection drops, and a loop over a
+/// session that no longer changes would never write again: every ``heartbeat`` the loop prints an
+/// `alive` marker, which fails (SIGPIPE or EPIPE) once the server's end is gone, and so it ends.
 enum FollowScript {
     static let script = RemoteScript(
         step: "following the session",
         body: #"""
-            b=$1 f=$2 o=$3 k=$4 iv=$5
+            b=$1 f=$2 o=$3 k=$4 iv=$5 hb=$6 i=0
             while :; do
               x=$(stat -c '%d_%i %s' -- "$f" 2>/dev/null)
               if [ -z "$x" ]; then
@@ -28,9 +32,14 @@ enum FollowScript {
                   o=$s
                 fi
               fi
+              i=$((i + 1))
+              if [ "$i" -ge "$hb" ]; then i=0; printf '\n%s alive\n' "$b" || exit 0; fi
               sleep "$iv" 2>/dev/null || sleep 1
             done
             """#)
+
+    /// How often a loop with nothing to report writes anyway, to learn whether its client is gone.
+    static let heartbeat = Duration.seconds(5)
 
     /// Starts the remote loop for `listing` from `offset`.
     static func start(
@@ -59,10 +68,11 @@ enum FollowScript {
         func initialPosition(offset: Int) -> Position { Position(offset: offset, identity: initialIdentity) }
 
         func start(at position: Position) throws -> RemoteCommand {
-            let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+            let seconds = max(0.05, Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+            let beats = max(1, Int((Double(heartbeat.components.seconds) / seconds).rounded()))
             let command = try script.commandLine([
                 .word(boundary), .path(path), .word(String(position.offset)), .word(position.identity),
-                .word(String(format: "%.3f", max(0.05, seconds))),
+                .word(String(format: "%.3f", seconds)), .word(String(beats)),
             ])
             return try connection.stream(command)
         }
