@@ -13,18 +13,15 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func everyMessageAppendedAcrossDroppedLinksArrivesExactlyOnce(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
-        defer { sandbox.remove() }
-        let path = try sandbox.writeSession(Self.id, lines: [Records.user("start", uuid: "u0", parent: nil, session: Self.id)])
-        let proxy = try FaultProxy(targetPort: sandbox.server.port)
-        defer { proxy.stop() }
+        let (sandbox, path, proxy) = try Self.proxiedSession(kind)
+        defer {
+            proxy.stop()
+            sandbox.remove()
+        }
         var configuration = try sandbox.server.configuration(through: proxy, deadPeerTimeout: .seconds(3))
         configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(100), maximumDelay: .milliseconds(500), jitter: 0)
         let connection = try await SSHConnection.connect(configuration)
-        let sessions = RemoteSessions(
-            connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]),
-            cache: nil)
-        let follow = try await sessions.followSession("55555555", pollInterval: .milliseconds(50))
+        let follow = try await Self.sessions(of: sandbox, over: connection).followSession("55555555", pollInterval: .milliseconds(50))
         let seen = Mutex<[String]>([])
         let reader = Task {
             for try await event in follow {
@@ -62,16 +59,13 @@ import Testing
     /// session that no longer changes never writes: the loop itself must notice, or it runs forever.
     @Test(arguments: ServerKind.allCases)
     func aLoopWhoseLinkWasCutEndsOnTheBoxThoughTheSessionNeverChangesAgain(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
-        defer { sandbox.remove() }
-        let path = try sandbox.writeSession(Self.id, lines: [Records.user("start", uuid: "u0", parent: nil, session: Self.id)])
-        let proxy = try FaultProxy(targetPort: sandbox.server.port)
-        defer { proxy.stop() }
+        let (sandbox, path, proxy) = try Self.proxiedSession(kind)
+        defer {
+            proxy.stop()
+            sandbox.remove()
+        }
         let connection = try await SSHConnection.connect(try sandbox.server.configuration(through: proxy))
-        let sessions = RemoteSessions(
-            connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]),
-            cache: nil)
-        let follow = try await sessions.followSession("55555555", pollInterval: .milliseconds(50))
+        let follow = try await Self.sessions(of: sandbox, over: connection).followSession("55555555", pollInterval: .milliseconds(50))
         let watch = RemoteProcessWatch(markers: path, "while :; do")
         #expect(try await watch.waitUntilRunning(within: 10))
         let cut = ContinuousClock.now
@@ -82,6 +76,17 @@ import Testing
         if !left.isEmpty { try watch.signal(SIGKILL) }
         try? await follow.stop()
         await connection.close()
+    }
+
+    /// A session file on the test box of `kind`, and a fault proxy in front of the box.
+    private static func proxiedSession(_ kind: ServerKind) throws -> (sandbox: SessionSandbox, path: String, proxy: FaultProxy) {
+        let sandbox = try SessionSandbox(kind)
+        let path = try sandbox.writeSession(id, lines: [Records.user("start", uuid: "u0", parent: nil, session: id)])
+        return (sandbox, path, try FaultProxy(targetPort: sandbox.server.port))
+    }
+
+    private static func sessions(of sandbox: SessionSandbox, over connection: SSHConnection) -> RemoteSessions {
+        RemoteSessions(connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]), cache: nil)
     }
 
     private func waitUntil(_ condition: () -> Bool) async throws {
