@@ -27,22 +27,15 @@ enum ClaudeOutgoing {
 
     /// A successful answer to Claude Code's control request `id`.
     static func controlSuccess(id: String, response: JSONValue) -> String {
-        line(
-            .object(
-                JSONObject([
-                    JSONMember("type", .string("control_response")),
-                    JSONMember(
-                        "response",
-                        .object(
-                            JSONObject([
-                                JSONMember("subtype", .string("success")), JSONMember("request_id", .string(id)),
-                                JSONMember("response", response),
-                            ]))),
-                ])))
+        controlResponse(id: id, subtype: "success", JSONMember("response", response))
     }
 
     /// An error answer to Claude Code's control request `id`.
     static func controlError(id: String, message: String) -> String {
+        controlResponse(id: id, subtype: "error", JSONMember("error", .string(message)))
+    }
+
+    private static func controlResponse(id: String, subtype: String, _ payload: JSONMember) -> String {
         line(
             .object(
                 JSONObject([
@@ -51,8 +44,7 @@ enum ClaudeOutgoing {
                         "response",
                         .object(
                             JSONObject([
-                                JSONMember("subtype", .string("error")), JSONMember("request_id", .string(id)),
-                                JSONMember("error", .string(message)),
+                                JSONMember("subtype", .string(subtype)), JSONMember("request_id", .string(id)), payload,
                             ]))),
                 ])))
     }
