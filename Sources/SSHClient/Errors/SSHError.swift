@@ -17,6 +17,8 @@ public enum SSHError: Error, Sendable, Equatable {
     case hostKeyUnknown(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
     /// The host presented a key different from the one recorded for it: refused under every policy.
     case hostKeyChanged(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
+    /// The host presented a key that a `@revoked` line of the known hosts file names: refused under every policy.
+    case hostKeyRevoked(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
     /// A ``HostKeyPolicy/ask(_:)`` callback refused the host key with this fingerprint.
     case hostKeyRejected(host: String, port: Int, keyType: String, fingerprint: String)
     /// The known hosts file could not be read or written.
@@ -72,6 +74,9 @@ extension SSHError: CustomStringConvertible, LocalizedError {
             return "HOST KEY CHANGED for \(HostKeyName.knownHostsName(host: host, port: port)): it now presents \(keyType) \(fingerprint), "
                 + "which does not match \(file); this may be an attack. If the change is expected, remove the old entry "
                 + "(ssh-keygen -R '\(HostKeyName.knownHostsName(host: host, port: port))' -f \(file)) and connect again"
+        case .hostKeyRevoked(let host, let port, let keyType, let fingerprint, let file):
+            return "host key of \(HostKeyName.knownHostsName(host: host, port: port)) (\(keyType) \(fingerprint)) is marked @revoked in "
+                + "\(file); refusing to connect. The server must get a new host key; ask its administrator"
         case .hostKeyRejected(let host, let port, let keyType, let fingerprint):
             return "host key of \(HostKeyName.knownHostsName(host: host, port: port)) (\(keyType) \(fingerprint)) was refused by "
                 + "the host key approval"
