@@ -108,7 +108,8 @@ import Testing
         try await expectAppended(server, to: directory + "/home/.ssh/known_hosts", keeping: ["old.example.org"])
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/home/.ssh")
         #expect(link == directory + "/dotfiles/ssh", "the folder link must stay a link")
-        let real = try Shell.run("/usr/bin/ssh-keygen", ["-F", "[127.0.0.1]:\(server.port)", "-f", directory + "/dotfiles/ssh/known_hosts"])
+        let real = try Shell.run(
+            "/usr/bin/ssh-keygen", ["-F", "[127.0.0.1]:\(server.port)", "-f", directory + "/dotfiles/ssh/known_hosts"])
         #expect(!real.isEmpty, "the key must land in the file the link points to")
     }
 
