@@ -46,7 +46,7 @@ struct ExportCommand: AsyncParsableCommand {
                     try await sessions.loadSession(session).render(format.exportFormat, options: options)
                 }
             } else {
-                rendered = try LocalSession.load(at: URL(fileURLWithPath: NSString(string: session).expandingTildeInPath))
+                rendered = try LocalSession.load(at: try RemoteSessionsSupport.localSessionFile(session))
                     .render(format.exportFormat, options: options)
             }
             guard let output else {
