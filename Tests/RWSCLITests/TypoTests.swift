@@ -26,7 +26,9 @@ import Testing
         for arguments in [["sessions", "--local", "/no/such/dir"], ["sessions", "--local", "/no/such/dir", "--json"]] {
             let outcome = try RWSBinary.run(arguments, home: home)
             #expect(outcome.status == 66, "\(arguments): \(outcome.status) \(outcome.stdout) \(outcome.stderr)")
-            #expect((outcome.stderr + outcome.stdout).replacingOccurrences(of: "\\/", with: "/").contains("--local /no/such/dir: no such folder"))
+            #expect(
+                (outcome.stderr + outcome.stdout).replacingOccurrences(of: "\\/", with: "/").contains(
+                    "--local /no/such/dir: no such folder"))
             #expect(!outcome.stdout.contains("no sessions"))
         }
         // A file is not a project folder either.

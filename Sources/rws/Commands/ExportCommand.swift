@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Platform
 import RemoteWorkspace
 import SessionHistory
 
@@ -56,7 +57,9 @@ struct ExportCommand: AsyncParsableCommand {
             do {
                 try Data(rendered.utf8).write(to: URL(fileURLWithPath: NSString(string: output).expandingTildeInPath), options: .atomic)
             } catch {
-                throw CLIError.failed("cannot write \(output): \(error.localizedDescription)", code: RWSExitCode.failure)
+                let failure = SystemCallError("write", describing: error)
+                let advice = failure.code == ENOENT ? "; its folder does not exist: create it or choose another path" : ""
+                throw CLIError.failed("cannot write \(output): \(failure.reason)\(advice)", code: RWSExitCode.failure)
             }
             Terminal.err("wrote \(output) (\(rendered.utf8.count) bytes)\n")
             return 0
