@@ -19,7 +19,8 @@ import Testing
         try Shell.sh(
             "git init -q '\(directory)/work' && cd '\(directory)/work' && for i in $(seq 1 40); do echo \"file $i\" > f$i.txt; done"
                 + " && git add . && git -c user.name=t -c user.email=t@t commit -qm files && git clone -q --bare . '\(bare)'")
-        let flags = server.rwsFlags + ["--workspace-root", directory + "/workspace", "--claude-dir", directory + "/claude", "--allow-local"]
+        let flags =
+            server.rwsFlags + ["--workspace-root", directory + "/workspace", "--claude-dir", directory + "/claude", "--allow-local"]
         return ("file://" + bare, flags)
     }
 

@@ -88,3 +88,9 @@ struct SSHWireReader {
 
     mutating func string() -> [UInt8]? { bytes() }
 }
+
+/// Whether the private key file at `path` is encrypted (needs a passphrase); false when it
+/// cannot be read or its format hides it.
+public func privateKeyFileIsEncrypted(atPath path: String) -> Bool {
+    (try? PrivateKeyFile.inspect(path: path))?.isEncrypted ?? false
+}

@@ -91,7 +91,9 @@ extension SSHError: CustomStringConvertible, LocalizedError {
         case .wrongPassphrase(let path, let given):
             return given
                 ? "wrong passphrase for private key \(path)"
-                : "private key \(path) is encrypted: give its passphrase"
+                : "private key \(path) is encrypted and no passphrase was given: run rws on a terminal to be asked for it, "
+                    + "or put it in an environment variable named by --passphrase-env (or RWS_KEY_PASSPHRASE), "
+                    + "or add the key to your ssh-agent (ssh-add \(path))"
         case .unsupportedKeyType(let path, let keyType, let reason):
             return "key \(path) (\(keyType)) cannot be used: \(reason)"
         case .agentFailed(let reason):
