@@ -35,11 +35,11 @@ public final class RealHome: @unchecked Sendable {
     /// The environment rws runs with in this home: `HOME` and `SSH_AUTH_SOCK`.
     public var environment: [String: String] { ["HOME": home, "SSH_AUTH_SOCK": agentSocket] }
 
-    /// Builds the home in a fresh temporary folder for `server`, and starts its agent.
-    public init(for server: TestSSHServer) throws {
+    /// Builds the home for `server` at `path` (a fresh temporary folder when nil), and starts its agent.
+    public init(for server: TestSSHServer, at path: String? = nil) throws {
         try Prerequisites.require("/usr/bin/ssh-agent", package: "openssh-client")
         try Prerequisites.require("/usr/bin/ssh-add", package: "openssh-client")
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-real-home-\(UUID().uuidString.prefix(8))").path
+        home = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("rws-real-home-\(UUID().uuidString.prefix(8))").path
         let ssh = home + "/.ssh"
         try FileManager.default.createDirectory(atPath: ssh + "/config.d", withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: ssh)
@@ -69,6 +69,25 @@ public final class RealHome: @unchecked Sendable {
     public func stop() {
         agent.stop()
         try? FileManager.default.removeItem(atPath: home)
+    }
+
+    /// Leaves the agent running after this process ends (the demo's sandbox), its PID in
+    /// ``agentPIDFile`` for ``stopDetached(home:)``.
+    public func detach() throws {
+        try "\(agent.pid)\n".write(toFile: agentPIDFile, atomically: true, encoding: .utf8)
+    }
+
+    /// Where ``detach()`` leaves the agent's PID.
+    public var agentPIDFile: String { home + "/.rws-agent.pid" }
+
+    /// Ends the agent a detached home left running; nothing when there is none.
+    public static func stopDetached(home: String) {
+        guard let text = try? String(contentsOfFile: home + "/.rws-agent.pid", encoding: .utf8),
+            let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return }
+        try? SystemCall.kill(pid, SIGTERM)
+        // Checked, not assumed: the agent is gone once signal 0 finds no such process.
+        for _ in 0..<200 where (try? SystemCall.kill(pid, 0)) != nil { usleep(10_000) }
     }
 
     /// The number of entries OpenSSH finds in known_hosts (`ssh-keygen -F` per name is too slow;
