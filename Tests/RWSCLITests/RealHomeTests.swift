@@ -74,9 +74,18 @@ import Testing
         #expect(unset.status == 64 && unset.stderr.contains("MY_PASS is not set"))
     }
 
-    /// A server allowing 3 attempts, which accepts the box key and the encrypted key.
+    /// A server of its own allowing 3 attempts, which accepts the box key.
     private func strictServer() throws -> TestSSHServer {
         try TestSSHServer(.openssh, TestSSHServer.Options(extraConfig: ["MaxAuthTries 3"]))
+    }
+
+    /// Lets `server` (an OpenSSH one of this suite's own) accept the home's encrypted key too.
+    private func authorizeLockedKey(of home: RealHome, on server: TestSSHServer) throws {
+        let locked = try String(contentsOfFile: home.sshDirectory + "/id_ecdsa_locked.pub", encoding: .utf8)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: server.directory.path + "/authorized_keys"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(locked.utf8))
+        try handle.close()
     }
 
     @Test func anAgentFullOfKeysDoesNotUseUpMaxAuthTriesBeforeTheConfiguredKey() async throws {
@@ -98,11 +107,7 @@ import Testing
         let server = try strictServer()
         let home = try RealHome(for: server)
         defer { home.stop() }
-        let locked = try String(contentsOfFile: home.sshDirectory + "/id_ecdsa_locked.pub", encoding: .utf8)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: server.directory.path + "/authorized_keys"))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(locked.utf8))
-        try handle.close()
+        try authorizeLockedKey(of: home, on: server)
         let outcome = try await rws(
             ["exec", "--host", "locked", "--accept-new-host-key", "--passphrase-env", "MY_PASS", "--", "echo", "unlocked"], in: home,
             environment: ["MY_PASS": RealHome.lockedPassphrase])
@@ -113,11 +118,7 @@ import Testing
         let server = try strictServer()
         let home = try RealHome(for: server)
         defer { home.stop() }
-        let locked = try String(contentsOfFile: home.sshDirectory + "/id_ecdsa_locked.pub", encoding: .utf8)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: server.directory.path + "/authorized_keys"))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(locked.utf8))
-        try handle.close()
+        try authorizeLockedKey(of: home, on: server)
         let tmux = try Tmux.start(home: home.home)
         defer { tmux.stop() }
         try tmux.type(
