@@ -25,9 +25,9 @@ let package = Package(
         // The one place system calls are made, and the one that says which platforms rws builds on (Linux).
         .target(name: "Platform"),
         .target(name: "SSHClient", dependencies: ["CLibSSH2", "Platform", "SSHConfig", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "SessionHistory"),
+        .target(name: "SessionHistory", dependencies: ["Platform"]),
         .target(name: "SSHConfig", dependencies: ["Platform"]),
-        .target(name: "RemoteWorkspace", dependencies: ["SSHClient", "SessionHistory", "CZlib"]),
+        .target(name: "RemoteWorkspace", dependencies: ["SSHClient", "SessionHistory", "CZlib", "Platform"]),
         .executableTarget(
             name: "rws",
             dependencies: [

@@ -2,6 +2,7 @@
 // server the tests start (RWSTestSupport's TestSSHServer), started from a script:
 //
 //     eval "$(rws-sandbox start DIR [--max-sessions N])"   # sets the SANDBOX_* variables below
+//     eval "$(rws-sandbox start DIR --real-home)"          # also a client home like a long-used one
 //     rws-sandbox stop DIR
 //
 // Keys, config, logs and the sessions' HOME (DIR/home, never the real home) live in DIR. The
@@ -11,7 +12,7 @@ import Platform
 import RWSTestSupport
 import SSHClient
 
-let usage = "usage: rws-sandbox start DIR [--max-sessions N] | rws-sandbox stop DIR"
+let usage = "usage: rws-sandbox start DIR [--max-sessions N | --real-home] | rws-sandbox stop DIR"
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("rws-sandbox: \(message)\n".utf8))
@@ -23,7 +24,7 @@ func shellAssignments(_ values: KeyValuePairs<String, String>) throws -> String 
     try values.map { "\($0.key)=\(try ShellQuoting.quote($0.value))" }.joined(separator: "\n")
 }
 
-func start(_ directory: URL, maxSessions: Int) throws {
+func start(_ directory: URL, maxSessions: Int, realHome: Bool) throws {
     // The sshd default log level: VERBOSE (the tests') would log every command the benchmarks run.
     let options = TestSSHServer.Options(maxSessions: maxSessions, extraConfig: ["LogLevel INFO"])
     let server = try TestSSHServer(.openssh, options, directory: directory)
@@ -39,6 +40,12 @@ func start(_ directory: URL, maxSessions: Int) throws {
       UserKnownHostsFile \(server.knownHostsPath)
 
     """.write(toFile: sshConfig, atomically: true, encoding: .utf8)
+    if realHome {
+        // The client side as a person has it (RealHome): `Host box` in its ~/.ssh/config, not yet in its known_hosts.
+        let home = try RealHome(for: server, at: directory.path + "/client-home")
+        try home.detach()
+        print(try shellAssignments(["SANDBOX_CLIENT_HOME": home.home, "SANDBOX_AUTH_SOCK": home.agentSocket]))
+    }
     print(
         try shellAssignments([
             "SANDBOX_PORT": String(server.port), "SANDBOX_USER": server.user, "SANDBOX_HOME": server.remoteHome,
@@ -52,16 +59,19 @@ let directory = URL(fileURLWithPath: arguments[1]).standardizedFileURL
 do {
     if arguments[0] == "stop" {
         guard arguments.count == 2 else { fail(usage) }
+        RealHome.stopDetached(home: directory.path + "/client-home")
         try TestSSHServer.stopDetached(directory: directory)
     } else {
         var maxSessions = 100
+        var realHome = false
         switch arguments.dropFirst(2).count {
         case 0: break
+        case 1 where arguments[2] == "--real-home": realHome = true
         case 2 where arguments[2] == "--max-sessions": maxSessions = Int(arguments[3]) ?? { fail(usage) }()
         default: fail(usage)
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try start(directory, maxSessions: maxSessions)
+        try start(directory, maxSessions: maxSessions, realHome: realHome)
     }
 } catch {
     fail("\(error)")

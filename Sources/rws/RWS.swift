@@ -37,6 +37,15 @@ struct RWS: AsyncParsableCommand {
     /// as the same JSON object as every other error (``printJSONError(_:code:)``), not as text.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let unknown = UnknownCommand.find(in: arguments, root: RWS.self) {
+            let code = ExitCode.validationFailure.rawValue
+            if arguments.contains("--json") {
+                printJSONError(unknown.description, code: code)
+            } else {
+                Terminal.err("rws: \(unknown.description.safeText)\n")
+            }
+            Foundation.exit(code)
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var command = command as? AsyncParsableCommand {

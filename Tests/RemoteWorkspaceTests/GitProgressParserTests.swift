@@ -34,4 +34,13 @@ import Testing
         #expect(parser.recentMessages == ["fatal: repository 'x' does not exist", "fatal: Could not read from remote"])
         #expect(GitProgressParser.parse("Total 3 (delta 0), reused 0 (delta 0)") == nil)
     }
+
+    @Test func checkingPhasesAreProgressNotMessages() {
+        var parser = GitProgressParser()
+        let updates = (0...100).map { "Checking objects: \(String(format: "%3d", $0))% (\($0)/100)\r" }.joined()
+        let events = parser.consume(Array((updates + "Checking objects: 100% (100/100), done.\nChecking connectivity: 40, done.\n").utf8))
+        #expect(!events.contains { if case .message = $0 { return true } else { return false } })
+        #expect(events.last == .progress(CloneProgress(phase: .checkingConnectivity, completed: 40, isDone: true)))
+        #expect(parser.recentMessages.isEmpty)
+    }
 }

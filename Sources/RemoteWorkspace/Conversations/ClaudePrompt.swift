@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import SessionHistory
 
 /// What the user says in a turn: text, local images sent along, and files on the box to read.
@@ -62,9 +63,9 @@ public struct ClaudeImage: Sendable, Equatable {
     public init(contentsOfFile path: String) throws {
         let bytes: Data
         do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = Data(try SystemCall.readFile(path))
         } catch {
-            throw ClaudeConversationError.attachmentUnreadable(path: path, reason: "\(error.localizedDescription)")
+            throw ClaudeConversationError.attachmentUnreadable(path: path, reason: error.reason)
         }
         guard let type = Self.mediaType(of: bytes) else {
             throw ClaudeConversationError.attachmentUnreadable(path: path, reason: "not a PNG, JPEG, GIF or WebP image")

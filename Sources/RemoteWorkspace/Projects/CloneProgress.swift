@@ -10,6 +10,10 @@ public enum ClonePhase: String, Sendable, Equatable, Comparable, CaseIterable, C
     case receiving
     /// Deltas are applied (`Resolving deltas`).
     case resolvingDeltas
+    /// The received objects are checked (`Checking objects`, with `transfer.fsckObjects`).
+    case checkingObjects
+    /// The new history is checked for completeness (`Checking connectivity`).
+    case checkingConnectivity
     /// The working tree is written (`Updating files`, `Checking out files`).
     case checkingOut
 
@@ -21,6 +25,8 @@ public enum ClonePhase: String, Sendable, Equatable, Comparable, CaseIterable, C
         case .compressing: return "Compressing objects"
         case .receiving: return "Receiving objects"
         case .resolvingDeltas: return "Resolving deltas"
+        case .checkingObjects: return "Checking objects"
+        case .checkingConnectivity: return "Checking connectivity"
         case .checkingOut: return "Updating files"
         }
     }

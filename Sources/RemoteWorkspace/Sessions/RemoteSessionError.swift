@@ -15,6 +15,8 @@ public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConverti
     case sessionBeingWritten(path: String)
     /// The title cannot be written as one atomic append.
     case invalidTitle(reason: String)
+    /// The local cache of session listings (under ~/.cache/rws) could not be written.
+    case cacheUnwritable(path: String, reason: String)
 
     /// One line saying what failed.
     public var description: String {
@@ -35,6 +37,9 @@ public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConverti
             return "\(path) is being written (it grew or ended mid-line for 3 s); nothing was changed: try again when the session is idle"
         case .invalidTitle(let reason):
             return "cannot use that title: \(reason)"
+        case .cacheUnwritable(let path, let reason):
+            return "cannot write the session listing cache \(path): \(reason); make that folder writable, "
+                + "or set XDG_CACHE_HOME to a writable folder"
         }
     }
 }

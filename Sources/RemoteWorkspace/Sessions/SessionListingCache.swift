@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import SSHClient
 
 /// The local cache of session listings for one box, so that listing again costs almost nothing.
@@ -54,14 +55,18 @@ public struct SessionListingCache: Sendable {
     func save(_ entries: [(CachedSession, CacheFileFormat.EntryBytes)]) throws {
         let data = CacheFileFormat.encode(entries)
         let folder = fileURL.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do {
+            try SystemCall.makeDirectories(folder.path, mode: 0o700)
+        } catch {
+            throw RemoteSessionError.cacheUnwritable(path: folder.path, reason: error.reason)
+        }
         let temporary = folder.appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp")
         do {
             try data.write(to: temporary)
-            guard rename(temporary.path, fileURL.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            guard rename(temporary.path, fileURL.path) == 0 else { throw SystemCallError("rename") }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw error
+            throw RemoteSessionError.cacheUnwritable(path: fileURL.path, reason: SystemCallError("write", describing: error).reason)
         }
     }
 }

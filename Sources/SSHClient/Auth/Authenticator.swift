@@ -107,7 +107,9 @@ struct Authenticator {
             path: path, keyType: "ssh-rsa",
             reason:
                 "libssh2 \(libSSH2Version) signs RSA keys only with SHA-1 (ssh-rsa), which OpenSSH 8.8 and later refuse; "
-                + "use an ed25519 key (ssh-keygen -t ed25519) or build against libssh2 1.11 or later")
+                + "use an ed25519 key (ssh-keygen -t ed25519, then add its .pub to the box's ~/.ssh/authorized_keys), "
+                + "or let the server accept SHA-1 RSA signatures (PubkeyAcceptedAlgorithms +ssh-rsa in its sshd_config), "
+                + "or build rws against libssh2 1.11 or later")
     }
 
     /// rsa-sha2-256/512 signatures arrived in libssh2 1.11.

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// What can be learned from a private key file without its passphrase: the key type and
 /// whether it is encrypted. Used to turn libssh2's one "file" error into a precise one.
@@ -12,8 +13,14 @@ struct PrivateKeyFile {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .keyFileUnreadable(path: path, reason: "no such file")
         }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw .keyFileUnreadable(path: path, reason: "cannot be read (check its permissions)")
+        let bytes: [UInt8]
+        do {
+            bytes = try SystemCall.readFile(path)
+        } catch {
+            throw .keyFileUnreadable(path: path, reason: "\(error.reason); check its permissions (chmod 600, owned by you)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .keyFileUnreadable(path: path, reason: "it is not a text key file (OpenSSH or PEM format)")
         }
         return inspect(text: text)
     }
@@ -80,4 +87,10 @@ struct SSHWireReader {
     }
 
     mutating func string() -> [UInt8]? { bytes() }
+}
+
+/// Whether the private key file at `path` is encrypted (needs a passphrase); false when it
+/// cannot be read or its format hides it.
+public func privateKeyFileIsEncrypted(atPath path: String) -> Bool {
+    (try? PrivateKeyFile.inspect(path: path))?.isEncrypted ?? false
 }

@@ -17,6 +17,8 @@ public enum SSHError: Error, Sendable, Equatable {
     case hostKeyUnknown(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
     /// The host presented a key different from the one recorded for it: refused under every policy.
     case hostKeyChanged(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
+    /// The host presented a key that a `@revoked` line of the known hosts file names: refused under every policy.
+    case hostKeyRevoked(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
     /// A ``HostKeyPolicy/ask(_:)`` callback refused the host key with this fingerprint.
     case hostKeyRejected(host: String, port: Int, keyType: String, fingerprint: String)
     /// The known hosts file could not be read or written.
@@ -72,6 +74,9 @@ extension SSHError: CustomStringConvertible, LocalizedError {
             return "HOST KEY CHANGED for \(HostKeyName.knownHostsName(host: host, port: port)): it now presents \(keyType) \(fingerprint), "
                 + "which does not match \(file); this may be an attack. If the change is expected, remove the old entry "
                 + "(ssh-keygen -R '\(HostKeyName.knownHostsName(host: host, port: port))' -f \(file)) and connect again"
+        case .hostKeyRevoked(let host, let port, let keyType, let fingerprint, let file):
+            return "host key of \(HostKeyName.knownHostsName(host: host, port: port)) (\(keyType) \(fingerprint)) is marked @revoked in "
+                + "\(file); refusing to connect. The server must get a new host key; ask its administrator"
         case .hostKeyRejected(let host, let port, let keyType, let fingerprint):
             return "host key of \(HostKeyName.knownHostsName(host: host, port: port)) (\(keyType) \(fingerprint)) was refused by "
                 + "the host key approval"
@@ -86,7 +91,9 @@ extension SSHError: CustomStringConvertible, LocalizedError {
         case .wrongPassphrase(let path, let given):
             return given
                 ? "wrong passphrase for private key \(path)"
-                : "private key \(path) is encrypted: give its passphrase"
+                : "private key \(path) is encrypted and no passphrase was given: run rws on a terminal to be asked for it, "
+                    + "or put it in an environment variable named by --passphrase-env (or RWS_KEY_PASSPHRASE), "
+                    + "or add the key to your ssh-agent (ssh-add \(path))"
         case .unsupportedKeyType(let path, let keyType, let reason):
             return "key \(path) (\(keyType)) cannot be used: \(reason)"
         case .agentFailed(let reason):

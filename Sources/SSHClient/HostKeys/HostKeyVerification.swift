@@ -24,6 +24,10 @@ struct HostKeyVerification {
             return
         case .mismatch:
             status = .changed
+        case .revoked:
+            // Refused under every policy and never put to the approval, as OpenSSH does.
+            throw .hostKeyRevoked(
+                host: host, port: port, keyType: key.typeName, fingerprint: key.fingerprint, knownHostsFile: knownHosts.path)
         case .notFound:
             // Known under another key type only: a key swap we cannot vouch for, as OpenSSH warns.
             status = knownHosts.knownAlgorithms(host: host, port: port).isEmpty ? .unknown : .changed

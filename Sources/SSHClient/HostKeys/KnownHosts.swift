@@ -1,5 +1,6 @@
 import CLibSSH2
 import Foundation
+import Platform
 
 /// The server's host key, as presented in the handshake.
 struct HostKey {
@@ -65,12 +66,15 @@ enum HostKeyName {
 
 /// An OpenSSH known_hosts file, read through libssh2's parser (hashed entries, `[host]:port`).
 ///
-/// Lines libssh2 cannot parse (markers, wildcards, comments) are skipped one by one, never the
-/// rest of the file; the file is only ever appended to, never rewritten.
+/// Lines libssh2 cannot parse (wildcards, comments) are skipped one by one, never the rest of the
+/// file; CRLF line ends are read like LF. `@revoked` lines are kept apart and refuse their key;
+/// `@cert-authority` lines are skipped (libssh2 1.10 has no host certificates). The file is only
+/// ever appended to, never rewritten.
 final class KnownHostsFile {
     let path: String
     private let transport: SSHTransport
     private let collection: OpaquePointer
+    private var revoked: [RevokedHostKey] = []
 
     init(path: String, transport: SSHTransport) throws(SSHError) {
         self.path = path
@@ -83,34 +87,58 @@ final class KnownHostsFile {
     }
 
     private func load() throws(SSHError) {
-        guard FileManager.default.fileExists(atPath: path) else { return }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .knownHostsFileFailed(path: path, reason: "cannot be read (check its permissions)")
+        guard SystemCall.exists(path) else { return }
+        let data: [UInt8]
+        do {
+            data = try SystemCall.readFile(path)
+        } catch {
+            throw .knownHostsFileFailed(path: path, reason: "cannot be read: \(error.reason); check its permissions (chmod u+r)")
         }
-        for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
-            let bytes = Array(line) + [UInt8(ascii: "\n")]
-            bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) {
-                    _ = libssh2_knownhost_readline(collection, $0.baseAddress, $0.count, LIBSSH2_KNOWNHOST_FILE_OPENSSH)
-                }
+        for rawLine in data.split(separator: UInt8(ascii: "\n")) {
+            var line = Array(rawLine)
+            while let last = line.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+                line.removeLast()
+            }
+            guard !line.isEmpty else { continue }
+            if line.first == UInt8(ascii: "@") {
+                if let entry = RevokedHostKey(line: line) { revoked.append(entry) }
+                continue
+            }
+            Self.read(line, into: collection)
+        }
+    }
+
+    /// Adds one known_hosts line to a libssh2 collection; a line it cannot parse is left out.
+    fileprivate static func read(_ line: [UInt8], into collection: OpaquePointer) {
+        let bytes = line + [UInt8(ascii: "\n")]
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                _ = libssh2_knownhost_readline(collection, $0.baseAddress, $0.count, LIBSSH2_KNOWNHOST_FILE_OPENSSH)
             }
         }
     }
 
-    enum CheckResult { case match, mismatch, notFound }
+    enum CheckResult { case match, mismatch, notFound, revoked }
 
-    /// Compares `key` with the entries for the host.
+    /// Compares `key` with the entries for the host; a key on a matching `@revoked` line is
+    /// ``CheckResult/revoked`` whatever else the file says, as in OpenSSH.
     func check(host: String, port: Int, keyBytes: [UInt8], algorithm: String) -> CheckResult {
-        let typeMask = LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW | HostKeyName.knownHostMask(forAlgorithm: algorithm)
-        let result = keyBytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { key in
-                libssh2_knownhost_checkp(collection, host, Int32(port), key.baseAddress, key.count, typeMask, nil)
-            }
-        }
-        switch result {
+        if revoked.contains(where: { $0.revokes(keyBytes, host: host, port: port, transport: transport) }) { return .revoked }
+        switch Self.check(collection, host: host, port: port, keyBytes: keyBytes, algorithm: algorithm) {
         case LIBSSH2_KNOWNHOST_CHECK_MATCH: return .match
         case LIBSSH2_KNOWNHOST_CHECK_MISMATCH: return .mismatch
         default: return .notFound
+        }
+    }
+
+    fileprivate static func check(
+        _ collection: OpaquePointer, host: String, port: Int, keyBytes: [UInt8], algorithm: String
+    ) -> Int32 {
+        let typeMask = LIBSSH2_KNOWNHOST_TYPE_PLAIN | LIBSSH2_KNOWNHOST_KEYENC_RAW | HostKeyName.knownHostMask(forAlgorithm: algorithm)
+        return keyBytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { key in
+                libssh2_knownhost_checkp(collection, host, Int32(port), key.baseAddress, key.count, typeMask, nil)
+            }
         }
     }
 
@@ -120,36 +148,92 @@ final class KnownHostsFile {
         HostKeyName.defaultOrder.filter { check(host: host, port: port, keyBytes: [0, 0, 0, 1, 0], algorithm: $0) == .mismatch }
     }
 
-    /// Appends the host's key as one line, as `ssh` does under `StrictHostKeyChecking accept-new`.
+    /// Appends the host's key as one line, as `ssh` does under `StrictHostKeyChecking accept-new`:
+    /// through symbolic links, after a newline if the file lacks a final one, creating the file
+    /// (0644) and its folder (0700) when missing.
     func append(host: String, port: Int, key: HostKey) throws(SSHError) {
         let name = HostKeyName.knownHostsName(host: host, port: port)
         let line = name + " " + key.typeName + " " + Data(key.bytes).base64EncodedString() + "\n"
         let directory = (path as NSString).deletingLastPathComponent
         do {
-            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
-            }
-            if !FileManager.default.fileExists(atPath: path) {
-                _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644])
-            }
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            let end = try handle.seekToEnd()
-            var prefix = ""
-            if end > 0 {
-                try handle.seek(toOffset: end - 1)
-                if try handle.read(upToCount: 1) != Data([UInt8(ascii: "\n")]) { prefix = "\n" }
-                try handle.seekToEnd()
-            }
-            try handle.write(contentsOf: Data((prefix + line).utf8))
+            try SystemCall.makeDirectories(directory, mode: 0o700)
+            try SystemCall.appendLine(Array(line.utf8), to: path, creatingWith: 0o644)
         } catch {
-            throw .knownHostsFileFailed(path: path, reason: "cannot append the new host key: \(error.localizedDescription)")
+            throw .knownHostsFileFailed(path: path, reason: "cannot append the new host key: " + Self.advice(for: error))
+        }
+    }
+
+    /// What went wrong writing the file, and what to do about it.
+    private static func advice(for error: SystemCallError) -> String {
+        switch error.code {
+        case EACCES, EPERM, EROFS:
+            return "\(error.reason); make the file writable (chmod u+w), or name a writable one with UserKnownHostsFile "
+                + "in the SSH config, or add the key yourself (ssh-keyscan)"
+        case ENOSPC, EDQUOT:
+            return "\(error.reason); free some space and connect again"
+        default:
+            return "\(error.reason) (\(error.call))"
         }
     }
 
     deinit {
         libssh2_knownhost_free(collection)
+    }
+}
+
+/// One `@revoked` line of a known_hosts file: its host patterns and key.
+private struct RevokedHostKey {
+    let line: [UInt8]
+    let patterns: String
+    let algorithm: String
+    let key: [UInt8]
+
+    /// Parses `@revoked patterns type base64 [comment]`; other markers and malformed lines give nil.
+    init?(line: [UInt8]) {
+        let fields = line.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
+        guard fields.count >= 4, String(decoding: fields[0], as: UTF8.self) == "@revoked",
+            let key = Data(base64Encoded: Data(fields[3]))
+        else { return nil }
+        self.line = Array(fields[1...].joined(separator: [UInt8(ascii: " ")]))
+        patterns = String(decoding: fields[1], as: UTF8.self)
+        algorithm = String(decoding: fields[2], as: UTF8.self)
+        self.key = Array(key)
+    }
+
+    /// Whether this line revokes `keyBytes` for the host: the same key, and a host pattern that
+    /// matches (hashed names through libssh2, plain ones with OpenSSH's `*`, `?` and `!`).
+    func revokes(_ keyBytes: [UInt8], host: String, port: Int, transport: SSHTransport) -> Bool {
+        guard keyBytes == key else { return false }
+        if patterns.hasPrefix("|") {
+            guard let collection = libssh2_knownhost_init(transport.raw) else { return true }
+            defer { libssh2_knownhost_free(collection) }
+            KnownHostsFile.read(line, into: collection)
+            return KnownHostsFile.check(collection, host: host, port: port, keyBytes: keyBytes, algorithm: algorithm)
+                == LIBSSH2_KNOWNHOST_CHECK_MATCH
+        }
+        let name = HostKeyName.knownHostsName(host: host, port: port)
+        var matched = false
+        for pattern in patterns.split(separator: ",") {
+            let negated = pattern.hasPrefix("!")
+            let glob = negated ? String(pattern.dropFirst()) : String(pattern)
+            guard Self.matches(Array(name.lowercased().utf8), Array(glob.lowercased().utf8)[...]) else { continue }
+            if negated { return false }
+            matched = true
+        }
+        return matched
+    }
+
+    /// OpenSSH's host pattern match: `*` any run, `?` one character, everything else literal
+    /// (brackets too: `[host]:port` names are plain text).
+    private static func matches(_ name: [UInt8], _ pattern: ArraySlice<UInt8>, from index: Int = 0) -> Bool {
+        guard let first = pattern.first else { return index == name.count }
+        switch first {
+        case UInt8(ascii: "*"):
+            return (index...name.count).contains { matches(name, pattern.dropFirst(), from: $0) }
+        case UInt8(ascii: "?"):
+            return index < name.count && matches(name, pattern.dropFirst(), from: index + 1)
+        default:
+            return index < name.count && name[index] == first && matches(name, pattern.dropFirst(), from: index + 1)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Small file-system helpers shared by the local conveniences.
 enum LocalFiles {
@@ -9,7 +10,7 @@ enum LocalFiles {
             defer { try? handle.close() }
             return [UInt8](try handle.readToEnd() ?? Data())
         } catch {
-            throw .unreadableFile(path: url.path, reason: error.localizedDescription)
+            throw .unreadableFile(path: url.path, reason: SystemCallError("read", describing: error).reason)
         }
     }
 
@@ -26,7 +27,7 @@ enum LocalFiles {
             let tail = [UInt8](try handle.read(upToCount: count) ?? Data())
             return (size, head, tail)
         } catch {
-            throw .unreadableFile(path: url.path, reason: error.localizedDescription)
+            throw .unreadableFile(path: url.path, reason: SystemCallError("read", describing: error).reason)
         }
     }
 
@@ -38,7 +39,7 @@ enum LocalFiles {
             try handle.seek(toOffset: UInt64(max(0, offset)))
             return [UInt8](try handle.read(upToCount: count) ?? Data())
         } catch {
-            throw .unreadableFile(path: url.path, reason: error.localizedDescription)
+            throw .unreadableFile(path: url.path, reason: SystemCallError("read", describing: error).reason)
         }
     }
 
@@ -48,7 +49,7 @@ enum LocalFiles {
             let date = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
             return Int((date?.timeIntervalSince1970 ?? 0).rounded(.down))
         } catch {
-            throw .unreadableFile(path: url.path, reason: error.localizedDescription)
+            throw .unreadableFile(path: url.path, reason: SystemCallError("read", describing: error).reason)
         }
     }
 
@@ -59,7 +60,7 @@ enum LocalFiles {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         } catch {
-            throw .unreadableFolder(path: folder.path, reason: error.localizedDescription)
+            throw .unreadableFolder(path: folder.path, reason: SystemCallError("read", describing: error).reason)
         }
     }
 }

@@ -14,7 +14,7 @@ struct CloneCommand: AsyncParsableCommand {
             URL: https://host/path, ssh://[user@]host[:port]/path or user@host:path; file:// and paths on the box only with \
             --allow-local. The name defaults to the URL's last component without .git.
 
-            Progress goes to stderr: a bar on a terminal, plain lines otherwise.
+            Progress goes to stderr: one line redrawn in place on a terminal, one line per finished phase otherwise.
 
             Examples:
               rws clone --host box https://github.com/me/app.git

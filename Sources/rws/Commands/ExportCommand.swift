@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Platform
 import RemoteWorkspace
 import SessionHistory
 
@@ -46,7 +47,7 @@ struct ExportCommand: AsyncParsableCommand {
                     try await sessions.loadSession(session).render(format.exportFormat, options: options)
                 }
             } else {
-                rendered = try LocalSession.load(at: URL(fileURLWithPath: NSString(string: session).expandingTildeInPath))
+                rendered = try LocalSession.load(at: try RemoteSessionsSupport.localSessionFile(session))
                     .render(format.exportFormat, options: options)
             }
             guard let output else {
@@ -56,7 +57,9 @@ struct ExportCommand: AsyncParsableCommand {
             do {
                 try Data(rendered.utf8).write(to: URL(fileURLWithPath: NSString(string: output).expandingTildeInPath), options: .atomic)
             } catch {
-                throw CLIError.failed("cannot write \(output): \(error.localizedDescription)", code: RWSExitCode.failure)
+                let failure = SystemCallError("write", describing: error)
+                let advice = failure.code == ENOENT ? "; its folder does not exist: create it or choose another path" : ""
+                throw CLIError.failed("cannot write \(output): \(failure.reason)\(advice)", code: RWSExitCode.failure)
             }
             Terminal.err("wrote \(output) (\(rendered.utf8.count) bytes)\n")
             return 0

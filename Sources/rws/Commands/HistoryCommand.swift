@@ -72,7 +72,7 @@ struct HistoryCommand: AsyncParsableCommand {
             options.includeThinking = thinking
             guard RemoteSessionsSupport.isRemote(session, connection: connection) else {
                 guard !follow else { throw CLIError.usage("--follow watches a session on a box: give --host") }
-                var loaded = try LocalSession.load(at: URL(fileURLWithPath: NSString(string: session).expandingTildeInPath))
+                var loaded = try LocalSession.load(at: try RemoteSessionsSupport.localSessionFile(session))
                 if let last { loaded.conversation = loaded.conversation.suffix(messages: last) }
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 return 0

@@ -44,6 +44,12 @@ struct SessionsCommand: AsyncParsableCommand {
         await runReportingErrors(json: json) {
             if let local {
                 let folder = URL(fileURLWithPath: NSString(string: local).expandingTildeInPath)
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw CLIError.failed(
+                        "--local \(local): no such folder; give a Claude Code project folder on this machine "
+                            + "(one under ~/.claude/projects)", code: RWSExitCode.noInput)
+                }
                 var listings = try LocalProject.listSessions(in: folder)
                 if let limit { listings = Array(listings.prefix(max(0, limit))) }
                 Terminal.out(

@@ -12,9 +12,28 @@ extension ConnectionOptions {
 
     /// The connection settings, resolved by the library as for any of its users, jump hosts included.
     func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SSHConnectionConfiguration {
-        try SSHConnectionConfiguration(
+        var environment = environment
+        if let passphrase = try passphrase(environment) { environment["RWS_KEY_PASSPHRASE"] = passphrase }
+        return try SSHConnectionConfiguration(
             resolving: try overrides(), environment: environment, password: try password(environment),
             logger: logging.logger("rws.ssh"))
+    }
+
+    /// The passphrase for encrypted identity files: `--passphrase-env`, else `RWS_KEY_PASSPHRASE`,
+    /// else asked on the terminal (as `ssh` does) for the first encrypted one; nil when none is needed
+    /// or there is no terminal to ask on.
+    private func passphrase(_ environment: [String: String]) throws -> String? {
+        if let variable = passphraseEnv {
+            guard let passphrase = environment[variable] else {
+                throw CLIError.usage("--passphrase-env \(variable): the environment variable \(variable) is not set")
+            }
+            return passphrase
+        }
+        if let passphrase = environment["RWS_KEY_PASSPHRASE"] { return passphrase }
+        guard Terminal.isTTY(STDIN_FILENO), Terminal.isTTY(STDERR_FILENO),
+            let locked = try resolve(environment: environment).identityFiles.first(where: privateKeyFileIsEncrypted(atPath:))
+        else { return nil }
+        return PassphrasePrompt.ask(for: locked)
     }
 
     /// The password named by `--password-env`, if given.

@@ -32,6 +32,13 @@ struct ConnectionOptions: ParsableArguments {
     var passwordEnv: String?
 
     @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Name of an environment variable holding the passphrase of an encrypted key (on a terminal rws asks instead; "
+                + "env RWS_KEY_PASSPHRASE).", valueName: "var"))
+    var passphraseEnv: String?
+
+    @Option(
         name: .long, help: ArgumentHelp("known_hosts file (default ~/.ssh/known_hosts; env RWS_KNOWN_HOSTS).", valueName: "file"),
         completion: .file())
     var knownHosts: String?

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Platform
 import RemoteWorkspace
 import SSHClient
 import SSHConfig
@@ -51,7 +52,7 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
         default: code = RWSExitCode.connectionFailed
         }
     } catch {
-        message = String(describing: error)
+        message = plainDescription(of: error)
         code = RWSExitCode.failure
     }
     if json {
@@ -62,6 +63,14 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
         Terminal.err("rws: \(message.safeText)\(hint)\n")
     }
     exit(code)
+}
+
+/// An error's own description; a Foundation file error that reaches this far is said in the C
+/// library's words (`strerror`), never in Foundation's.
+func plainDescription(of error: any Error) -> String {
+    let domain = (error as NSError).domain
+    guard error is CocoaError || domain == NSCocoaErrorDomain || domain == NSPOSIXErrorDomain else { return String(describing: error) }
+    return "a local file operation failed: " + SystemCallError("file operation", describing: error).reason
 }
 
 /// The error object of a `--json` command line, on stdout: `{"error": message, "exitCode": code}`.

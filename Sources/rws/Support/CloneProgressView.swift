@@ -1,17 +1,28 @@
 import Foundation
+import Platform
 import RemoteWorkspace
 
-/// Shows clone progress on stderr: a bar redrawn in place on a terminal, otherwise one plain
-/// line per phase and per 10 percent, so logs stay readable.
+/// Shows clone progress on stderr, fitted to where it goes: on a terminal one line redrawn in
+/// place (phase, percent, objects, bytes and rate); on a pipe or file one line per finished phase
+/// and nothing else, so logs stay short. git's other lines (warnings) are shown as they come.
 final class CloneProgressView: @unchecked Sendable {
     private let isTerminal: Bool
+    private let columns: () -> Int
+    private let write: (String) -> Void
     private let lock = NSLock()
-    private var lastPhase: ClonePhase?
-    private var lastLineKey = ""
-    private var barShown = false
+    /// The latest step of the phase under way whose line a pipe has not had yet.
+    private var unprinted: CloneProgress?
+    /// The step the terminal line shows now.
+    private var lastDrawn: CloneProgress?
 
-    init(isTerminal: Bool = Terminal.isTTY(STDERR_FILENO)) {
+    init(
+        isTerminal: Bool = Terminal.isTTY(STDERR_FILENO),
+        columns: @escaping () -> Int = { SystemCall.windowSize(STDERR_FILENO)?.columns ?? 80 },
+        write: @escaping (String) -> Void = { Terminal.err($0) }
+    ) {
         self.isTerminal = isTerminal
+        self.columns = columns
+        self.write = write
     }
 
     /// Shows one event.
@@ -19,56 +30,63 @@ final class CloneProgressView: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         switch event {
+        case .message(let text) where isTerminal && lastDrawn != nil:
+            // Above the progress line, which is drawn again below it: progress stays one line.
+            write("\r\u{1B}[K" + text + "\n")
+            lastDrawn.map(redraw)
         case .message(let text):
-            endBar()
-            Terminal.err(text + "\n")
+            // On a pipe the unfinished phase still gets its one line when it ends.
+            write(text + "\n")
         case .progress(let step):
-            if isTerminal { drawBar(step) } else { printLine(step) }
+            if isTerminal { redraw(step) } else { record(step) }
         }
     }
 
-    /// Ends the bar line before other output.
+    /// Ends the progress line (terminal) or prints the last phase's line (pipe) before other output.
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        endBar()
+        endLine()
     }
 
-    private func drawBar(_ step: CloneProgress) {
-        if let phase = lastPhase, phase != step.phase { Terminal.err("\n") }
-        lastPhase = step.phase
-        barShown = true
-        let percent = step.percent ?? 0
-        let filled = percent * 30 / 100
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
-        Terminal.err("\r\(Self.pad(step.phase.label)) \(Self.percentText(step)) [\(bar)]\(Self.transfer(step))\u{1B}[K")
+    private func redraw(_ step: CloneProgress) {
+        lastDrawn = step
+        // One column short of the width: a full line would wrap, and `\r` would then redraw only its tail.
+        let width = max(20, columns() - 1)
+        let text = Self.describe(step, bar: true)
+        write("\r" + String(text.prefix(width)) + "\u{1B}[K")
     }
 
-    private func printLine(_ step: CloneProgress) {
-        let key = "\(step.phase) \((step.percent ?? 0) / 10) \(step.isDone)"
-        guard key != lastLineKey else { return }
-        lastLineKey = key
+    private func record(_ step: CloneProgress) {
+        if let pending = unprinted, pending.phase != step.phase { write(Self.describe(pending, bar: false) + "\n") }
+        unprinted = step
+        if step.isDone {
+            write(Self.describe(step, bar: false) + "\n")
+            unprinted = nil
+        }
+    }
+
+    private func endLine() {
+        if lastDrawn != nil { write("\n") }
+        lastDrawn = nil
+        if let pending = unprinted { write(Self.describe(pending, bar: false) + "\n") }
+        unprinted = nil
+    }
+
+    /// `Receiving objects  45% (1350/3000) [#####.....] 1.2 MiB 2.4 MiB/s`, or on a pipe
+    /// `Receiving objects: 100% (3000/3000), 3.1 MiB, done`.
+    static func describe(_ step: CloneProgress, bar: Bool) -> String {
         let counts = step.percent.map { "\($0)% (\(step.completed)/\(step.total ?? step.completed))" } ?? String(step.completed)
-        Terminal.err("\(step.phase.label): \(counts)\(Self.transfer(step))\(step.isDone ? ", done" : "")\n")
+        guard bar else { return "\(step.phase.label): \(counts)\(transfer(step, separator: ", "))\(step.isDone ? ", done" : "")" }
+        let filled = (step.percent ?? 0) * 20 / 100
+        let drawn =
+            step.percent == nil ? "" : " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled) + "]"
+        return step.phase.label.padding(toLength: 21, withPad: " ", startingAt: 0) + counts + drawn + transfer(step, separator: " ")
     }
 
-    private func endBar() {
-        if barShown { Terminal.err("\n") }
-        barShown = false
-        lastPhase = nil
-    }
-
-    private static func pad(_ text: String) -> String {
-        text.padding(toLength: 19, withPad: " ", startingAt: 0)
-    }
-
-    private static func percentText(_ step: CloneProgress) -> String {
-        step.percent.map { String(format: "%3d%%", $0) } ?? " \(step.completed)"
-    }
-
-    private static func transfer(_ step: CloneProgress) -> String {
+    private static func transfer(_ step: CloneProgress, separator: String) -> String {
         guard let bytes = step.bytes else { return "" }
-        return " " + size(bytes) + (step.bytesPerSecond.map { " " + size($0) + "/s" } ?? "")
+        return separator + size(bytes) + (step.bytesPerSecond.map { " " + size($0) + "/s" } ?? "")
     }
 
     static func size(_ bytes: Int64) -> String {

@@ -11,6 +11,8 @@ enum RWSExitCode {
     static let interrupted: Int32 = 130
     /// The connection failed: host key, authentication, network (as `ssh`).
     static let connectionFailed: Int32 = 255
+    /// A file or folder named on the command line does not exist here (as sysexits' EX_NOINPUT).
+    static let noInput: Int32 = 66
     /// A local failure: a file that cannot be read, a history that cannot be parsed.
     static let failure: Int32 = 1
 }

@@ -19,12 +19,29 @@ enum RemoteSessionsSupport {
     }
 
     /// Whether a session argument names a box's session rather than a local file: a host was
-    /// given (flag or RWS_HOST) or no such local file exists.
+    /// given (flag or RWS_HOST), or the argument neither exists here nor looks like a path.
     static func isRemote(
         _ session: String, connection: ConnectionOptions,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Bool {
         if connection.host != nil || environment["RWS_HOST"].map({ !$0.isEmpty }) == true { return true }
-        return !FileManager.default.fileExists(atPath: NSString(string: session).expandingTildeInPath)
+        return !looksLikeLocalPath(session) && !FileManager.default.fileExists(atPath: NSString(string: session).expandingTildeInPath)
+    }
+
+    /// Whether an argument is written as a path on this machine (`/`, `./`, `../`, `~`, `.jsonl`):
+    /// such an argument never names a session id on a box, so a typo in it is a missing file.
+    static func looksLikeLocalPath(_ argument: String) -> Bool {
+        ["/", "./", "../", "~"].contains(where: argument.hasPrefix) || argument.hasSuffix(".jsonl") || argument == "." || argument == ".."
+    }
+
+    /// The local session file an argument names, checked to exist (exit 66 when it does not).
+    static func localSessionFile(_ session: String) throws -> URL {
+        let path = NSString(string: session).expandingTildeInPath
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError.failed(
+                "no such file: \(session) (a session file on this machine); check the path, or give --host for a session on a box",
+                code: RWSExitCode.noInput)
+        }
+        return URL(fileURLWithPath: path)
     }
 }

@@ -1,0 +1,61 @@
+// Local files through the C library, so a failure carries `errno` and its `strerror` text instead
+// of Foundation's wording.
+
+extension SystemCall {
+    // MARK: Files
+
+    /// The whole contents of the file at `path` (symbolic links followed).
+    public static func readFile(_ path: String) throws(SystemCallError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemCallError("open") }
+        defer { close(fd) }
+        var contents: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw SystemCallError("read") }
+            if count == 0 { return contents }
+            contents += buffer[..<count]
+        }
+    }
+
+    /// Whether something (file, folder, or what a symbolic link points to) exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
+    /// Whether `path` names a folder (symbolic links followed).
+    public static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Creates the folder at `path` and any missing parents with `mode`; an existing folder is fine.
+    public static func makeDirectories(_ path: String, mode: mode_t) throws(SystemCallError) {
+        guard !path.isEmpty, !isDirectory(path) else { return }
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !parent.isEmpty { try makeDirectories(parent, mode: mode) }
+        if mkdir(path, mode) != 0, errno != EEXIST { throw SystemCallError("mkdir") }
+    }
+
+    /// Appends `bytes` to the file at `path`, creating it with `mode` if missing (symbolic links
+    /// followed). When the file is not empty and does not end in a newline, one is written first,
+    /// so the appended text starts a line of its own.
+    public static func appendLine(_ bytes: [UInt8], to path: String, creatingWith mode: mode_t) throws(SystemCallError) {
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SystemCallError("open") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw SystemCallError("fstat") }
+        var prefix: [UInt8] = []
+        if status.st_size > 0 {
+            var last: UInt8 = 0
+            guard pread(fd, &last, 1, status.st_size - 1) == 1 else { throw SystemCallError("pread") }
+            if last != UInt8(ascii: "\n") { prefix = [UInt8(ascii: "\n")] }
+        }
+        try writeAll(fd, prefix + bytes)
+        guard fsync(fd) == 0 else { throw SystemCallError("fsync") }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import RWSTestSupport
+import Testing
+
+/// The first commands a person runs with rws, from a `~/.ssh` used for years (``RealHome``):
+/// hashed known_hosts, a config with Include and Match, several keys, an agent full of keys.
+@Suite(.timeLimit(.minutes(3))) struct RealHomeTests {
+    private func rws(_ arguments: [String], in home: RealHome, environment: [String: String] = [:]) async throws -> RWSBinary.Outcome {
+        let environment = home.environment.merging(environment) { $1 }
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try RWSBinary.run(arguments, home: home.home, environment: environment) })
+            }
+        }
+    }
+
+    private func openSSHFinds(_ name: String, in home: RealHome) -> Bool {
+        (try? Shell.run("/usr/bin/ssh-keygen", ["-F", name, "-f", home.knownHostsPath]))?.isEmpty == false
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func theFirstConnectionRecordsTheHostInTheHashedFileAndTheNextIsTrusted(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let home = try RealHome(for: server)
+        defer { home.stop() }
+        let strict = try await rws(["exec", "--host", "box", "--", "echo", "hi"], in: home)
+        #expect(strict.status == 255 && strict.stderr.contains("is not known"), "\(strict.stderr)")
+        #expect(strict.stderr.contains("--accept-new-host-key"))
+
+        let first = try await rws(["exec", "--host", "box", "--accept-new-host-key", "--", "echo", "hi"], in: home)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "hi\n")
+        #expect(openSSHFinds("[127.0.0.1]:\(server.port)", in: home))
+        #expect(try home.countKnownHostsEntries() == home.knownHostsEntries + 1)
+        for old in ["github.com", "build7.corp.example.org", "[10.0.0.3]:2222", "old-box.example.org"] {
+            #expect(openSSHFinds(old, in: home), "\(old) was lost")
+        }
+        let next = try await rws(["exec", "--host", "box", "--", "echo", "again"], in: home)
+        #expect(next.status == 0 && next.stdout == "again\n", "\(next.stderr)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func strictHostKeyCheckingAcceptNewInTheConfigRecordsTheHost(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let home = try RealHome(for: server)
+        defer { home.stop() }
+        let outcome = try await rws(["exec", "--host", "box-accept-new", "--", "true"], in: home)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(openSSHFinds("[127.0.0.1]:\(server.port)", in: home))
+    }
+
+    @Test func anRSAOnlySetupIsToldWhyAndWhatToDo() async throws {
+        let server = try SharedTestServer.get(.openssh)
+        let home = try RealHome(for: server)
+        defer { home.stop() }
+        let outcome = try await rws(["exec", "--host", "rsa-only", "--accept-new-host-key", "--", "true"], in: home)
+        #expect(outcome.status == 255)
+        for text in ["id_rsa", "signs RSA keys only with SHA-1", "ssh-keygen -t ed25519", "PubkeyAcceptedAlgorithms +ssh-rsa"] {
+            #expect(outcome.stderr.contains(text), "\(outcome.stderr) lacks \(text)")
+        }
+        #expect(!outcome.stderr.lowercased().contains("password:"))
+    }
+
+    @Test func anEncryptedKeyWithoutATerminalNamesTheWaysToUnlockIt() async throws {
+        let server = try SharedTestServer.get(.openssh)
+        let home = try RealHome(for: server)
+        defer { home.stop() }
+        let outcome = try await rws(["exec", "--host", "locked", "--accept-new-host-key", "--", "true"], in: home)
+        #expect(outcome.status == 255)
+        for text in ["id_ecdsa_locked is encrypted", "--passphrase-env", "RWS_KEY_PASSPHRASE", "ssh-add"] {
+            #expect(outcome.stderr.contains(text), "\(outcome.stderr) lacks \(text)")
+        }
+        let unset = try await rws(["exec", "--host", "locked", "--passphrase-env", "MY_PASS", "--", "true"], in: home)
+        #expect(unset.status == 64 && unset.stderr.contains("MY_PASS is not set"))
+    }
+
+    /// A server of its own allowing 3 attempts, which accepts the box key.
+    private func strictServer() throws -> TestSSHServer {
+        try TestSSHServer(.openssh, TestSSHServer.Options(extraConfig: ["MaxAuthTries 3"]))
+    }
+
+    /// Lets `server` (an OpenSSH one of this suite's own) accept the home's encrypted key too.
+    private func authorizeLockedKey(of home: RealHome, on server: TestSSHServer) throws {
+        let locked = try String(contentsOfFile: home.sshDirectory + "/id_ecdsa_locked.pub", encoding: .utf8)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: server.directory.path + "/authorized_keys"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(locked.utf8))
+        try handle.close()
+    }
+
+    @Test func anAgentFullOfKeysDoesNotUseUpMaxAuthTriesBeforeTheConfiguredKey() async throws {
+        let server = try strictServer()
+        let home = try RealHome(for: server)
+        defer { home.stop() }
+        // Without the configured key, the agent's 8 keys run into MaxAuthTries 3: the limit is real.
+        let agentOnly = try await rws(
+            ["exec", "--host", "\(server.user)@127.0.0.1:\(server.port)", "-F", "/dev/null", "--accept-new-host-key", "--", "true"],
+            in: home)
+        #expect(agentOnly.status == 255)
+        let log = try String(contentsOfFile: server.logPath, encoding: .utf8)
+        #expect(log.contains("maximum authentication attempts exceeded"), "\(log.suffix(600))")
+        let outcome = try await rws(["exec", "--host", "box", "--accept-new-host-key", "--", "echo", "in"], in: home)
+        #expect(outcome.status == 0 && outcome.stdout == "in\n", "\(outcome.stderr)")
+    }
+
+    @Test func anEncryptedKeyIsUnlockedByPassphraseEnv() async throws {
+        let server = try strictServer()
+        let home = try RealHome(for: server)
+        defer { home.stop() }
+        try authorizeLockedKey(of: home, on: server)
+        let outcome = try await rws(
+            ["exec", "--host", "locked", "--accept-new-host-key", "--passphrase-env", "MY_PASS", "--", "echo", "unlocked"], in: home,
+            environment: ["MY_PASS": RealHome.lockedPassphrase])
+        #expect(outcome.status == 0 && outcome.stdout == "unlocked\n", "\(outcome.stderr)")
+    }
+
+    @Test func anEncryptedKeyAsksForItsPassphraseOnATerminalWithoutEchoingIt() async throws {
+        let server = try strictServer()
+        let home = try RealHome(for: server)
+        defer { home.stop() }
+        try authorizeLockedKey(of: home, on: server)
+        let tmux = try Tmux.start(home: home.home)
+        defer { tmux.stop() }
+        try tmux.type(
+            "SSH_AUTH_SOCK=\(home.agentSocket) \(RWSBinary.path) exec --host locked --accept-new-host-key -- echo unlocked-here")
+        _ = try await tmux.wait(for: "Enter passphrase for key")
+        try tmux.type(RealHome.lockedPassphrase)
+        let screen = try await tmux.wait(for: "\nunlocked-here\n")
+        #expect(!screen.contains(RealHome.lockedPassphrase), "the passphrase was echoed:\n\(screen)")
+        #expect(screen.contains("id_ecdsa_locked"))
+    }
+}
