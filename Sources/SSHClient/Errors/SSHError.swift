@@ -36,9 +36,10 @@ public enum SSHError: Error, Sendable, Equatable {
     /// The task running a command was cancelled; all of its remote processes were stopped.
     case cancelled(command: String)
     /// A command or shell was to be stopped (timeout, cancellation, close) but processes of it
-    /// still ran after SIGKILL: `survivors` are their PIDs on the remote box. Empty when the stop
-    /// could not be checked at all (no process table, or the kill channel failed).
-    case stopFailed(command: String, survivors: [Int])
+    /// still ran after SIGKILL: `survivors` are their PIDs on the remote box, `commandLines` what
+    /// each of them runs (as far as the box would tell). `survivors` is empty when the stop could
+    /// not be checked at all (no process table, or the kill channel failed).
+    case stopFailed(command: String, survivors: [Int], commandLines: [Int: String] = [:])
     /// A persistent shell was asked for, but the box has neither tmux nor GNU screen.
     case persistentShellUnavailable(host: String)
     /// The connection to the server was lost (peer gone, keepalive unanswered, socket error).
@@ -95,12 +96,13 @@ extension SSHError: CustomStringConvertible, LocalizedError {
             return "command timed out after \(after.shortDescription) and was stopped: \(command.abbreviatedCommand)"
         case .cancelled(let command):
             return "command was cancelled and stopped: \(command.abbreviatedCommand)"
-        case .stopFailed(let command, let survivors) where survivors.isEmpty:
+        case .stopFailed(let command, let survivors, _) where survivors.isEmpty:
             return "could not verify that the command stopped (the remote process table could not be "
                 + "checked): \(command.abbreviatedCommand)"
-        case .stopFailed(let command, let survivors):
+        case .stopFailed(let command, let survivors, let commandLines):
+            let listed = survivors.map { pid in commandLines[pid].map { "\n  \(pid) \($0.abbreviatedCommand)" } ?? "\n  \(pid)" }
             return "could not stop: PIDs \(survivors.map(String.init).joined(separator: " ")) still running on the remote box "
-                + "(another user's process, or stuck in the kernel): \(command.abbreviatedCommand)"
+                + "(another user's process, or stuck in the kernel): \(command.abbreviatedCommand)" + listed.joined()
         case .persistentShellUnavailable(let host):
             return "\(host) has neither tmux nor screen, which persistent shells need: install one on the box (e.g. apt install tmux)"
         case .connectionLost(let reason):
