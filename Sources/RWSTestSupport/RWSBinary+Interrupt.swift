@@ -2,13 +2,13 @@ import Foundation
 import Platform
 
 extension RWSBinary {
-    /// Runs `rws` with `arguments`, presses Ctrl+C (SIGINT) once its stdout shows `marker`, and
-    /// returns what it printed and how it exited.
+    /// Runs `rws` with `arguments`, sends it `signal` (by default SIGINT, what Ctrl+C sends) once
+    /// its stdout shows `marker`, and returns what it printed and how it exited.
     ///
     /// Started with ``Spawn``'s empty signal mask and default handlers, as from a shell: a child
     /// of a test thread would otherwise inherit signals that thread blocks.
     public static func interrupted(
-        _ arguments: [String], home: String, after marker: String,
+        _ arguments: [String], home: String, after marker: String, signal: Int32 = SIGINT,
         within limit: Duration = .seconds(10)
     ) throws -> Outcome {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("rws-int-\(UUID().uuidString.prefix(8))").path
@@ -27,7 +27,7 @@ extension RWSBinary {
             Thread.sleep(forTimeInterval: 0.02)
         }
         if !exited {
-            try SystemCall.kill(child, SIGINT)
+            try SystemCall.kill(child, signal)
             while waitpid(child, &status, 0) < 0, errno == EINTR {}
         }
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""

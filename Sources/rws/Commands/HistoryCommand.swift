@@ -87,15 +87,12 @@ struct HistoryCommand: AsyncParsableCommand {
         }
     }
 
-    /// Signals that end `--follow`: each stops the remote loop first; rws then exits with 128+N.
-    static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
-
     private enum FollowEnd: Sendable {
         case signal(Int32)
         case failed(any Error)
     }
 
-    /// Prints new events until one of ``endingSignals`` arrives, stops the remote loop, and
+    /// Prints new events until one of ``EndingSignal/numbers`` arrives, stops the remote loop, and
     /// returns 128 + the signal's number once the loop is gone.
     static func follow(
         _ loaded: RemoteSession, sessions: RemoteSessions, format: ExportFormat,
@@ -103,7 +100,7 @@ struct HistoryCommand: AsyncParsableCommand {
     ) async throws -> Int32 {
         let (ends, report) = AsyncStream.makeStream(of: FollowEnd.self)
         // In place before the remote loop starts: from then on no signal kills rws and orphans the loop.
-        let signals = InterruptHandler(signals: endingSignals) { report.yield(.signal($0)) }
+        let signals = InterruptHandler(signals: EndingSignal.numbers) { report.yield(.signal($0)) }
         defer { signals.remove() }
         let follow = try sessions.follow(loaded.listing, from: loaded.followOffset)
         let printing = Task {
