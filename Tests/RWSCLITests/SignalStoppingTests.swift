@@ -59,7 +59,8 @@ import Testing
         let tmux = try Tmux.start(home: home)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
-        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "exec"] + server.rwsFlags + ["--", "echo ready-$((6 * 7)); sleep \(seconds)"]))
+        let command = "echo ready-$((6 * 7)); sleep \(seconds)"
+        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "exec"] + server.rwsFlags + ["--", command]))
         try await tmux.wait(for: "ready-42", within: .seconds(20))
         try #require(try running("sleep \(seconds)").count == 1)
         tmux.stop()  // the terminal closes: its session leader and foreground job get SIGHUP
