@@ -8,9 +8,9 @@ import Testing
 @Suite(.serialized) struct HistoryFollowSignalTests {
     static let tries = 50
 
-    /// Ctrl+C (130) and SIGTERM (143), against each server.
+    /// Ctrl+C (130), SIGTERM (143) and SIGHUP (129), against each server.
     static let cases: [(ServerKind, Int32, Int32)] = ServerKind.allCases.flatMap { kind -> [(ServerKind, Int32, Int32)] in
-        [(kind, SIGINT, 130), (kind, SIGTERM, 143)]
+        [(kind, SIGINT, 130), (kind, SIGTERM, 143), (kind, SIGHUP, 129)]
     }
 
     @Test(arguments: cases)
