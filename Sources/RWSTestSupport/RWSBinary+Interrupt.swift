@@ -34,6 +34,6 @@ extension RWSBinary {
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         // WIFEXITED ? WEXITSTATUS : 128 + WTERMSIG, spelled out because the C macros are not imported.
         let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
-        return Outcome(stdout: stdout, stderr: stderr, status: code)
+        return Outcome(stdout: stdout, stderr: stderr, status: code, killedBy: status & 0x7F == 0 ? nil : status & 0x7F)
     }
 }

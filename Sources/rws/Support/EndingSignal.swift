@@ -19,9 +19,14 @@ final class EndingSignal: Sendable {
     /// recording the first one; `remove()` the handler once the command ended.
     func handle(_ stop: @escaping @Sendable () -> Void) -> InterruptHandler {
         InterruptHandler(signals: Self.numbers) { [self] number in
-            received.withLock { if $0 == nil { $0 = number } }
+            record(number)
             stop()
         }
+    }
+
+    /// Records `number` as the ending signal unless one came before.
+    func record(_ number: Int32) {
+        received.withLock { if $0 == nil { $0 = number } }
     }
 
     /// `error` as rws reports it: a cancellation that a signal asked for exits 128 + its number,
