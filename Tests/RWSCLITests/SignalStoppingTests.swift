@@ -72,4 +72,27 @@ import Testing
         }
         #expect(try running("sleep \(seconds)") == [])
     }
+
+    @Test(arguments: cases)
+    func shellCommandWithATerminalStopsTheRemoteTreeAndExits128PlusTheSignal(
+        kind: ServerKind, signal: Int32, status: Int32
+    ) async throws {
+        let server = try SharedTestServer.get(kind)
+        let seconds = unique()
+        let tmux = try Tmux.start(home: home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        let command = "echo ready-$((6 * 7)); sleep \(seconds)"
+        try tmux.type(
+            try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags + ["--command", command]) + "; echo rws-exit=$?")
+        try await tmux.wait(for: "ready-42", within: .seconds(20))
+        try #require(try running("sleep \(seconds)").count == 1)
+        let rws = try Shell.run("/bin/ps", ["-eo", "pid=,args="]).split(separator: "\n")
+            .filter { $0.contains(RWSBinary.path + " shell") && $0.contains("sleep \(seconds)") }
+            .compactMap { Int32($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") }
+        try #require(rws.count == 1)
+        try SystemCall.kill(rws[0], signal)
+        try await tmux.wait(for: "rws-exit=\(status)", within: .seconds(15))
+        #expect(try running("sleep \(seconds)") == [])
+    }
 }
