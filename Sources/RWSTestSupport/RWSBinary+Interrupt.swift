@@ -11,6 +11,15 @@ extension RWSBinary {
         _ arguments: [String], home: String, after marker: String, signal: Int32 = SIGINT,
         within limit: Duration = .seconds(10)
     ) throws -> Outcome {
+        try run(arguments, home: home, after: marker, within: limit) { child in try SystemCall.kill(child, signal) }
+    }
+
+    /// Runs `rws` with `arguments`, calls `action` with its PID once its stdout shows `marker`
+    /// (unless it exited first), waits for its end, and returns what it printed and how it exited.
+    public static func run(
+        _ arguments: [String], home: String, after marker: String, within limit: Duration = .seconds(10),
+        _ action: (pid_t) throws -> Void
+    ) throws -> Outcome {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("rws-int-\(UUID().uuidString.prefix(8))").path
         let outPath = base + ".out", errPath = base + ".err"
         defer { for path in [outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }
@@ -27,7 +36,7 @@ extension RWSBinary {
             Thread.sleep(forTimeInterval: 0.02)
         }
         if !exited {
-            try SystemCall.kill(child, signal)
+            try action(child)
             while waitpid(child, &status, 0) < 0, errno == EINTR {}
         }
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""

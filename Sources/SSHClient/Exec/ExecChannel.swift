@@ -157,8 +157,18 @@ final class ExecChannel: ChannelOperation {
 
     override func connectionFailed(_ error: SSHError) {
         if lostBeforeStart { onLostBeforeStart?() }
-        input.failPending(error)
-        finish(.failure(error))
+        let reported = lostBeforeStart || isControl ? error : Self.lostWhileRunning(error, pid: pidReader?.pid)
+        input.failPending(reported)
+        finish(.failure(reported))
+    }
+
+    /// `error` saying that the command may outlive the link: without a terminal nothing on the
+    /// box hangs it up, so it may still run, under `pid` when the wrapper reported it.
+    static func lostWhileRunning(_ error: SSHError, pid: Int?) -> SSHError {
+        guard case .connectionLost(let reason) = error else { return error }
+        let whereabouts =
+            pid.map { "as PID \($0) (it leads its session: `kill -- -\($0)` on the box stops it all)" } ?? "(its PID was not known yet)"
+        return .connectionLost(reason: reason + "; the command may still be running on the box " + whereabouts)
     }
 
     // MARK: Stopping

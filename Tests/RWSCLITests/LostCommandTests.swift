@@ -1,0 +1,29 @@
+import Foundation
+import Platform
+import RWSTestSupport
+import Testing
+
+/// A command whose link is lost while it runs is accounted for: rws says it may still be running
+/// on the box, and under which PID.
+@Suite struct LostCommandTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+
+    @Test(arguments: ServerKind.allCases)
+    func aCutLinkSaysTheCommandMayStillRunAndUnderWhichPID(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let seconds = Int.random(in: 100_000...999_999)
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy) + ["--", "echo started; sleep \(seconds)"], home: home, after: "started\n"
+        ) { _ in proxy.cutAll() }
+        #expect(outcome.status == 255)
+        let sleeping = try Shell.run("/bin/ps", ["-eo", "pid=,sid=,args="]).split(separator: "\n")
+            .map { $0.split(separator: " ", maxSplits: 2).map(String.init) }.filter { $0.count == 3 && $0[2] == "sleep \(seconds)" }
+        defer { for process in sleeping { _ = try? SystemCall.kill(Int32(process[0]) ?? 0, SIGKILL) } }
+        try #require(sleeping.count == 1, "the command should outlive the cut link (no terminal hangs it up)")
+        let session = sleeping[0][1]
+        #expect(outcome.stderr.contains("connection lost"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the command may still be running on the box as PID \(session)"), "\(outcome.stderr)")
+    }
+}
