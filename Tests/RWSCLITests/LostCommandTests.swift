@@ -8,6 +8,48 @@ import Testing
 @Suite struct LostCommandTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
 
+    private func sleeping(_ seconds: Int) throws -> [(pid: String, sid: String)] {
+        try Shell.run("/bin/ps", ["-eo", "pid=,sid=,args="]).split(separator: "\n")
+            .map { $0.split(separator: " ", maxSplits: 2).map(String.init) }.filter { $0.count == 3 && $0[2] == "sleep \(seconds)" }
+            .map { ($0[0], $0[1]) }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aCutLinkDoesNotExemptACommandFromItsTimeout(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let seconds = Int.random(in: 100_000...999_999)
+        let started = ContinuousClock.now
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "4s", "--", "echo started; sleep \(seconds)"], home: home,
+            after: "started\n", within: .seconds(20)
+        ) { _ in proxy.cutAll() }
+        let left = try sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        #expect(outcome.status == 124, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("rws reconnected and, at its timeout of 4s, stopped it"), "\(outcome.stderr)")
+        #expect(ContinuousClock.now - started >= .seconds(4))
+        #expect(left.isEmpty)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aTimeoutThatCannotReconnectSaysUnderWhichPIDTheCommandMayStillRun(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        let seconds = Int.random(in: 100_000...999_999)
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "3s", "--", "echo started; sleep \(seconds)"], home: home,
+            after: "started\n", within: .seconds(20)
+        ) { _ in proxy.stop() }
+        let left = try sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        try #require(left.count == 1)
+        #expect(outcome.status == 255, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the command may still be running on the box as PID \(left[0].sid)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("could not reconnect within its timeout of 3s"), "\(outcome.stderr)")
+    }
+
     @Test(arguments: ServerKind.allCases)
     func aCutLinkSaysTheCommandMayStillRunAndUnderWhichPID(kind: ServerKind) throws {
         let server = try SharedTestServer.get(kind)

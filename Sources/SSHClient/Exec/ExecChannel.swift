@@ -124,6 +124,7 @@ final class ExecChannel: ChannelOperation {
         var bytes = bytes
         if stream == .stdout, pidReader?.isSearching == true {
             bytes = pidReader!.consume(bytes)
+            if let pid = pidReader?.pid { onProcessID?(pid) }
             if bytes.isEmpty { return }
         }
         guard !finished else { return }
@@ -154,6 +155,9 @@ final class ExecChannel: ChannelOperation {
 
     /// Told when the connection died before the command was sent, so a caller may start it elsewhere.
     var onLostBeforeStart: (() -> Void)?
+
+    /// Told the PID that the command's wrapper reported (see ``StoppableCommand``).
+    var onProcessID: ((Int) -> Void)?
 
     override func connectionFailed(_ error: SSHError) {
         if lostBeforeStart { onLostBeforeStart?() }

@@ -34,10 +34,14 @@ struct ExecCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let words = command
+        let line = command.joined(separator: " ")
         await runReportingErrors {
-            try await connection.withConnection { ssh in
-                try await Self.execute(words.joined(separator: " "), on: ssh, timeout: timeout?.duration).shellCode
+            do {
+                return try await connection.withConnection { ssh in
+                    try await Self.execute(line, on: ssh, timeout: timeout?.duration).shellCode
+                }
+            } catch let lost as LostCommandStop {
+                return try await lost.run(connection)
             }
         }
     }
@@ -45,6 +49,7 @@ struct ExecCommand: AsyncParsableCommand {
     /// Streams the command's output to the local stdout/stderr, forwarding stdin; SIGINT, SIGTERM
     /// and SIGHUP stop it (see ``EndingSignal``).
     static func execute(_ line: String, on ssh: SSHConnection, timeout: Duration?) async throws -> ExitStatus {
+        let started = ContinuousClock.now
         let remote = try ssh.stream(line, timeout: timeout)
         let ending = EndingSignal()
         let interrupt = ending.handle { remote.cancel() }
@@ -62,6 +67,12 @@ struct ExecCommand: AsyncParsableCommand {
             return try await remote.exitStatus()
         } catch {
             forwarder?.cancel()
+            // Its timeout still holds: the caller reconnects to stop it (see LostCommandStop).
+            if let loss = error as? SSHError, case .connectionLost = loss, let timeout, let pid = remote.processID, ending.number == nil {
+                let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+                let text = milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+                throw LostCommandStop(command: line, pid: pid, deadline: started + timeout, timeout: text, loss: loss)
+            }
             throw ending.reporting(error)
         }
     }
