@@ -27,7 +27,9 @@ struct HistoryCommand: AsyncParsableCommand {
             message, tool calls one line each, long tool output folded.
 
             --follow prints the session, then each new message as Claude Code writes it, until Ctrl+C. It needs nothing on the \
-            box but sh: the file is polled four times a second. Ctrl+C (or SIGTERM, SIGHUP) stops that polling loop on the box, \
+            box but sh: the file is polled four times a second. A lost link is re-established (1 s to 30 s apart, 12 attempts) and \
+            the follow resumes after the last complete line, so no message is lost or shown twice; --no-reconnect ends it instead \
+            (exit status 255). Ctrl+C (or SIGTERM, SIGHUP) stops that polling loop on the box, \
             and rws exits once it is gone: 130 after Ctrl+C, 143 after SIGTERM, 129 after SIGHUP.
 
             Examples:
@@ -54,6 +56,9 @@ struct HistoryCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Keep printing new messages as the session grows (text or markdown), until Ctrl+C (exit status 130).")
     var follow = false
 
+    @Flag(name: .long, help: "With --follow: end (exit status 255) when the link is lost instead of reconnecting.")
+    var noReconnect = false
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -64,6 +69,7 @@ struct HistoryCommand: AsyncParsableCommand {
     func validate() throws {
         if let last, last < 1 { throw ValidationError("--last takes a number of messages, 1 or more") }
         if follow, format == .json { throw ValidationError("--follow prints text or markdown; leave out --format json") }
+        if noReconnect, !follow { throw ValidationError("--no-reconnect goes with --follow") }
     }
 
     func run() async throws {
@@ -77,7 +83,8 @@ struct HistoryCommand: AsyncParsableCommand {
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 return 0
             }
-            return try await RemoteSessionsSupport.with(connection, workspace) { sessions -> Int32 in
+            let reconnect = follow && !noReconnect ? Self.followReconnect : nil
+            return try await RemoteSessionsSupport.with(connection, workspace, reconnect: reconnect) { sessions -> Int32 in
                 let loaded =
                     if let last { try await sessions.loadSession(session, last: last) } else { try await sessions.loadSession(session) }
                 Terminal.out(loaded.render(format.exportFormat, options: options))
@@ -86,6 +93,9 @@ struct HistoryCommand: AsyncParsableCommand {
             }
         }
     }
+
+    /// How `--follow` re-establishes a lost link: 1 s → 30 s apart, 12 attempts (about four minutes).
+    static let followReconnect = ReconnectPolicy(maximumAttempts: 12, waitForConnection: .seconds(60))
 
     private enum FollowEnd: Sendable {
         case signal(Int32)
@@ -102,6 +112,8 @@ struct HistoryCommand: AsyncParsableCommand {
         // In place before the remote loop starts: from then on no signal kills rws and orphans the loop.
         let signals = InterruptHandler(signals: EndingSignal.numbers) { report.yield(.signal($0)) }
         defer { signals.remove() }
+        let lostSince = GaveUpReconnecting.watch(sessions.connection)
+        defer { lostSince.cancel() }
         let follow = try sessions.follow(loaded.listing, from: loaded.followOffset)
         let printing = Task {
             var printer = FollowPrinter(format: format, options: options)
@@ -126,7 +138,7 @@ struct HistoryCommand: AsyncParsableCommand {
             await printing.value
             return 128 + number
         case .failed(let error):
-            throw error
+            throw GaveUpReconnecting.explain(error, since: lostSince.value, connection: sessions.connection)
         case nil:
             return RWSExitCode.failure  // unreachable: the stream is never finished
         }
