@@ -88,10 +88,11 @@ final class FollowingRws {
     let output: OutputCollector
     let errors: OutputCollector
 
-    init(_ session: SessionCommandsTests) throws {
+    /// Starts `rws history --follow` on the session, with `flags` to reach the box (by default its own).
+    init(_ session: SessionCommandsTests, flags: [String]? = nil, extra: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: RWSBinary.path)
-        process.arguments = ["history"] + session.server.rwsFlags + ["--claude-dir", session.claude, "7777", "--follow"]
+        process.arguments = ["history"] + (flags ?? session.server.rwsFlags) + ["--claude-dir", session.claude, "7777", "--follow"] + extra
         process.environment = ["HOME": session.home, "PATH": "/usr/bin:/bin"]
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
