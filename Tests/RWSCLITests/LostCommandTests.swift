@@ -68,4 +68,43 @@ import Testing
         #expect(outcome.stderr.contains("connection lost"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("the command may still be running on the box as PID \(session)"), "\(outcome.stderr)")
     }
+
+    @Test(arguments: ServerKind.allCases)
+    func aBlackHoledLinkSaysTheCommandMayStillRunAndUnderWhichPID(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let seconds = Int.random(in: 100_000...999_999)
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy) + ["--", "echo started; sleep \(seconds)"], home: home, after: "started\n",
+            within: .seconds(20)
+        ) { _ in proxy.setBlackHole(true) }
+        let left = try sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        try #require(left.count == 1, "the command should outlive the lost link (no terminal hangs it up)")
+        #expect(outcome.status == 255)
+        #expect(outcome.stderr.contains("the command may still be running on the box as PID \(left[0].sid)"), "\(outcome.stderr)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aBlackHoleDoesNotExemptACommandFromItsTimeout(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let seconds = Int.random(in: 100_000...999_999)
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "50s", "--", "echo started; sleep \(seconds)"], home: home,
+            after: "started\n", within: .seconds(20)
+        ) { _ in
+            // Long enough for rws to find the link dead (keepalives unanswered for 20 s), short of the timeout.
+            proxy.setBlackHole(true)
+            Thread.sleep(forTimeInterval: 35)
+            proxy.setBlackHole(false)
+        }
+        let left = try sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        #expect(outcome.status == 124, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("rws reconnected and, at its timeout of 50s, stopped it"), "\(outcome.stderr)")
+        #expect(left.isEmpty)
+    }
 }
