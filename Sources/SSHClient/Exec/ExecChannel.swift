@@ -61,7 +61,8 @@ final class ExecChannel: ChannelOperation {
     }
 
     /// Stops the command: kills its remote processes, then fails the caller with `reason`, or with
-    /// ``SSHError/stopFailed(command:survivors:)`` when some could not be stopped.
+    /// ``SSHError/stopFailed(command:survivors:commandLines:)`` (or ``SSHError/stopUnverified(command:reason:)``) when some could not be
+    /// stopped.
     func stop(_ reason: SSHError) {
         guard !finished, stopping.request(reason) else { return }
         deadline = nil

@@ -26,8 +26,8 @@ enum ProcessKill {
         case stopped
         /// These PIDs still ran after SIGKILL and the wait; what each runs, where the box said.
         case survivors([Int], commandLines: [Int: String])
-        /// The script could not read the process table, or did not report (the channel failed).
-        case unverified
+        /// The script could not read the process table, or did not report (the channel failed): why.
+        case unverified(String)
     }
 
     /// The kill script: `$1` the PID, `$2` the grace period in tenths of a second, `$3` the same in seconds.
@@ -101,11 +101,16 @@ enum ProcessKill {
 
     /// Reads the script's report from its result.
     static func outcome(of result: Result<CommandResult, SSHError>) -> Outcome {
-        guard case .success(let output) = result,
-            let line = output.stdoutText.split(separator: "\n").last(where: { $0.hasPrefix("rws-stop:") })
-        else { return .unverified }
+        let output: CommandResult
+        switch result {
+        case .success(let result): output = result
+        case .failure(let error): return .unverified("the stop could not run: \(error)")
+        }
+        guard let line = output.stdoutText.split(separator: "\n").last(where: { $0.hasPrefix("rws-stop:") }) else {
+            return .unverified("the stop script did not report")
+        }
         let rest = line.dropFirst("rws-stop:".count)
-        if rest == "unverified" { return .unverified }
+        if rest == "unverified" { return .unverified("the remote process table could not be read: neither ps nor /proc") }
         let pids = rest.split(separator: " ").compactMap { Int($0) }
         return pids.isEmpty ? .stopped : .survivors(pids, commandLines: commandLines(in: output.stdoutText))
     }
@@ -122,12 +127,13 @@ enum ProcessKill {
         return lines
     }
 
-    /// The error a stop ends with: `reason` when everything stopped, else ``SSHError/stopFailed(command:survivors:)``.
+    /// The error a stop ends with: `reason` when everything stopped, else ``SSHError/stopFailed(command:survivors:commandLines:)`` (or
+    /// ``SSHError/stopUnverified(command:reason:)``).
     static func error(_ outcome: Outcome, reason: SSHError, command: String) -> SSHError {
         switch outcome {
         case .stopped: return reason
         case .survivors(let pids, let commandLines): return .stopFailed(command: command, survivors: pids, commandLines: commandLines)
-        case .unverified: return .stopFailed(command: command, survivors: [])
+        case .unverified(let why): return .stopUnverified(command: command, reason: why)
         }
     }
 }

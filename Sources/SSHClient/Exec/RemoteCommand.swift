@@ -52,7 +52,8 @@ public final class RemoteCommand: Sendable {
     }
 
     /// Stops the command: kills all of its remote processes; ``output`` then throws
-    /// ``SSHError/cancelled(command:)``, or ``SSHError/stopFailed(command:survivors:)`` when some survived.
+    /// ``SSHError/cancelled(command:)``, or ``SSHError/stopFailed(command:survivors:commandLines:)`` (or
+    /// ``SSHError/stopUnverified(command:reason:)``) when some survived.
     public func cancel() {
         handle.stop(.cancelled(command: command))
     }

@@ -130,7 +130,9 @@ struct HistoryCommand: AsyncParsableCommand {
             do {
                 try await follow.stop()
             } catch let error as SSHError {
-                if case .stopFailed = error { throw error }  // says which processes survived
+                // Says which processes survived, or why that could not be checked.
+                if case .stopFailed = error { throw error }
+                if case .stopUnverified = error { throw error }
                 throw CLIError.failed(
                     "the connection ended before the follow loop on the box was stopped; it may still run " + "there (\(error))",
                     code: RWSExitCode.connectionFailed)

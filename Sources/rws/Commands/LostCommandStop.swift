@@ -33,6 +33,7 @@ struct LostCommandStop: Error {
                 return RWSExitCode.timedOut
             } catch {
                 if case SSHError.stopFailed = error { throw error }
+                if case SSHError.stopUnverified = error { throw error }
                 lastFailure = error
                 if ContinuousClock.now < deadline { try? await Task.sleep(for: .seconds(1)) }
             }
