@@ -182,8 +182,8 @@ public final class SSHConnection: Sendable {
     }
 
     /// Stops every process of a command that ran over another connection, from the PID it
-    /// reported (``RemoteCommand/processID``): the same stop as a timeout's (see ``ProcessKill``),
-    /// checked in the box's process table.
+    /// reported (``RemoteCommand/processID``): the same stop as a timeout's (hang up, terminate,
+    /// then freeze and kill in rounds), checked in the box's process table.
     ///
     /// - Throws: ``SSHError/stopFailed(command:survivors:commandLines:)`` when processes survived
     ///   or the table could not be read; a connection error when the stop could not run at all.
