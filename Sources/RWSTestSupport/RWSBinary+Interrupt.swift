@@ -2,14 +2,23 @@ import Foundation
 import Platform
 
 extension RWSBinary {
-    /// Runs `rws` with `arguments`, presses Ctrl+C (SIGINT) once its stdout shows `marker`, and
-    /// returns what it printed and how it exited.
+    /// Runs `rws` with `arguments`, sends it `signal` (by default SIGINT, what Ctrl+C sends) once
+    /// its stdout shows `marker`, and returns what it printed and how it exited.
     ///
     /// Started with ``Spawn``'s empty signal mask and default handlers, as from a shell: a child
     /// of a test thread would otherwise inherit signals that thread blocks.
     public static func interrupted(
-        _ arguments: [String], home: String, after marker: String,
+        _ arguments: [String], home: String, after marker: String, signal: Int32 = SIGINT,
         within limit: Duration = .seconds(10)
+    ) throws -> Outcome {
+        try run(arguments, home: home, after: marker, within: limit) { child in try SystemCall.kill(child, signal) }
+    }
+
+    /// Runs `rws` with `arguments`, calls `action` with its PID once its stdout shows `marker`
+    /// (unless it exited first), waits for its end, and returns what it printed and how it exited.
+    public static func run(
+        _ arguments: [String], home: String, after marker: String, within limit: Duration = .seconds(10),
+        _ action: (pid_t) throws -> Void
     ) throws -> Outcome {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("rws-int-\(UUID().uuidString.prefix(8))").path
         let outPath = base + ".out", errPath = base + ".err"
@@ -27,13 +36,13 @@ extension RWSBinary {
             Thread.sleep(forTimeInterval: 0.02)
         }
         if !exited {
-            try SystemCall.kill(child, SIGINT)
+            try action(child)
             while waitpid(child, &status, 0) < 0, errno == EINTR {}
         }
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         // WIFEXITED ? WEXITSTATUS : 128 + WTERMSIG, spelled out because the C macros are not imported.
         let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
-        return Outcome(stdout: stdout, stderr: stderr, status: code)
+        return Outcome(stdout: stdout, stderr: stderr, status: code, killedBy: status & 0x7F == 0 ? nil : status & 0x7F)
     }
 }

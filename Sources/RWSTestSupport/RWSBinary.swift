@@ -8,8 +8,10 @@ public enum RWSBinary {
         public var stdout: String
         /// Standard error.
         public var stderr: String
-        /// Exit status.
+        /// Exit status (128 + N when signal N killed rws).
         public var status: Int32
+        /// The signal that killed rws, when one did instead of rws exiting by itself.
+        public var killedBy: Int32? = nil
     }
 
     /// The `rws` in the build products folder of the running test bundle: the CLI tests depend on

@@ -131,6 +131,20 @@ final class AskBox: @unchecked Sendable {
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
     }
 
+    @Test(arguments: [(SIGTERM, 143), (SIGHUP, 129)] as [(Int32, Int32)])
+    func sigtermOrSighupStopsClaudeCodeAndExits128PlusTheSignal(signal: Int32, status: Int32) throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]
+        ])
+        defer { box.stop() }
+        let outcome = try RWSBinary.interrupted(
+            ["ask"] + box.server.rwsFlags + ["app", "Talk", "--permission-mode", "plan"], home: box.home, after: "slow slow",
+            signal: signal, within: .seconds(20))
+        #expect(outcome.status == status, "\(outcome.stderr)")
+        #expect(outcome.killedBy == nil, "rws must stop the box's processes and exit, not die of the signal")
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
     @Test func aSecondCtrlCStopsClaudeCodeAndExitsWith130() async throws {
         let box = try AskBox(turns: [
             ["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]

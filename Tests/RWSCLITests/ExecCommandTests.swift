@@ -90,6 +90,19 @@ import Testing
         #expect(!outcome.stdout.contains(secret))
     }
 
+    @Test(arguments: [false, true])
+    func aPasswordGivenWherePasswordEnvWantsAVariableNameIsNeverPrinted(json: Bool) throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-log-\(UUID().uuidString.prefix(8))").path
+        let typedInTheWrongPlace = "Tr0ub4dor&3-\(UUID().uuidString.prefix(8))"
+        let outcome = try RWSBinary.run(
+            ["projects", "--host", "me@127.0.0.1:1", "-F", "/dev/null", "-vvv", "--password-env", typedInTheWrongPlace]
+                + (json ? ["--json"] : []), home: home)
+        #expect(outcome.status == 64)
+        #expect((outcome.stderr + outcome.stdout).contains("--password-env: no environment variable of that name is set"))
+        #expect(!outcome.stderr.contains(typedInTheWrongPlace))
+        #expect(!outcome.stdout.contains(typedInTheWrongPlace))
+    }
+
     @Test(arguments: ServerKind.allCases)
     func withoutVerboseNothingButTheErrorIsPrinted(kind: ServerKind) throws {
         let server = try SharedTestServer.get(kind)

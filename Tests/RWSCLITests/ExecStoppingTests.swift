@@ -54,6 +54,19 @@ import Testing
         #expect(left.count == 1)
         #expect(outcome.status == 125)
         #expect(outcome.stderr.contains("could not stop: PIDs \(left.map(String.init).joined(separator: " ")) still running"))
+        for pid in left { #expect(outcome.stderr.contains("\n  \(pid) sleep \(seconds)")) }
         for pid in left { try SystemCall.kill(pid, SIGKILL) }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aLoopThatForksFasterThanItIsKilledAndIgnoresTermIsStoppedAndChecked(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let seconds = unique()
+        let loop = "trap '' TERM HUP; while :; do (trap '' TERM HUP; exec sleep \(seconds)) & done"
+        let outcome = try RWSBinary.run(["exec"] + server.rwsFlags + ["--timeout", "2s", "--", loop], home: home)
+        #expect(outcome.status == 124, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("timed out after 2s and was stopped"))
+        #expect(!outcome.stderr.contains("could not be checked"))
+        #expect(try running("sleep \(seconds)") == [])
     }
 }

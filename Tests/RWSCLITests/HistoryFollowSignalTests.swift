@@ -8,9 +8,9 @@ import Testing
 @Suite(.serialized) struct HistoryFollowSignalTests {
     static let tries = 50
 
-    /// Ctrl+C (130) and SIGTERM (143), against each server.
+    /// Ctrl+C (130), SIGTERM (143) and SIGHUP (129), against each server.
     static let cases: [(ServerKind, Int32, Int32)] = ServerKind.allCases.flatMap { kind -> [(ServerKind, Int32, Int32)] in
-        [(kind, SIGINT, 130), (kind, SIGTERM, 143)]
+        [(kind, SIGINT, 130), (kind, SIGTERM, 143), (kind, SIGHUP, 129)]
     }
 
     @Test(arguments: cases)
@@ -88,10 +88,11 @@ final class FollowingRws {
     let output: OutputCollector
     let errors: OutputCollector
 
-    init(_ session: SessionCommandsTests) throws {
+    /// Starts `rws history --follow` on the session, with `flags` to reach the box (by default its own).
+    init(_ session: SessionCommandsTests, flags: [String]? = nil, extra: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: RWSBinary.path)
-        process.arguments = ["history"] + session.server.rwsFlags + ["--claude-dir", session.claude, "7777", "--follow"]
+        process.arguments = ["history"] + (flags ?? session.server.rwsFlags) + ["--claude-dir", session.claude, "7777", "--follow"] + extra
         process.environment = ["HOME": session.home, "PATH": "/usr/bin:/bin"]
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output

@@ -41,7 +41,7 @@ import Testing
 
     @Test func aCommandWhosePIDSearchWasGivenUpOnIsNotCalledStopped() {
         let decision = requested().decide(pid: nil, searchingPID: false, outputEnded: false, hangsUpOnClose: false, command: "c")
-        #expect(decision == .giveUp(.stopFailed(command: "c", survivors: [])))
+        #expect(decision == .giveUp(.stopUnverified(command: "c", reason: RemoteProcessStop.noPID)))
     }
 
     @Test func aTerminalWithoutAPIDIsStoppedByClosingItsChannel() {

@@ -24,7 +24,7 @@ import Testing
             } catch let error as SSHError {
                 let running = try Remote.pids(running: "sleep \(seconds)")
                 #expect(running.count == 1)
-                #expect(error == .stopFailed(command: command, survivors: running))
+                #expect(error == .stopFailed(command: command, survivors: running, commandLines: [running[0]: "sleep \(seconds)"]))
                 #expect(error.description.contains("could not stop: PIDs \(running.map(String.init).joined(separator: " ")) still running"))
                 Remote.killLocally(running)
             }
@@ -47,7 +47,7 @@ import Testing
             } catch let error as SSHError {
                 let running = try Remote.pids(running: "sleep \(seconds)")
                 #expect(running.count == 1)
-                #expect(error == .stopFailed(command: command, survivors: running))
+                #expect(error == .stopFailed(command: command, survivors: running, commandLines: [running[0]: "sleep \(seconds)"]))
                 Remote.killLocally(running)
             }
         }

@@ -42,7 +42,8 @@ public struct SessionFollow: AsyncSequence, Sendable {
     ///
     /// Iteration then ends. Safe to call more than once, and while another task iterates.
     ///
-    /// - Throws: `SSHError.stopFailed` when processes of the loop still run after the kill, or
+    /// - Throws: `SSHError.stopFailed` when processes of the loop still run after the kill,
+    ///   `SSHError.stopUnverified` when
     ///   their end could not be checked; another `SSHError` when the connection closed or failed
     ///   before the loop was stopped: it may then still run on the box.
     public func stop() async throws {

@@ -158,8 +158,11 @@ public final class SSHConnection: Sendable {
             capacity: max(1, bufferSize), resumeProducer: { [weak handle] in handle?.wakeLoop() },
             cancelCommand: { [weak handle] in handle?.stop(.cancelled(command: command)) })
         pipeBox.withLock { $0 = pipe }
+        let reportedPID = ReportedPID()
         let makeExec: @Sendable (ConnectionLoop) -> ExecChannel = { loop in
-            ExecChannel(loop: loop, command: command, sink: .stream(pipe), timeout: timeout) { promise.complete($0) }
+            let exec = ExecChannel(loop: loop, command: command, sink: .stream(pipe), timeout: timeout) { promise.complete($0) }
+            exec.onProcessID = { reportedPID.record($0) }
+            return exec
         }
         do {
             try handle.start(on: loop, makeExec)
@@ -173,7 +176,25 @@ public final class SSHConnection: Sendable {
                 }
             }
         }
-        return RemoteCommand(command: command, output: CommandOutput(pipe: pipe, handle: handle), handle: handle, completion: promise)
+        return RemoteCommand(
+            command: command, output: CommandOutput(pipe: pipe, handle: handle), handle: handle, completion: promise,
+            reportedPID: reportedPID)
+    }
+
+    /// Stops every process of a command that ran over another connection, from the PID it
+    /// reported (``RemoteCommand/processID``): the same stop as a timeout's (hang up, terminate,
+    /// then freeze and kill in rounds), checked in the box's process table.
+    ///
+    /// - Throws: ``SSHError/stopFailed(command:survivors:commandLines:)`` when processes survived
+    ///   or the table could not be read; a connection error when the stop could not run at all.
+    public func stopRemoteProcesses(of pid: Int, command: String) async throws {
+        let outcome = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ProcessKill.Outcome, Error>) in
+            let failure = loop.submit { loop in
+                loop.stopProcesses(of: pid) { continuation.resume(returning: $0) }
+            }
+            if let failure { continuation.resume(throwing: failure) }
+        }
+        if outcome != .stopped { throw ProcessKill.error(outcome, reason: .connectionClosed, command: command) }
     }
 
     /// Closes the connection. Running commands are stopped on the box first (their processes are

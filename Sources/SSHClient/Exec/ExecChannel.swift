@@ -61,7 +61,8 @@ final class ExecChannel: ChannelOperation {
     }
 
     /// Stops the command: kills its remote processes, then fails the caller with `reason`, or with
-    /// ``SSHError/stopFailed(command:survivors:)`` when some could not be stopped.
+    /// ``SSHError/stopFailed(command:survivors:commandLines:)`` (or ``SSHError/stopUnverified(command:reason:)``) when some could not be
+    /// stopped.
     func stop(_ reason: SSHError) {
         guard !finished, stopping.request(reason) else { return }
         deadline = nil
@@ -124,6 +125,7 @@ final class ExecChannel: ChannelOperation {
         var bytes = bytes
         if stream == .stdout, pidReader?.isSearching == true {
             bytes = pidReader!.consume(bytes)
+            if let pid = pidReader?.pid { onProcessID?(pid) }
             if bytes.isEmpty { return }
         }
         guard !finished else { return }
@@ -155,10 +157,23 @@ final class ExecChannel: ChannelOperation {
     /// Told when the connection died before the command was sent, so a caller may start it elsewhere.
     var onLostBeforeStart: (() -> Void)?
 
+    /// Told the PID that the command's wrapper reported (see ``StoppableCommand``).
+    var onProcessID: ((Int) -> Void)?
+
     override func connectionFailed(_ error: SSHError) {
         if lostBeforeStart { onLostBeforeStart?() }
-        input.failPending(error)
-        finish(.failure(error))
+        let reported = lostBeforeStart || isControl ? error : Self.lostWhileRunning(error, pid: pidReader?.pid)
+        input.failPending(reported)
+        finish(.failure(reported))
+    }
+
+    /// `error` saying that the command may outlive the link: without a terminal nothing on the
+    /// box hangs it up, so it may still run, under `pid` when the wrapper reported it.
+    static func lostWhileRunning(_ error: SSHError, pid: Int?) -> SSHError {
+        guard case .connectionLost(let reason) = error else { return error }
+        let whereabouts =
+            pid.map { "as PID \($0) (it leads its session: `kill -- -\($0)` on the box stops it all)" } ?? "(its PID was not known yet)"
+        return .connectionLost(reason: reason + "; the command may still be running on the box " + whereabouts)
     }
 
     // MARK: Stopping

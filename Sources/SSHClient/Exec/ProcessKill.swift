@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one script that stops a command's or a terminal's processes, run over a control channel,
 /// and what it reports.
 ///
@@ -9,8 +11,11 @@
 /// (a daemon's double fork with `setsid`).
 ///
 /// Hang up, terminate and continue (interactive shells ignore TERM but leave on HUP; stopped
-/// jobs need CONT to act on TERM), wait up to the grace period, KILL what is left, wait up to a
-/// second, and print `rws-stop:` with the PIDs still running. Zombies do not count: they are
+/// jobs need CONT to act on TERM), wait up to the grace period, then freeze and kill what is left
+/// in rounds (SIGSTOP until a look finds no new process, so a loop that forks faster than it is
+/// killed cannot outrun it, then SIGKILL), until the table shows none, for at most 40 rounds and
+/// about 10 seconds; print `rws-stop-cmd:` with each survivor's command line and `rws-stop:`
+/// with the PIDs still running. Zombies do not count: they are
 /// dead and only unreaped (in containers whose PID 1 does not reap, they stay forever).
 /// The process table comes from `ps -A -o pid=,ppid=,sid=,stat=` (procps, BusyBox), else from
 /// `/proc/*/stat`; without either the script says `rws-stop:unverified`.
@@ -19,10 +24,10 @@ enum ProcessKill {
     enum Outcome: Equatable {
         /// Nothing of the command is left.
         case stopped
-        /// These PIDs still ran after SIGKILL and the wait.
-        case survivors([Int])
-        /// The script could not read the process table, or did not report (the channel failed).
-        case unverified
+        /// These PIDs still ran after SIGKILL and the wait; what each runs, where the box said.
+        case survivors([Int], commandLines: [Int: String])
+        /// The script could not read the process table, or did not report (the channel failed): why.
+        case unverified(String)
     }
 
     /// The kill script: `$1` the PID, `$2` the grace period in tenths of a second, `$3` the same in seconds.
@@ -55,15 +60,35 @@ enum ProcessKill {
                 }')
             }
             signal() { [ -z "$known" ] || kill -"$1" $known 2>/dev/null; }
+            # Stopped processes cannot fork: STOP until a look finds nobody new, then KILL them all.
+            freeze_and_kill() {
+              j=0
+              while [ $j -lt 20 ]; do
+                signal STOP; before=$known
+                members || return 1
+                [ "$known" = "$before" ] && break
+                j=$((j+1))
+              done
+              signal KILL
+            }
             if ! members; then
               kill -HUP -- -$p 2>/dev/null; kill -TERM -- -$p 2>/dev/null; sleep "$pause"
               kill -KILL -- -$p 2>/dev/null; echo rws-stop:unverified; exit 0
             fi
             signal HUP; signal TERM; signal CONT
             i=0; while [ $i -lt "$tenths" ] && members && [ -n "$known" ]; do sleep 0.1; i=$((i+1)); done
-            members; signal KILL
-            i=0; while [ $i -lt 20 ] && members && [ -n "$known" ]; do sleep 0.05; i=$((i+1)); done
-            members
+            # Bounded: at most 40 rounds and about 10 seconds; a round that changed nothing ends it.
+            r=0 last='' end=$(($(date +%s) + 10))
+            while members && [ -n "$known" ] && [ "$known" != "$last" ] && [ $r -lt 40 ] && [ "$(date +%s)" -le $end ]; do
+              last=$known
+              freeze_and_kill || break
+              sleep 0.05; r=$((r+1))
+            done
+            members || { echo rws-stop:unverified; exit 0; }
+            for q in $known; do
+              a=$(ps -o args= -p "$q" 2>/dev/null) || a=$(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null)
+              printf 'rws-stop-cmd:%s %s\n' "$q" "$a"
+            done
             echo "rws-stop:$known"
             """#)
 
@@ -76,21 +101,39 @@ enum ProcessKill {
 
     /// Reads the script's report from its result.
     static func outcome(of result: Result<CommandResult, SSHError>) -> Outcome {
-        guard case .success(let output) = result,
-            let line = output.stdoutText.split(separator: "\n").last(where: { $0.hasPrefix("rws-stop:") })
-        else { return .unverified }
+        let output: CommandResult
+        switch result {
+        case .success(let result): output = result
+        case .failure(let error): return .unverified("the stop could not run: \(error)")
+        }
+        guard let line = output.stdoutText.split(separator: "\n").last(where: { $0.hasPrefix("rws-stop:") }) else {
+            return .unverified("the stop script did not report")
+        }
         let rest = line.dropFirst("rws-stop:".count)
-        if rest == "unverified" { return .unverified }
+        if rest == "unverified" { return .unverified("the remote process table could not be read: neither ps nor /proc") }
         let pids = rest.split(separator: " ").compactMap { Int($0) }
-        return pids.isEmpty ? .stopped : .survivors(pids)
+        return pids.isEmpty ? .stopped : .survivors(pids, commandLines: commandLines(in: output.stdoutText))
     }
 
-    /// The error a stop ends with: `reason` when everything stopped, else ``SSHError/stopFailed(command:survivors:)``.
+    /// The `rws-stop-cmd:PID command line` lines of the script's report.
+    private static func commandLines(in report: String) -> [Int: String] {
+        var lines: [Int: String] = [:]
+        for line in report.split(separator: "\n") where line.hasPrefix("rws-stop-cmd:") {
+            let fields = line.dropFirst("rws-stop-cmd:".count).split(separator: " ", maxSplits: 1)
+            guard let pid = fields.first.flatMap({ Int($0) }) else { continue }
+            let words = fields.count > 1 ? fields[1].trimmingCharacters(in: .whitespaces) : ""
+            if !words.isEmpty { lines[pid] = words }
+        }
+        return lines
+    }
+
+    /// The error a stop ends with: `reason` when everything stopped, else ``SSHError/stopFailed(command:survivors:commandLines:)`` (or
+    /// ``SSHError/stopUnverified(command:reason:)``).
     static func error(_ outcome: Outcome, reason: SSHError, command: String) -> SSHError {
         switch outcome {
         case .stopped: return reason
-        case .survivors(let pids): return .stopFailed(command: command, survivors: pids)
-        case .unverified: return .stopFailed(command: command, survivors: [])
+        case .survivors(let pids, let commandLines): return .stopFailed(command: command, survivors: pids, commandLines: commandLines)
+        case .unverified(let why): return .stopUnverified(command: command, reason: why)
         }
     }
 }
@@ -103,7 +146,7 @@ extension ConnectionLoop {
         let grace = configuration.terminationGracePeriod
         let killer = ExecChannel(
             loop: self, command: ProcessKill.commandLine(pid: pid, grace: grace), sink: .collect,
-            timeout: grace + .seconds(10), capturePID: false, isControl: true
+            timeout: grace + .seconds(30), capturePID: false, isControl: true
         ) { result in
             done(ProcessKill.outcome(of: result))
         }

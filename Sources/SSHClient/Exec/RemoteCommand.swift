@@ -11,13 +11,22 @@ public final class RemoteCommand: Sendable {
     public let output: CommandOutput
     private let handle: CommandHandle
     private let completion: Promise<CommandResult>
+    private let reportedPID: ReportedPID
 
-    init(command: String, output: CommandOutput, handle: CommandHandle, completion: Promise<CommandResult>) {
+    init(
+        command: String, output: CommandOutput, handle: CommandHandle, completion: Promise<CommandResult>, reportedPID: ReportedPID
+    ) {
         self.command = command
         self.output = output
         self.handle = handle
         self.completion = completion
+        self.reportedPID = reportedPID
     }
+
+    /// The PID on the box of the shell that runs the command, once it reported it; it leads the
+    /// session that holds the command's processes. Kept after a lost link, so that the command
+    /// can be stopped over another connection (``SSHConnection/stopRemoteProcesses(of:command:)``).
+    public var processID: Int? { reportedPID.value }
 
     /// Writes `bytes` to the command's stdin; returns when the server's window took them all.
     public func write(_ bytes: [UInt8]) async throws {
@@ -43,7 +52,8 @@ public final class RemoteCommand: Sendable {
     }
 
     /// Stops the command: kills all of its remote processes; ``output`` then throws
-    /// ``SSHError/cancelled(command:)``, or ``SSHError/stopFailed(command:survivors:)`` when some survived.
+    /// ``SSHError/cancelled(command:)``, or ``SSHError/stopFailed(command:survivors:commandLines:)`` (or
+    /// ``SSHError/stopUnverified(command:reason:)``) when some survived.
     public func cancel() {
         handle.stop(.cancelled(command: command))
     }
@@ -128,4 +138,13 @@ final class CommandHandle: Sendable {
         if let failure { throw failure }
         try await promise.value()
     }
+}
+
+/// The PID a command's wrapper reported, written on the loop thread, read by the caller.
+final class ReportedPID: Sendable {
+    private let pid = Mutex<Int?>(nil)
+
+    var value: Int? { pid.withLock { $0 } }
+
+    func record(_ value: Int) { pid.withLock { $0 = value } }
 }

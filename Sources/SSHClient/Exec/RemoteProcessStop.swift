@@ -39,9 +39,12 @@ struct RemoteProcessStop {
         guard let reason else { return .wait }
         if let pid { return .kill(pid: pid) }
         if outputEnded || hangsUpOnClose { return .giveUp(reason) }
-        if !searchingPID { return .giveUp(.stopFailed(command: command, survivors: [])) }
+        if !searchingPID { return .giveUp(.stopUnverified(command: command, reason: Self.noPID)) }
         return .wait
     }
+
+    /// Why a command whose PID search was given up on cannot be called stopped.
+    static let noPID = "it never reported its PID (start-up files printed too much first), so it could not be signalled"
 
     /// The kill script started.
     mutating func killBegan() {
@@ -56,7 +59,8 @@ struct RemoteProcessStop {
 extension ChannelOperation {
     /// Stops every process of the command or terminal that reported `pid` (see ``ProcessKill``)
     /// over a fresh control channel, then calls `done` with what is left and the error the stop
-    /// ends with: `reason` when everything stopped, else ``SSHError/stopFailed(command:survivors:)``.
+    /// ends with: `reason` when everything stopped, else ``SSHError/stopFailed(command:survivors:commandLines:)`` (or
+    /// ``SSHError/stopUnverified(command:reason:)``).
     final func killRemoteProcesses(
         of pid: Int, reason: SSHError, command: String,
         done: @escaping (ProcessKill.Outcome, SSHError) -> Void

@@ -79,7 +79,8 @@ public final class InteractiveShell: Sendable {
     /// SIGKILL after the connection's grace period) and waits until the channel is closed.
     /// ``exitStatus()`` then tells how the program ended. Does nothing once the program has ended.
     ///
-    /// - Throws: ``SSHError/stopFailed(command:survivors:)`` when processes of the session still
+    /// - Throws: ``SSHError/stopFailed(command:survivors:commandLines:)`` (or ``SSHError/stopUnverified(command:reason:)``) when
+    /// processes of the session still
     ///   run after SIGKILL (or the kill could not be checked); nothing else.
     public func close() async throws {
         let channel = channel

@@ -7,7 +7,8 @@ final class ShellChannel: ChannelOperation {
     let started = Promise<Void>()
     let ended = Promise<ExitStatus>()
     /// Settles when the program has ended and, after ``close()``, the kill has finished: fails
-    /// with ``SSHError/stopFailed(command:survivors:)`` when processes of the session survived it.
+    /// with ``SSHError/stopFailed(command:survivors:commandLines:)`` (or ``SSHError/stopUnverified(command:reason:)``) when processes of
+    /// the session survived it.
     let closed = Promise<Void>()
     let pipe: OutputPipe
 

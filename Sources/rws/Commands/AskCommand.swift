@@ -81,11 +81,17 @@ struct AskCommand: AsyncParsableCommand {
             let prompt = ClaudePrompt(words.last ?? "", images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
             return try await connection.withConnection { ssh in
                 let conversation = try await ClaudeConversation.start(on: ssh, options: options)
-                let interrupts = AskInterrupts(conversation: conversation, quiet: json)
+                let ending = EndingSignal()
+                let interrupts = AskInterrupts(conversation: conversation, quiet: json, ending: ending)
                 defer { interrupts.remove() }
-                let code = try await AskTurn(conversation: conversation, json: json, interactive: interactive).run(prompt)
-                await conversation.stop()
-                return code
+                do {
+                    let code = try await AskTurn(conversation: conversation, json: json, interactive: interactive).run(prompt)
+                    await conversation.stop()
+                    return ending.number.map { 128 + $0 } ?? code
+                } catch {
+                    await conversation.stop()
+                    throw ending.reporting(error)
+                }
             }
         }
     }
@@ -196,7 +202,8 @@ struct AskPrinter {
     }
 }
 
-/// Ctrl+C during `rws ask`: the first interrupts the turn, the second stops Claude Code.
+/// Ctrl+C during `rws ask`: the first interrupts the turn, the second stops Claude Code. SIGTERM
+/// and SIGHUP (see ``EndingSignal``) stop Claude Code at once.
 final class AskInterrupts {
     private final class Presses: Sendable {
         private let count = Mutex(0)
@@ -210,10 +217,13 @@ final class AskInterrupts {
 
     private let handler: InterruptHandler
 
-    init(conversation: ClaudeConversation, quiet: Bool) {
+    init(conversation: ClaudeConversation, quiet: Bool, ending: EndingSignal) {
         let presses = Presses()
-        handler = InterruptHandler {
-            if presses.next() == 1 {
+        handler = InterruptHandler(signals: EndingSignal.numbers) { number in
+            if number != SIGINT {
+                ending.record(number)
+                Task { await conversation.stop() }
+            } else if presses.next() == 1 {
                 if !quiet { Terminal.err("\nrws: interrupting the turn (Ctrl+C again to quit)\n") }
                 Task { try? await conversation.interrupt() }
             } else {

@@ -57,11 +57,16 @@ struct CloneCommand: AsyncParsableCommand {
                 let clone = Task {
                     try await manager.cloneProject(from: url, name: name, branch: branch, depth: depth, options: options) { view.show($0) }
                 }
-                let interrupt = InterruptHandler { clone.cancel() }
+                let ending = EndingSignal()
+                let interrupt = ending.handle { clone.cancel() }
                 defer { interrupt.remove() }
-                return try await mappingProjectErrors {
-                    defer { view.finish() }
-                    return try await clone.value
+                do {
+                    return try await mappingProjectErrors {
+                        defer { view.finish() }
+                        return try await clone.value
+                    }
+                } catch {
+                    throw ending.reporting(error)
                 }
             }
             Terminal.out(json ? try ProjectTable.json(encoding: project) : "cloned into \(project.path)\n")

@@ -10,9 +10,9 @@ struct ExecCommand: AsyncParsableCommand {
             The words after -- are joined with spaces and run by the remote login shell, as with ssh: quote for the remote shell. \
             Local stdin is forwarded when it is not a terminal.
 
-            Exit status: the remote command's; 128+N when it was killed by signal N; 124 when --timeout stopped it; 130 when \
-            interrupted with Ctrl+C; 125 when a stop left processes running (their PIDs are printed) or could not be checked; 255 \
-            when the connection failed.
+            Exit status: the remote command's; 128+N when it was killed by signal N; 124 when --timeout stopped it; 130, 143 or \
+            129 when SIGINT (Ctrl+C), SIGTERM or SIGHUP (a closed terminal) stopped it; 125 when a stop left processes running \
+            (their PIDs and command lines are printed) or could not be checked; 255 when the connection failed.
 
             Examples:
               rws exec --host me@box -- uname -a
@@ -34,18 +34,25 @@ struct ExecCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let words = command
+        let line = command.joined(separator: " ")
         await runReportingErrors {
-            try await connection.withConnection { ssh in
-                try await Self.execute(words.joined(separator: " "), on: ssh, timeout: timeout?.duration).shellCode
+            do {
+                return try await connection.withConnection { ssh in
+                    try await Self.execute(line, on: ssh, timeout: timeout?.duration).shellCode
+                }
+            } catch let lost as LostCommandStop {
+                return try await lost.run(connection)
             }
         }
     }
 
-    /// Streams the command's output to the local stdout/stderr, forwarding stdin; Ctrl+C stops it.
+    /// Streams the command's output to the local stdout/stderr, forwarding stdin; SIGINT, SIGTERM
+    /// and SIGHUP stop it (see ``EndingSignal``).
     static func execute(_ line: String, on ssh: SSHConnection, timeout: Duration?) async throws -> ExitStatus {
+        let started = ContinuousClock.now
         let remote = try ssh.stream(line, timeout: timeout)
-        let interrupt = InterruptHandler { remote.cancel() }
+        let ending = EndingSignal()
+        let interrupt = ending.handle { remote.cancel() }
         defer { interrupt.remove() }
         let forwarder = Terminal.isTTY(STDIN_FILENO) ? nil : StdinForwarder.start(to: remote)
         if forwarder == nil { try await remote.closeInput() }
@@ -60,7 +67,13 @@ struct ExecCommand: AsyncParsableCommand {
             return try await remote.exitStatus()
         } catch {
             forwarder?.cancel()
-            throw error
+            // Its timeout still holds: the caller reconnects to stop it (see LostCommandStop).
+            if let loss = error as? SSHError, case .connectionLost = loss, let timeout, let pid = remote.processID, ending.number == nil {
+                let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+                let text = milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+                throw LostCommandStop(command: line, pid: pid, deadline: started + timeout, timeout: text, loss: loss)
+            }
+            throw ending.reporting(error)
         }
     }
 }

@@ -27,7 +27,9 @@ struct HistoryCommand: AsyncParsableCommand {
             message, tool calls one line each, long tool output folded.
 
             --follow prints the session, then each new message as Claude Code writes it, until Ctrl+C. It needs nothing on the \
-            box but sh: the file is polled four times a second. Ctrl+C (or SIGTERM, SIGHUP) stops that polling loop on the box, \
+            box but sh: the file is polled four times a second. A lost link is re-established (1 s to 30 s apart, 12 attempts) and \
+            the follow resumes after the last complete line, so no message is lost or shown twice; --no-reconnect ends it instead \
+            (exit status 255). Ctrl+C (or SIGTERM, SIGHUP) stops that polling loop on the box, \
             and rws exits once it is gone: 130 after Ctrl+C, 143 after SIGTERM, 129 after SIGHUP.
 
             Examples:
@@ -54,6 +56,9 @@ struct HistoryCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Keep printing new messages as the session grows (text or markdown), until Ctrl+C (exit status 130).")
     var follow = false
 
+    @Flag(name: .long, help: "With --follow: end (exit status 255) when the link is lost instead of reconnecting.")
+    var noReconnect = false
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -64,6 +69,7 @@ struct HistoryCommand: AsyncParsableCommand {
     func validate() throws {
         if let last, last < 1 { throw ValidationError("--last takes a number of messages, 1 or more") }
         if follow, format == .json { throw ValidationError("--follow prints text or markdown; leave out --format json") }
+        if noReconnect, !follow { throw ValidationError("--no-reconnect goes with --follow") }
     }
 
     func run() async throws {
@@ -77,7 +83,8 @@ struct HistoryCommand: AsyncParsableCommand {
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 return 0
             }
-            return try await RemoteSessionsSupport.with(connection, workspace) { sessions -> Int32 in
+            let reconnect = follow && !noReconnect ? Self.followReconnect : nil
+            return try await RemoteSessionsSupport.with(connection, workspace, reconnect: reconnect) { sessions -> Int32 in
                 let loaded =
                     if let last { try await sessions.loadSession(session, last: last) } else { try await sessions.loadSession(session) }
                 Terminal.out(loaded.render(format.exportFormat, options: options))
@@ -87,15 +94,15 @@ struct HistoryCommand: AsyncParsableCommand {
         }
     }
 
-    /// Signals that end `--follow`: each stops the remote loop first; rws then exits with 128+N.
-    static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
+    /// How `--follow` re-establishes a lost link: 1 s → 30 s apart, 12 attempts (about four minutes).
+    static let followReconnect = ReconnectPolicy(maximumAttempts: 12, waitForConnection: .seconds(60))
 
     private enum FollowEnd: Sendable {
         case signal(Int32)
         case failed(any Error)
     }
 
-    /// Prints new events until one of ``endingSignals`` arrives, stops the remote loop, and
+    /// Prints new events until one of ``EndingSignal/numbers`` arrives, stops the remote loop, and
     /// returns 128 + the signal's number once the loop is gone.
     static func follow(
         _ loaded: RemoteSession, sessions: RemoteSessions, format: ExportFormat,
@@ -103,8 +110,10 @@ struct HistoryCommand: AsyncParsableCommand {
     ) async throws -> Int32 {
         let (ends, report) = AsyncStream.makeStream(of: FollowEnd.self)
         // In place before the remote loop starts: from then on no signal kills rws and orphans the loop.
-        let signals = InterruptHandler(signals: endingSignals) { report.yield(.signal($0)) }
+        let signals = InterruptHandler(signals: EndingSignal.numbers) { report.yield(.signal($0)) }
         defer { signals.remove() }
+        let lostSince = GaveUpReconnecting.watch(sessions.connection)
+        defer { lostSince.cancel() }
         let follow = try sessions.follow(loaded.listing, from: loaded.followOffset)
         let printing = Task {
             var printer = FollowPrinter(format: format, options: options)
@@ -121,7 +130,9 @@ struct HistoryCommand: AsyncParsableCommand {
             do {
                 try await follow.stop()
             } catch let error as SSHError {
-                if case .stopFailed = error { throw error }  // says which processes survived
+                // Says which processes survived, or why that could not be checked.
+                if case .stopFailed = error { throw error }
+                if case .stopUnverified = error { throw error }
                 throw CLIError.failed(
                     "the connection ended before the follow loop on the box was stopped; it may still run " + "there (\(error))",
                     code: RWSExitCode.connectionFailed)
@@ -129,7 +140,7 @@ struct HistoryCommand: AsyncParsableCommand {
             await printing.value
             return 128 + number
         case .failed(let error):
-            throw error
+            throw GaveUpReconnecting.explain(error, since: lostSince.value, connection: sessions.connection)
         case nil:
             return RWSExitCode.failure  // unreachable: the stream is never finished
         }

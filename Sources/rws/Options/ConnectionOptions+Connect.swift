@@ -40,7 +40,10 @@ extension ConnectionOptions {
     private func password(_ environment: [String: String]) throws -> String? {
         guard let variable = passwordEnv else { return nil }
         guard let password = environment[variable] else {
-            throw CLIError.usage("--password-env \(variable): the environment variable \(variable) is not set")
+            // Never echoed: a password typed where its variable's name belongs would land in logs.
+            throw CLIError.usage(
+                "--password-env: no environment variable of that name is set (the value given is not shown, in case it "
+                    + "is the password itself): export the password in a variable and give its name, e.g. --password-env BOX_PASSWORD")
         }
         return password
     }

@@ -45,7 +45,7 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
         message = error.description
         switch error {
         case .timedOut: code = RWSExitCode.timedOut
-        case .stopFailed: code = RWSExitCode.stopFailed
+        case .stopFailed, .stopUnverified: code = RWSExitCode.stopFailed
         case .cancelled: code = RWSExitCode.interrupted
         case .invalidArgument: code = ExitCode.validationFailure.rawValue
         case .persistentShellUnavailable: code = RWSExitCode.failure

@@ -5,12 +5,13 @@ import SSHClient
 /// Opens the session browser of the box named by the connection options, with the per-host
 /// listing cache under the user's cache folder.
 enum RemoteSessionsSupport {
-    /// Connects, runs `body` with the box's sessions, and closes the connection on every path.
+    /// Connects (re-establishing a lost link by `reconnect`, if given), runs `body` with the box's
+    /// sessions, and closes the connection on every path.
     static func with<T>(
-        _ connection: ConnectionOptions, _ workspace: WorkspaceOptions,
+        _ connection: ConnectionOptions, _ workspace: WorkspaceOptions, reconnect: ReconnectPolicy? = nil,
         _ body: (RemoteSessions) async throws -> T
     ) async throws -> T {
-        try await connection.withConnection { ssh in
+        try await connection.withConnection(reconnect: reconnect) { ssh in
             try await body(
                 RemoteSessions(
                     connection: ssh, locations: workspace.locations(),

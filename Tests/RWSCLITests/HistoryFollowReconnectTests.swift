@@ -1,0 +1,94 @@
+import Foundation
+import Platform
+import RWSTestSupport
+import Synchronization
+import Testing
+
+/// `rws history --follow` survives the link: through a cut and a 30 s black hole it reconnects by
+/// itself and shows every line written meanwhile exactly once, in order.
+@Suite(.timeLimit(.minutes(5))) struct HistoryFollowReconnectTests {
+    /// Appends numbered assistant messages to the session file, one each `every`, until stopped.
+    final class Writer: Sendable {
+        private let written = Mutex(0)
+        private let stopped = Mutex(false)
+        var count: Int { written.withLock { $0 } }
+
+        func start(_ file: String, every interval: Duration) -> Task<Void, any Error> {
+            Task {
+                while !stopped.withLock({ $0 }) {
+                    try append(to: file)
+                    try await Task.sleep(for: interval)
+                }
+            }
+        }
+
+        func stop() { stopped.withLock { $0 = true } }
+
+        private func append(to file: String) throws {
+            let number = written.withLock { $0 } + 1
+            let parent = number == 1 ? "u2" : "f\(number - 1)"
+            let line =
+                #"{"parentUuid":"\#(parent)","isSidechain":false,"type":"assistant","uuid":"f\#(number)","#
+                + #""sessionId":"\#(SessionCommandsTests.id)","timestamp":"2026-01-02T10:01:00.000Z","message":{"id":"fm\#(number)","#
+                + #""role":"assistant","model":"claude-test","content":[{"type":"text","text":"follow-line-\#(number)."}]}}"#
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data((line + "\n").utf8))
+            try handle.close()
+            written.withLock { $0 = number }
+        }
+    }
+
+    /// The numbers of the follow lines in `output`, in the order shown.
+    private func numbers(in output: String) -> [Int] {
+        output.components(separatedBy: "follow-line-").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func everyLineWrittenThroughACutAndABlackHoleIsShownOnceInOrder(kind: ServerKind) async throws {
+        let session = try SessionCommandsTests(kind)
+        let proxy = try FaultProxy(targetPort: session.server.port)
+        defer { proxy.stop() }
+        let run = try FollowingRws(session, flags: try session.server.rwsFlags(through: proxy))
+        defer { if run.process.isRunning { run.kill() } }
+        let watch = FollowingRws.loopWatch(session)
+        #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
+        let writer = Writer()
+        let writing = writer.start(session.file, every: .milliseconds(250))
+        #expect(await run.output.waitFor("follow-line-3.", seconds: 20))
+        proxy.cutAll()
+        try await Task.sleep(for: .seconds(2))
+        #expect(await run.output.waitFor("follow-line-\(writer.count).", seconds: 30), "\(run.errors.collected)")
+        proxy.setBlackHole(true)
+        try await Task.sleep(for: .seconds(30))
+        proxy.setBlackHole(false)
+        try await Task.sleep(for: .seconds(1))
+        writer.stop()
+        _ = try? await writing.value
+        let last = writer.count
+        #expect(await run.output.waitFor("follow-line-\(last).", seconds: 120), "\(run.errors.collected)")
+        run.process.interrupt()
+        #expect(await run.waitForExit(within: 15))
+        #expect(numbers(in: run.output.collected) == Array(1...last), "\(run.errors.collected)")
+        #expect(run.process.terminationStatus == 130)
+        #expect(proxy.acceptedConnections >= 2, "the cut link was re-established")
+        let left = try watch.running()
+        #expect(left.isEmpty, "the remote loop is gone when rws exits: \(left)")
+        if !left.isEmpty { try watch.signal(SIGKILL) }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func noReconnectEndsAtTheFirstCutWith255(kind: ServerKind) async throws {
+        let session = try SessionCommandsTests(kind)
+        let proxy = try FaultProxy(targetPort: session.server.port)
+        defer { proxy.stop() }
+        let run = try FollowingRws(session, flags: try session.server.rwsFlags(through: proxy), extra: ["--no-reconnect"])
+        defer { if run.process.isRunning { run.kill() } }
+        #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
+        #expect(try await FollowingRws.loopWatch(session).waitUntilRunning(within: 30))
+        proxy.cutAll()
+        #expect(await run.waitForExit(within: 15))
+        #expect(run.process.terminationStatus == 255)
+        #expect(run.errors.collected.contains("connection"), "\(run.errors.collected)")
+    }
+}

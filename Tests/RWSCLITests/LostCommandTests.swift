@@ -1,0 +1,110 @@
+import Foundation
+import Platform
+import RWSTestSupport
+import Testing
+
+/// A command whose link is lost while it runs is accounted for: rws says it may still be running
+/// on the box, and under which PID.
+@Suite struct LostCommandTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+
+    private func sleeping(_ seconds: Int) throws -> [(pid: String, sid: String)] {
+        try Shell.run("/bin/ps", ["-eo", "pid=,sid=,args="]).split(separator: "\n")
+            .map { $0.split(separator: " ", maxSplits: 2).map(String.init) }.filter { $0.count == 3 && $0[2] == "sleep \(seconds)" }
+            .map { ($0[0], $0[1]) }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aCutLinkDoesNotExemptACommandFromItsTimeout(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let seconds = Int.random(in: 100_000...999_999)
+        let started = ContinuousClock.now
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "4s", "--", "echo started; sleep \(seconds)"], home: home,
+            after: "started\n", within: .seconds(20)
+        ) { _ in proxy.cutAll() }
+        let left = try sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        #expect(outcome.status == 124, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("rws reconnected and, at its timeout of 4s, stopped it"), "\(outcome.stderr)")
+        #expect(ContinuousClock.now - started >= .seconds(4))
+        #expect(left.isEmpty)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aTimeoutThatCannotReconnectSaysUnderWhichPIDTheCommandMayStillRun(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        let seconds = Int.random(in: 100_000...999_999)
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "3s", "--", "echo started; sleep \(seconds)"], home: home,
+            after: "started\n", within: .seconds(20)
+        ) { _ in proxy.stop() }
+        let left = try sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        try #require(left.count == 1)
+        #expect(outcome.status == 255, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the command may still be running on the box as PID \(left[0].sid)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("could not reconnect within its timeout of 3s"), "\(outcome.stderr)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aCutLinkSaysTheCommandMayStillRunAndUnderWhichPID(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let seconds = Int.random(in: 100_000...999_999)
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy) + ["--", "echo started; sleep \(seconds)"], home: home, after: "started\n"
+        ) { _ in proxy.cutAll() }
+        #expect(outcome.status == 255)
+        let sleeping = try Shell.run("/bin/ps", ["-eo", "pid=,sid=,args="]).split(separator: "\n")
+            .map { $0.split(separator: " ", maxSplits: 2).map(String.init) }.filter { $0.count == 3 && $0[2] == "sleep \(seconds)" }
+        defer { for process in sleeping { _ = try? SystemCall.kill(Int32(process[0]) ?? 0, SIGKILL) } }
+        try #require(sleeping.count == 1, "the command should outlive the cut link (no terminal hangs it up)")
+        let session = sleeping[0][1]
+        #expect(outcome.stderr.contains("connection lost"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the command may still be running on the box as PID \(session)"), "\(outcome.stderr)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aBlackHoledLinkSaysTheCommandMayStillRunAndUnderWhichPID(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let seconds = Int.random(in: 100_000...999_999)
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy) + ["--", "echo started; sleep \(seconds)"], home: home, after: "started\n",
+            within: .seconds(20)
+        ) { _ in proxy.setBlackHole(true) }
+        let left = try sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        try #require(left.count == 1, "the command should outlive the lost link (no terminal hangs it up)")
+        #expect(outcome.status == 255)
+        #expect(outcome.stderr.contains("the command may still be running on the box as PID \(left[0].sid)"), "\(outcome.stderr)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aBlackHoleDoesNotExemptACommandFromItsTimeout(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let seconds = Int.random(in: 100_000...999_999)
+        let outcome = try RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "50s", "--", "echo started; sleep \(seconds)"], home: home,
+            after: "started\n", within: .seconds(20)
+        ) { _ in
+            // Long enough for rws to find the link dead (keepalives unanswered for 20 s), short of the timeout.
+            proxy.setBlackHole(true)
+            Thread.sleep(forTimeInterval: 35)
+            proxy.setBlackHole(false)
+        }
+        let left = try sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        #expect(outcome.status == 124, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("rws reconnected and, at its timeout of 50s, stopped it"), "\(outcome.stderr)")
+        #expect(left.isEmpty)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Platform
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// SIGINT, SIGTERM and SIGHUP end every command that runs something on the box alike: the remote
+/// processes are stopped and checked gone, then rws exits 130, 143 or 129 — on both servers.
+@Suite struct SignalStoppingTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+
+    /// Each ending signal with the status it gives, against each server.
+    static let cases: [(ServerKind, Int32, Int32)] = ServerKind.allCases.flatMap { kind -> [(ServerKind, Int32, Int32)] in
+        [(kind, SIGINT, 130), (kind, SIGTERM, 143), (kind, SIGHUP, 129)]
+    }
+
+    private func unique() -> Int { Int.random(in: 100_000...999_999) }
+
+    /// Live processes on the box (the servers run on this machine) whose command line is `words`
+    /// (not rws itself, whose command line ends with them).
+    private func running(_ words: String) throws -> [String] {
+        try Shell.run("/bin/ps", ["-eo", "stat=,args="]).split(separator: "\n").filter { line in
+            let fields = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            return fields.count == 2 && !fields[0].hasPrefix("Z") && fields[1].trimmingCharacters(in: .whitespaces) == words
+        }.map(String.init)
+    }
+
+    @Test(arguments: cases)
+    func execStopsTheRemoteTreeAndExits128PlusTheSignal(kind: ServerKind, signal: Int32, status: Int32) throws {
+        let server = try SharedTestServer.get(kind)
+        let first = unique(), second = unique()
+        let outcome = try RWSBinary.interrupted(
+            ["exec"] + server.rwsFlags + ["--", "echo started; sleep \(first) & sleep \(second)"],
+            home: home, after: "started\n", signal: signal)
+        #expect(outcome.status == status, "\(outcome.stderr)")
+        #expect(outcome.killedBy == nil, "rws must stop the box's processes and exit, not die of the signal")
+        #expect(outcome.stderr.contains("cancelled and stopped"))
+        #expect(try running("sleep \(first)") == [])
+        #expect(try running("sleep \(second)") == [])
+    }
+
+    @Test(arguments: cases)
+    func shellCommandWithoutATerminalStopsTheRemoteTreeAndExits128PlusTheSignal(
+        kind: ServerKind, signal: Int32, status: Int32
+    ) throws {
+        let server = try SharedTestServer.get(kind)
+        let first = unique(), second = unique()
+        let outcome = try RWSBinary.interrupted(
+            ["shell"] + server.rwsFlags + ["--command", "echo started; sleep \(first) & sleep \(second)"],
+            home: home, after: "started\n", signal: signal)
+        #expect(outcome.status == status, "\(outcome.stderr)")
+        #expect(outcome.killedBy == nil, "rws must stop the box's processes and exit, not die of the signal")
+        #expect(try running("sleep \(first)") == [])
+        #expect(try running("sleep \(second)") == [])
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func closingTheTerminalOfExecStopsTheRemoteTree(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let seconds = unique()
+        let tmux = try Tmux.start(home: home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        let command = "echo ready-$((6 * 7)); sleep \(seconds)"
+        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "exec"] + server.rwsFlags + ["--", command]))
+        try await tmux.wait(for: "ready-42", within: .seconds(20))
+        try #require(try running("sleep \(seconds)").count == 1)
+        tmux.stop()  // the terminal closes: its session leader and foreground job get SIGHUP
+        let deadline = ContinuousClock.now + .seconds(15)
+        while try !running("sleep \(seconds)").isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try running("sleep \(seconds)") == [])
+    }
+
+    @Test(arguments: cases)
+    func shellCommandWithATerminalStopsTheRemoteTreeAndExits128PlusTheSignal(
+        kind: ServerKind, signal: Int32, status: Int32
+    ) async throws {
+        let server = try SharedTestServer.get(kind)
+        let seconds = unique()
+        let tmux = try Tmux.start(home: home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        let command = "echo ready-$((6 * 7)); sleep \(seconds)"
+        try tmux.type(
+            try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags + ["--command", command]) + "; echo rws-exit=$?")
+        try await tmux.wait(for: "ready-42", within: .seconds(20))
+        try #require(try running("sleep \(seconds)").count == 1)
+        let rws = try Shell.run("/bin/ps", ["-eo", "pid=,args="]).split(separator: "\n")
+            .filter { $0.contains(RWSBinary.path + " shell") && $0.contains("sleep \(seconds)") }
+            .compactMap { Int32($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") }
+        try #require(rws.count == 1)
+        try SystemCall.kill(rws[0], signal)
+        try await tmux.wait(for: "rws-exit=\(status)", within: .seconds(15))
+        #expect(try running("sleep \(seconds)") == [])
+    }
+}
