@@ -121,7 +121,7 @@ final class AskBox: @unchecked Sendable {
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
             try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Make asked.txt"]) + "; echo rws-exit=$?")
-        try await tmux.wait(for: "Allow Bash: echo yes > asked.txt? [y]es, [a]lways, [n]o:", within: .seconds(20))
+        try await tmux.wait(for: "Allow Bash: echo yes > asked.txt? [y]es / [a]lways / [N]o:", within: .seconds(20))
         try tmux.type("y")
         try await tmux.wait(for: "slow slow")
         #expect(FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
@@ -146,5 +146,113 @@ final class AskBox: @unchecked Sendable {
         try tmux.press("C-c")
         try await tmux.wait(for: "rws-exit=130")
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
+    /// A box whose model streams slowly, then asks for `echo yes > asked.txt`, then (after the tool's answer) says "done".
+    private static func slowTextThenBash() throws -> AskBox {
+        try AskBox(turns: [
+            [
+                "blocks": [
+                    ["type": "text", "text": String(repeating: "slow ", count: 30), "chunks": 30],
+                    ["type": "tool_use", "name": "Bash", "input": ["command": "echo yes > asked.txt"]],
+                ],
+                "chunk_delay": 0.1,
+            ],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+    }
+
+    private static func startAsk(_ box: AskBox, _ prompt: String) async throws -> Tmux {
+        let tmux = try Tmux.start(home: box.home)
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(
+            try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", prompt]) + "; echo rws-exit=$?")
+        return tmux
+    }
+
+    /// `rws ask` in a tmux pane, waiting at the question for `echo yes > asked.txt`.
+    private static func atBashQuestion() async throws -> (AskBox, Tmux) {
+        let box = try slowTextThenBash()
+        do {
+            let tmux = try await startAsk(box, "Make asked.txt")
+            do {
+                try await tmux.wait(for: bashQuestion, within: .seconds(30))
+                return (box, tmux)
+            } catch {
+                tmux.stop()
+                throw error
+            }
+        } catch {
+            box.stop()
+            throw error
+        }
+    }
+
+    /// Whether the pane shows rws's exit status (not just the command line's `echo rws-exit=$?`).
+    private static func exited(_ screen: String) -> Bool {
+        screen.contains(/rws-exit=[0-9]/)
+    }
+
+    private static let bashQuestion = "Allow Bash: echo yes > asked.txt? [y]es / [a]lways / [N]o:"
+
+    @Test func keysTypedWhileTheAnswerStreamsDoNotAnswerTheNextQuestion() async throws {
+        let box = try Self.slowTextThenBash()
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Make asked.txt")
+        defer { tmux.stop() }
+        try await tmux.wait(for: "slow slow", within: .seconds(20))
+        try tmux.type("y")
+        try await tmux.wait(for: Self.bashQuestion, within: .seconds(20))
+        try await Task.sleep(for: .seconds(2))
+        let screen = try tmux.screen()
+        #expect(!Self.exited(screen), "the question was answered by the typed-ahead keys:\n\(screen)")
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
+        try tmux.type("n")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
+    }
+
+    @Test(arguments: [1, 2]) func ctrlCAtAQuestionEndsTheTurnWithinASecondAndTheToolDoesNotRun(presses: Int) async throws {
+        let (box, tmux) = try await Self.atBashQuestion()
+        defer {
+            tmux.stop()
+            box.stop()
+        }
+        let pressed = ContinuousClock.now
+        for _ in 0..<presses { try tmux.press("C-c") }
+        let screen = try await tmux.wait(for: "rws-exit=130", within: .seconds(5))
+        let took = ContinuousClock.now - pressed
+        #expect(took < .seconds(1), "rws took \(took) to end after Ctrl+C at the question")
+        #expect(screen.contains("interrupted at the question; Bash was not run"))
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
+    @Test func anUnclearAnswerIsAskedAgainAndEnterMeansNo() async throws {
+        let (box, tmux) = try await Self.atBashQuestion()
+        defer {
+            tmux.stop()
+            box.stop()
+        }
+        try tmux.type("maybe")
+        try await tmux.wait(for: "rws: answer y (yes), a (always) or n (no); Enter is no:")
+        #expect(!Self.exited(try tmux.screen()))
+        try tmux.type("")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
+        let denial = box.model.conversationRequests().last.map { String(describing: $0) } ?? ""
+        #expect(denial.contains("The user denied this tool call."))
+    }
+
+    @Test func theEndOfInputAtAQuestionDeniesWithAMessage() async throws {
+        let (box, tmux) = try await Self.atBashQuestion()
+        defer {
+            tmux.stop()
+            box.stop()
+        }
+        try tmux.press("C-d")
+        let screen = try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        #expect(screen.contains("rws: the input ended before an answer: Bash denied"))
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
     }
 }

@@ -8,6 +8,8 @@ public enum ClaudePermissionDecision: Sendable, Equatable {
     case allowAlways
     /// Do not run the tool; the model is told `message`.
     case deny(message: String)
+    /// Do not run the tool and end the turn (the user pressed Ctrl+C at the question); the model is told `message`.
+    case denyAndInterrupt(message: String)
 
     /// The `response` of the `can_use_tool` control response.
     func response(to request: ClaudePermissionRequest) -> JSONValue {
@@ -28,6 +30,12 @@ public enum ClaudePermissionDecision: Sendable, Equatable {
                 ]))
         case .deny(let message):
             return .object(JSONObject([JSONMember("behavior", .string("deny")), JSONMember("message", .string(message))]))
+        case .denyAndInterrupt(let message):
+            return .object(
+                JSONObject([
+                    JSONMember("behavior", .string("deny")), JSONMember("message", .string(message)),
+                    JSONMember("interrupt", .bool(true)),
+                ]))
         }
     }
 }

@@ -15,7 +15,8 @@ struct AskCommand: AsyncParsableCommand {
             the remote home, or the session's own directory with --resume.
 
             The answer streams to stdout; tool calls and their results go to stderr. When Claude Code asks whether a tool may \
-            run, rws asks you on the terminal: y (this once), a (always, for this tool in this session), n (no). Without a \
+            run, rws asks you on the terminal: y (this once), a (always, for this tool in this session), n or Enter (no); \
+            keys typed before the question appeared are discarded, and Ctrl+C at a question ends the turn. Without a \
             terminal rws cannot ask, so it refuses to start unless --permission-mode is given; questions that still come are then \
             answered no.
 
@@ -81,9 +82,11 @@ struct AskCommand: AsyncParsableCommand {
             let prompt = ClaudePrompt(words.last ?? "", images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
             return try await connection.withConnection { ssh in
                 let conversation = try await ClaudeConversation.start(on: ssh, options: options)
-                let interrupts = AskInterrupts(conversation: conversation, quiet: json)
+                let question = TerminalQuestion()
+                let interrupts = AskInterrupts(conversation: conversation, question: question, quiet: json)
                 defer { interrupts.remove() }
-                let code = try await AskTurn(conversation: conversation, json: json, interactive: interactive).run(prompt)
+                let turn = AskTurn(conversation: conversation, json: json, interactive: interactive, question: question)
+                let code = try await turn.run(prompt)
                 await conversation.stop()
                 return code
             }
@@ -96,6 +99,7 @@ struct AskTurn {
     let conversation: ClaudeConversation
     let json: Bool
     let interactive: Bool
+    let question: TerminalQuestion
 
     func run(_ prompt: ClaudePrompt) async throws -> Int32 {
         var code: Int32 = 0
@@ -105,7 +109,16 @@ struct AskTurn {
                 printer.show(event)
                 switch event {
                 case .permissionRequest(let request):
-                    try await conversation.respond(to: request, with: await decide(request))
+                    guard let decision = await decide(request) else {
+                        // Ctrl+C at the question: Claude Code is told no and to stop the turn, then
+                        // stopped, so that rws returns at once instead of waiting for the turn's end.
+                        let message = "The user pressed Ctrl+C at the permission question: the tool was not run."
+                        try? await conversation.respond(to: request, with: .denyAndInterrupt(message: message))
+                        await conversation.stop()
+                        if !json { Terminal.err("\nrws: interrupted at the question; \(request.toolName) was not run\n") }
+                        return RWSExitCode.interrupted
+                    }
+                    try await conversation.respond(to: request, with: decision)
                 case .result(let result):
                     code = result.wasInterrupted ? RWSExitCode.interrupted : (result.isError ? RWSExitCode.failure : 0)
                 default:
@@ -118,24 +131,28 @@ struct AskTurn {
         return code
     }
 
-    private func decide(_ request: ClaudePermissionRequest) async -> ClaudePermissionDecision {
+    /// The user's answer; nil when Ctrl+C was pressed at the question.
+    private func decide(_ request: ClaudePermissionRequest) async -> ClaudePermissionDecision? {
         guard interactive else {
             Terminal.err("rws: \(request.toolName) needs permission and there is no terminal to ask: denied\n")
             return .deny(message: "The user could not be asked (no terminal); the permission mode does not allow this tool.")
         }
-        Terminal.err("\nAllow \(request.toolName): \(AskPrinter.summary(of: request.input))? [y]es, [a]lways, [n]o: ")
-        let answer = await Self.readAnswer()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        switch answer {
-        case "y", "yes": return .allow
-        case "a", "always": return .allowAlways
-        default: return .deny(message: "The user denied this tool call.")
-        }
-    }
-
-    /// Reads one line from stdin on a thread of its own, so the event loop keeps running.
-    private static func readAnswer() async -> String? {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: readLine()) }
+        var prompt = "\nAllow \(request.toolName): \(AskPrinter.summary(of: request.input))? [y]es / [a]lways / [N]o: "
+        while true {
+            switch await question.ask(prompt) {
+            case .interrupted:
+                return nil
+            case .endOfInput:
+                Terminal.err("\nrws: the input ended before an answer: \(request.toolName) denied\n")
+                return .deny(message: "The user could not answer (the input ended); the tool was not run.")
+            case .line(let line):
+                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "y", "yes": return .allow
+                case "a", "always": return .allowAlways
+                case "", "n", "no": return .deny(message: "The user denied this tool call.")
+                default: prompt = "rws: answer y (yes), a (always) or n (no); Enter is no: "
+                }
+            }
         }
     }
 }
@@ -210,9 +227,11 @@ final class AskInterrupts {
 
     private let handler: InterruptHandler
 
-    init(conversation: ClaudeConversation, quiet: Bool) {
+    init(conversation: ClaudeConversation, question: TerminalQuestion, quiet: Bool) {
         let presses = Presses()
         handler = InterruptHandler {
+            // At a question, Ctrl+C ends the question and the turn itself (see AskTurn).
+            if question.interrupt() { return }
             if presses.next() == 1 {
                 if !quiet { Terminal.err("\nrws: interrupting the turn (Ctrl+C again to quit)\n") }
                 Task { try? await conversation.interrupt() }
