@@ -255,4 +255,67 @@ final class AskBox: @unchecked Sendable {
         #expect(screen.contains("rws: the input ended before an answer: Bash denied"))
         #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
     }
+
+    @Test func aWriteQuestionShowsThePathTheSizeAndTheFirstLinesNeutralised() async throws {
+        let content = (["first \u{1B}[31mred"] + (2...30).map { "line \($0)" }).joined(separator: "\n")
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "Write", "input": ["file_path": "notes.txt", "content": content]]]],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Write notes")
+        defer { tmux.stop() }
+        let screen = try await tmux.wait(for: "[y]es / [a]lways / [N]o:", within: .seconds(30))
+        #expect(screen.contains("notes.txt: \(content.utf8.count) bytes, 30 lines"))
+        #expect(screen.contains("│ first \\e[31mred"))
+        #expect(screen.contains("│ line 20\n"))
+        #expect(!screen.contains("line 21"))
+        #expect(screen.contains("… 10 more lines not shown"))
+        try tmux.type("n")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+    }
+
+    @Test func anEditQuestionShowsAUnifiedDiffOfOldAndNewText() async throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "Read", "input": ["file_path": "conf.py"]]]],
+            [
+                "blocks": [
+                    [
+                        "type": "tool_use", "name": "Edit",
+                        "input": ["file_path": "conf.py", "old_string": "b = 2\nc = 3", "new_string": "b = 20\nc = 3"],
+                    ]
+                ]
+            ],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        try "a = 1\nb = 2\nc = 3\n".write(toFile: box.project + "/conf.py", atomically: true, encoding: .utf8)
+        let tmux = try await Self.startAsk(box, "Change b")
+        defer { tmux.stop() }
+        let screen = try await tmux.wait(for: "[y]es / [a]lways / [N]o:", within: .seconds(30))
+        #expect(screen.contains("  -b = 2\n  +b = 20\n   c = 3"), "no diff in:\n\(screen)")
+        try tmux.type("n")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+    }
+
+    @Test func aBashQuestionShowsTheWholeCommandAndItsDescription() async throws {
+        let box = try AskBox(turns: [
+            [
+                "blocks": [
+                    [
+                        "type": "tool_use", "name": "Bash",
+                        "input": ["command": "echo one > one.txt\necho two > two.txt", "description": "Write two files"],
+                    ]
+                ]
+            ],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Print")
+        defer { tmux.stop() }
+        let screen = try await tmux.wait(for: "[y]es / [a]lways / [N]o:", within: .seconds(30))
+        #expect(screen.contains("  $ echo one > one.txt\n    echo two > two.txt\n  # Write two files"), "in:\n\(screen)")
+        try tmux.type("n")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+    }
 }

@@ -137,7 +137,9 @@ struct AskTurn {
             Terminal.err("rws: \(request.toolName) needs permission and there is no terminal to ask: denied\n")
             return .deny(message: "The user could not be asked (no terminal); the permission mode does not allow this tool.")
         }
-        var prompt = "\nAllow \(request.toolName): \(AskPrinter.summary(of: request.input))? [y]es / [a]lways / [N]o: "
+        let preview = PermissionPreview(request: request, color: Terminal.isTTY(STDERR_FILENO)).text
+        let tool = request.toolName.safeLine
+        var prompt = "\n\(preview)Allow \(tool): \(AskPrinter.summary(of: request.input))? [y]es / [a]lways / [N]o: "
         while true {
             switch await question.ask(prompt) {
             case .interrupted:
@@ -203,9 +205,9 @@ struct AskPrinter {
     /// A tool input in one line: its command or path when it has one, else compact JSON.
     static func summary(of input: JSONValue) -> String {
         for key in ["command", "file_path", "path", "pattern", "url"] {
-            if let value = input[key]?.stringValue { return clip(value, to: 200) }
+            if let value = input[key]?.stringValue { return clip(value.safeLine, to: 200) }
         }
-        return clip(JSONWriter.string(from: input), to: 200)
+        return clip(JSONWriter.string(from: input).safeLine, to: 200)
     }
 
     static func clip(_ text: String, to length: Int) -> String {

@@ -46,7 +46,12 @@ final class TerminalQuestion: Sendable {
 
     @discardableResult
     private func finish(_ reply: Reply) -> Bool {
-        guard let continuation = waiting.withLock({ state in defer { state = nil }; return state }) else { return false }
+        guard
+            let continuation = waiting.withLock({ state in
+                defer { state = nil }
+                return state
+            })
+        else { return false }
         continuation.resume(returning: reply)
         return true
     }
