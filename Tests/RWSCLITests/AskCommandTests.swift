@@ -313,9 +313,28 @@ final class AskBox: @unchecked Sendable {
         defer { box.stop() }
         let tmux = try await Self.startAsk(box, "Print")
         defer { tmux.stop() }
-        let screen = try await tmux.wait(for: "[y]es / [a]lways / [N]o:", within: .seconds(30))
+        let screen = try await tmux.wait(for: "[N]o:", within: .seconds(30))
         #expect(screen.contains("  $ echo one > one.txt\n    echo two > two.txt\n  # Write two files"), "in:\n\(screen)")
         try tmux.type("n")
         try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+    }
+
+    @Test func alwaysOffersClaudeCodesOwnRuleWithWhereItIsKeptAndClaudeCodeKeepsIt() async throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "npm test --silent", "description": "Run tests"]]]],
+            ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "npm test --watch", "description": "Again"]]]],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Test")
+        defer { tmux.stop() }
+        try await tmux.wait(
+            for: "[a]lways: allow Bash(npm test *), kept in this project's local settings (.claude/settings.local.json)",
+            within: .seconds(30))
+        try tmux.type("a")
+        let screen = try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        #expect(screen.components(separatedBy: "Allow Bash").count == 2, "asked more than once:\n\(screen)")
+        let local = try String(contentsOfFile: box.project + "/.claude/settings.local.json", encoding: .utf8)
+        #expect(local.contains("Bash(npm test *)"))
     }
 }

@@ -4,7 +4,9 @@ import SessionHistory
 public enum ClaudePermissionDecision: Sendable, Equatable {
     /// Run the tool this time.
     case allow
-    /// Run the tool, and every later call of the same tool in this session without asking.
+    /// Run the tool, and apply the permission updates Claude Code suggested with the request
+    /// (``ClaudePermissionRequest/suggestions``), such as a command prefix rule: Claude Code then
+    /// no longer asks for what they allow, and keeps them where they say. Without suggestions, the same as ``allow``.
     case allowAlways
     /// Do not run the tool; the model is told `message`.
     case deny(message: String)
@@ -17,16 +19,11 @@ public enum ClaudePermissionDecision: Sendable, Equatable {
         case .allow:
             return .object(JSONObject([JSONMember("behavior", .string("allow")), JSONMember("updatedInput", request.input)]))
         case .allowAlways:
-            let rule = JSONValue.object(JSONObject([JSONMember("toolName", .string(request.toolName))]))
-            let update = JSONValue.object(
-                JSONObject([
-                    JSONMember("type", .string("addRules")), JSONMember("rules", .array([rule])),
-                    JSONMember("behavior", .string("allow")), JSONMember("destination", .string("session")),
-                ]))
+            // Claude Code's own suggestions, sent back as they came: Claude Code applies and keeps them.
             return .object(
                 JSONObject([
                     JSONMember("behavior", .string("allow")), JSONMember("updatedInput", request.input),
-                    JSONMember("updatedPermissions", .array([update])),
+                    JSONMember("updatedPermissions", .array(request.suggestions.map(\.json))),
                 ]))
         case .deny(let message):
             return .object(JSONObject([JSONMember("behavior", .string("deny")), JSONMember("message", .string(message))]))

@@ -15,10 +15,10 @@ struct AskCommand: AsyncParsableCommand {
             the remote home, or the session's own directory with --resume.
 
             The answer streams to stdout; tool calls and their results go to stderr. When Claude Code asks whether a tool may \
-            run, rws asks you on the terminal: y (this once), a (always, for this tool in this session), n or Enter (no); \
-            keys typed before the question appeared are discarded, and Ctrl+C at a question ends the turn. Without a \
-            terminal rws cannot ask, so it refuses to start unless --permission-mode is given; questions that still come are then \
-            answered no.
+            run, rws asks you on the terminal: y (this once), a (always: the rule Claude Code suggests, such as \
+            Bash(npm test *), kept where it says), n or Enter (no). Keys typed before the question appeared are discarded; \
+            Ctrl+C at a question ends the turn. Without a terminal rws cannot ask, so it refuses to start unless \
+            --permission-mode is given; questions that still come are then answered no.
 
             Ctrl+C interrupts the turn; a second Ctrl+C stops Claude Code and exits with 130.
 
@@ -139,7 +139,12 @@ struct AskTurn {
         }
         let preview = PermissionPreview(request: request, color: Terminal.isTTY(STDERR_FILENO)).text
         let tool = request.toolName.safeLine
-        var prompt = "\n\(preview)Allow \(tool): \(AskPrinter.summary(of: request.input))? [y]es / [a]lways / [N]o: "
+        // "Always" is what Claude Code suggests for this call, worded as the rule; no suggestion, no "always".
+        let always = request.suggestions.map { "  [a]lways: \($0.summary.safeLine)\n" }.joined()
+        let choices = always.isEmpty ? "[y]es / [N]o" : "[y]es / [a]lways / [N]o"
+        let again =
+            always.isEmpty ? "rws: answer y (yes) or n (no); Enter is no: " : "rws: answer y (yes), a (always) or n (no); Enter is no: "
+        var prompt = "\n\(preview)\(always)Allow \(tool): \(AskPrinter.summary(of: request.input))? \(choices): "
         while true {
             switch await question.ask(prompt) {
             case .interrupted:
@@ -150,9 +155,9 @@ struct AskTurn {
             case .line(let line):
                 switch line.trimmingCharacters(in: .whitespaces).lowercased() {
                 case "y", "yes": return .allow
-                case "a", "always": return .allowAlways
+                case "a" where !always.isEmpty, "always" where !always.isEmpty: return .allowAlways
                 case "", "n", "no": return .deny(message: "The user denied this tool call.")
-                default: prompt = "rws: answer y (yes), a (always) or n (no); Enter is no: "
+                default: prompt = again
                 }
             }
         }
