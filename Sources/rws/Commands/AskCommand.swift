@@ -22,6 +22,10 @@ struct AskCommand: AsyncParsableCommand {
 
             Ctrl+C interrupts the turn; a second Ctrl+C stops Claude Code and exits with 130.
 
+            Terms: rws ask runs Claude Code in its headless stream-json mode (the mode of the Claude Agent SDK); rws claude \
+            runs its interactive UI. Anthropic's terms may bill headless use differently from interactive use on subscription \
+            plans: check their current terms.
+
             With --json, every event is one JSON object per line (session_started, text_delta, tool_call, tool_result, \
             permission_request, usage, error, result…).
 
