@@ -337,4 +337,24 @@ final class AskBox: @unchecked Sendable {
         let local = try String(contentsOfFile: box.project + "/.claude/settings.local.json", encoding: .utf8)
         #expect(local.contains("Bash(npm test *)"))
     }
+
+    @Test func askUserQuestionShowsNumberedOptionsAndTheModelGetsTheChosenAnswer() async throws {
+        let question: [String: Any] = [
+            "question": "Which colour?", "header": "Colour", "multiSelect": false,
+            "options": [["label": "Red", "description": "warm"], ["label": "Blue", "description": "cold"]],
+        ]
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "AskUserQuestion", "input": ["questions": [question]]]]],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Pick")
+        defer { tmux.stop() }
+        let options = "Which colour?\n  1. Red — warm\n  2. Blue — cold\nA number, or your own answer:"
+        try await tmux.wait(for: options, within: .seconds(30))
+        try tmux.type("2")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        let sent = box.model.conversationRequests().last.map { String(describing: $0) } ?? ""
+        #expect(sent.contains(#"\"Which colour?\"=\"Blue\""#), "the model was sent:\n\(sent)")
+    }
 }

@@ -8,6 +8,9 @@ public enum ClaudePermissionDecision: Sendable, Equatable {
     /// (``ClaudePermissionRequest/suggestions``), such as a command prefix rule: Claude Code then
     /// no longer asks for what they allow, and keeps them where they say. Without suggestions, the same as ``allow``.
     case allowAlways
+    /// Run the tool with `input` instead of the one asked about: how the answers to AskUserQuestion
+    /// go back (the question's input plus `"answers": {question: label}`, labels of a multi-select joined by ", ").
+    case allowWithInput(JSONValue)
     /// Do not run the tool; the model is told `message`.
     case deny(message: String)
     /// Do not run the tool and end the turn (the user pressed Ctrl+C at the question); the model is told `message`.
@@ -18,6 +21,8 @@ public enum ClaudePermissionDecision: Sendable, Equatable {
         switch self {
         case .allow:
             return .object(JSONObject([JSONMember("behavior", .string("allow")), JSONMember("updatedInput", request.input)]))
+        case .allowWithInput(let input):
+            return .object(JSONObject([JSONMember("behavior", .string("allow")), JSONMember("updatedInput", input)]))
         case .allowAlways:
             // Claude Code's own suggestions, sent back as they came: Claude Code applies and keeps them.
             return .object(

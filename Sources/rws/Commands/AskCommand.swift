@@ -141,6 +141,7 @@ struct AskTurn {
             Terminal.err("rws: \(request.toolName) needs permission and there is no terminal to ask: denied\n")
             return .deny(message: "The user could not be asked (no terminal); the permission mode does not allow this tool.")
         }
+        if request.toolName == "AskUserQuestion" { return await AskUserQuestionPrompt(request: request, question: question).answer() }
         let preview = PermissionPreview(request: request, color: Terminal.isTTY(STDERR_FILENO)).text
         let tool = request.toolName.safeLine
         // "Always" is what Claude Code suggests for this call, worded as the rule; no suggestion, no "always".
