@@ -91,6 +91,21 @@ final class AskBox: @unchecked Sendable {
         #expect(body.contains(png.base64EncodedString()) && body.contains("FILE-ON-BOX 9"))
     }
 
+    @Test func everyJSONErrorObjectOfAskHasTypeError() throws {
+        let box = try AskBox(turns: [])
+        defer { box.stop() }
+        for arguments in [["/no/such/dir", "Hello"], ["app", "Hello", "--claude", "claude-missing"]] {
+            let outcome = try box.rws(["ask"] + arguments + ["--permission-mode", "plan", "--json"])
+            #expect(outcome.status != 0)
+            let objects = outcome.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let errors = objects.filter { $0["error"] != nil || $0["type"] as? String == "error" }
+            #expect(!errors.isEmpty, "no error object for \(arguments) in:\n\(outcome.stdout)")
+            #expect(errors.allSatisfy { $0["type"] as? String == "error" }, "\(outcome.stdout)")
+        }
+    }
+
     @Test func aBoxWithoutClaudeCodeFailsWithAMessageSayingSo() throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }
