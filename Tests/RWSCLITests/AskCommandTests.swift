@@ -23,8 +23,8 @@ final class AskBox: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     }
 
-    func rws(_ arguments: [String]) throws -> RWSBinary.Outcome {
-        try RWSBinary.run([arguments[0]] + server.rwsFlags + arguments.dropFirst(), home: home)
+    func rws(_ arguments: [String], stdin: String = "") throws -> RWSBinary.Outcome {
+        try RWSBinary.run([arguments[0]] + server.rwsFlags + arguments.dropFirst(), stdin: stdin, home: home)
     }
 
     func stop() {
@@ -89,6 +89,21 @@ final class AskBox: @unchecked Sendable {
         let body = String(
             decoding: try JSONSerialization.data(withJSONObject: try #require(box.model.conversationRequests().last)), as: UTF8.self)
         #expect(body.contains(png.base64EncodedString()) && body.contains("FILE-ON-BOX 9"))
+    }
+
+    @Test func thePromptComesFromStdinWithADashOrWhenNoneIsGiven() throws {
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
+        defer { box.stop() }
+        for arguments in [["app", "-"], []] {
+            let outcome = try box.rws(
+                ["ask"] + arguments + ["--permission-mode", "plan"], stdin: "Prompt from a pipe \(arguments.count)\n")
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let sent = box.model.conversationRequests().last.map { String(describing: $0) } ?? ""
+            #expect(sent.contains("Prompt from a pipe \(arguments.count)"))
+        }
+        let empty = try box.rws(["ask", "app", "-", "--permission-mode", "plan"], stdin: "\n")
+        #expect(empty.status == 64)
+        #expect(empty.stderr.contains("the prompt read from stdin is empty"))
     }
 
     @Test func everyJSONErrorObjectOfAskHasTypeError() throws {

@@ -36,6 +36,7 @@ struct AskCommand: AsyncParsableCommand {
               rws ask --host box app "What does main.swift do?"
               rws ask --host box app "Run the tests and fix what fails" --permission-mode acceptEdits
               rws ask --host box --continue app "And the other file?"
+              git diff | rws ask --host box app - --permission-mode plan
               rws ask --host box --resume 0b1c "Summarise where we are"
               rws ask --host box app "What is on this screenshot?" --image shot.png --file src/main.swift
               rws ask --host box app "List the TODOs" --permission-mode plan --json
@@ -69,8 +70,20 @@ struct AskCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (1...2).contains(words.count) else { throw ValidationError("give a PROMPT, optionally after a PROJECT") }
+        guard (1...2).contains(words.count) || (words.isEmpty && !Terminal.isTTY(STDIN_FILENO)) else {
+            throw ValidationError("give a PROMPT, optionally after a PROJECT (or - to read it from stdin)")
+        }
         if fork, start.resume == nil, !start.continueMostRecent { throw ValidationError("--fork needs --resume or --continue") }
+    }
+
+    /// The prompt: the last word, or stdin when that is `-` or no prompt was given (stdin not a terminal).
+    private func promptText() throws -> String {
+        guard words.isEmpty || words.last == "-" else { return words.last ?? "" }
+        let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw CLIError.usage("the prompt read from stdin is empty: pipe the question into rws ask, or give it as PROMPT")
+        }
+        return text
     }
 
     func run() async throws {
@@ -83,7 +96,7 @@ struct AskCommand: AsyncParsableCommand {
                     "stdin is not a terminal, so rws cannot ask before a tool runs: pass --permission-mode "
                         + "(default, plan, acceptEdits or bypassPermissions)")
             }
-            let prompt = ClaudePrompt(words.last ?? "", images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
+            let prompt = ClaudePrompt(try promptText(), images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
             return try await connection.withConnection { ssh in
                 let conversation = try await ClaudeConversation.start(on: ssh, options: options)
                 let question = TerminalQuestion()
