@@ -106,6 +106,17 @@ final class AskBox: @unchecked Sendable {
         #expect(empty.stderr.contains("the prompt read from stdin is empty"))
     }
 
+    @Test func newerPermissionModesArePassedOnAndAnUnknownOneWithAWarning() throws {
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
+        defer { box.stop() }
+        let dontAsk = try box.rws(["ask", "app", "Hi", "--permission-mode", "dontAsk", "--json"])
+        #expect(dontAsk.status == 0, "\(dontAsk.stderr)")
+        #expect(dontAsk.stdout.contains(#""permission_mode":"dontAsk""#) || dontAsk.stdout.contains(#""permissionMode":"dontAsk""#))
+        #expect(!dontAsk.stderr.contains("warning"))
+        let unknown = try box.rws(["ask", "app", "Hi", "--permission-mode", "sometimesAsk"])
+        #expect(unknown.stderr.contains("rws: warning: permission mode \"sometimesAsk\" is not one rws knows"))
+    }
+
     @Test func everyJSONErrorObjectOfAskHasTypeError() throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }

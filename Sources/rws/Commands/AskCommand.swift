@@ -94,8 +94,9 @@ struct AskCommand: AsyncParsableCommand {
             guard interactive || options.permissionMode != nil else {
                 throw CLIError.usage(
                     "stdin is not a terminal, so rws cannot ask before a tool runs: pass --permission-mode "
-                        + "(default, plan, acceptEdits or bypassPermissions)")
+                        + "(\(ClaudeStartOptions.knownModes))")
             }
+            start.warnAboutUnknownMode()
             let prompt = ClaudePrompt(try promptText(), images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
             return try await connection.withConnection { ssh in
                 let conversation = try await ClaudeConversation.start(on: ssh, options: options)
