@@ -379,9 +379,10 @@ final class AskBox: @unchecked Sendable {
         #expect(local.contains("Bash(npm test *)"))
     }
 
-    @Test func askUserQuestionShowsNumberedOptionsAndTheModelGetsTheChosenAnswer() async throws {
+    /// Answers one AskUserQuestion about colours by typing `typed` once `shown` is on screen; what the model was sent next.
+    private static func answerColourQuestion(multiSelect: Bool, shown: String, typed: String) async throws -> String {
         let question: [String: Any] = [
-            "question": "Which colour?", "header": "Colour", "multiSelect": false,
+            "question": "Which colour?", "header": "Colour", "multiSelect": multiSelect,
             "options": [["label": "Red", "description": "warm"], ["label": "Blue", "description": "cold"]],
         ]
         let box = try AskBox(turns: [
@@ -389,13 +390,28 @@ final class AskBox: @unchecked Sendable {
             ["blocks": [["type": "text", "text": "done"]]],
         ])
         defer { box.stop() }
-        let tmux = try await Self.startAsk(box, "Pick")
+        let tmux = try await startAsk(box, "Pick")
         defer { tmux.stop() }
-        let options = "Which colour?\n  1. Red — warm\n  2. Blue — cold\nA number, or your own answer:"
-        try await tmux.wait(for: options, within: .seconds(30))
-        try tmux.type("2")
+        try await tmux.wait(for: shown, within: .seconds(30))
+        try tmux.type(typed)
         try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
-        let sent = box.model.conversationRequests().last.map { String(describing: $0) } ?? ""
+        return box.model.conversationRequests().last.map { String(describing: $0) } ?? ""
+    }
+
+    @Test func askUserQuestionShowsNumberedOptionsAndTheModelGetsTheChosenAnswer() async throws {
+        let shown = "Which colour?\n  1. Red — warm\n  2. Blue — cold\nA number, or your own answer:"
+        let sent = try await Self.answerColourQuestion(multiSelect: false, shown: shown, typed: "2")
         #expect(sent.contains(#"\"Which colour?\"=\"Blue\""#), "the model was sent:\n\(sent)")
+    }
+
+    @Test func aMultiSelectQuestionTakesSeveralNumbersAndTheModelGetsEveryChosenLabel() async throws {
+        let shown = "Numbers separated by commas, or your own answer:"
+        let sent = try await Self.answerColourQuestion(multiSelect: true, shown: shown, typed: "1, 2")
+        #expect(sent.contains(#"\"Which colour?\"=\"Red, Blue\""#), "the model was sent:\n\(sent)")
+    }
+
+    @Test func anAnswerInOwnWordsIsSentAsTyped() async throws {
+        let sent = try await Self.answerColourQuestion(multiSelect: false, shown: "A number, or your own answer:", typed: "Green")
+        #expect(sent.contains(#"\"Which colour?\"=\"Green\""#), "the model was sent:\n\(sent)")
     }
 }
