@@ -366,6 +366,12 @@ public enum SystemCall {
         return settings
     }
 
+    /// Drops what was typed on the terminal `fd` and not read yet (`tcflush(TCIFLUSH)`), so that
+    /// keys typed ahead cannot answer a question asked after them.
+    public static func discardPendingInput(_ fd: Int32) {
+        _ = tcflush(fd, TCIFLUSH)
+    }
+
     /// Applies terminal settings to `fd`, after the output drains (`TCSADRAIN`).
     public static func setTerminalSettings(_ fd: Int32, _ settings: termios) throws(SystemCallError) {
         var settings = settings

@@ -23,8 +23,8 @@ final class AskBox: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     }
 
-    func rws(_ arguments: [String]) throws -> RWSBinary.Outcome {
-        try RWSBinary.run([arguments[0]] + server.rwsFlags + arguments.dropFirst(), home: home)
+    func rws(_ arguments: [String], stdin: String = "") throws -> RWSBinary.Outcome {
+        try RWSBinary.run([arguments[0]] + server.rwsFlags + arguments.dropFirst(), stdin: stdin, home: home)
     }
 
     func stop() {
@@ -91,6 +91,47 @@ final class AskBox: @unchecked Sendable {
         #expect(body.contains(png.base64EncodedString()) && body.contains("FILE-ON-BOX 9"))
     }
 
+    @Test func thePromptComesFromStdinWithADashOrWhenNoneIsGiven() throws {
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
+        defer { box.stop() }
+        for arguments in [["app", "-"], []] {
+            let outcome = try box.rws(
+                ["ask"] + arguments + ["--permission-mode", "plan"], stdin: "Prompt from a pipe \(arguments.count)\n")
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let sent = box.model.conversationRequests().last.map { String(describing: $0) } ?? ""
+            #expect(sent.contains("Prompt from a pipe \(arguments.count)"))
+        }
+        let empty = try box.rws(["ask", "app", "-", "--permission-mode", "plan"], stdin: "\n")
+        #expect(empty.status == 64)
+        #expect(empty.stderr.contains("the prompt read from stdin is empty"))
+    }
+
+    @Test func newerPermissionModesArePassedOnAndAnUnknownOneWithAWarning() throws {
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
+        defer { box.stop() }
+        let dontAsk = try box.rws(["ask", "app", "Hi", "--permission-mode", "dontAsk", "--json"])
+        #expect(dontAsk.status == 0, "\(dontAsk.stderr)")
+        #expect(dontAsk.stdout.contains(#""permission_mode":"dontAsk""#) || dontAsk.stdout.contains(#""permissionMode":"dontAsk""#))
+        #expect(!dontAsk.stderr.contains("warning"))
+        let unknown = try box.rws(["ask", "app", "Hi", "--permission-mode", "sometimesAsk"])
+        #expect(unknown.stderr.contains("rws: warning: permission mode \"sometimesAsk\" is not one rws knows"))
+    }
+
+    @Test func everyJSONErrorObjectOfAskHasTypeError() throws {
+        let box = try AskBox(turns: [])
+        defer { box.stop() }
+        for arguments in [["/no/such/dir", "Hello"], ["app", "Hello", "--claude", "claude-missing"]] {
+            let outcome = try box.rws(["ask"] + arguments + ["--permission-mode", "plan", "--json"])
+            #expect(outcome.status != 0)
+            let objects = outcome.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            let errors = objects.filter { $0["error"] != nil || $0["type"] as? String == "error" }
+            #expect(!errors.isEmpty, "no error object for \(arguments) in:\n\(outcome.stdout)")
+            #expect(errors.allSatisfy { $0["type"] as? String == "error" }, "\(outcome.stdout)")
+        }
+    }
+
     @Test func aBoxWithoutClaudeCodeFailsWithAMessageSayingSo() throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }
@@ -121,7 +162,7 @@ final class AskBox: @unchecked Sendable {
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
             try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Make asked.txt"]) + "; echo rws-exit=$?")
-        try await tmux.wait(for: "Allow Bash: echo yes > asked.txt? [y]es, [a]lways, [n]o:", within: .seconds(20))
+        try await tmux.wait(for: "Allow Bash: echo yes > asked.txt? [y]es / [a]lways / [N]o:", within: .seconds(20))
         try tmux.type("y")
         try await tmux.wait(for: "slow slow")
         #expect(FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
@@ -160,5 +201,231 @@ final class AskBox: @unchecked Sendable {
         try tmux.press("C-c")
         try await tmux.wait(for: "rws-exit=130")
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
+    /// A box whose model streams slowly, then asks for `echo yes > asked.txt`, then (after the tool's answer) says "done".
+    private static func slowTextThenBash() throws -> AskBox {
+        try AskBox(turns: [
+            [
+                "blocks": [
+                    ["type": "text", "text": String(repeating: "slow ", count: 30), "chunks": 30],
+                    ["type": "tool_use", "name": "Bash", "input": ["command": "echo yes > asked.txt"]],
+                ],
+                "chunk_delay": 0.1,
+            ],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+    }
+
+    private static func startAsk(_ box: AskBox, _ prompt: String) async throws -> Tmux {
+        let tmux = try Tmux.start(home: box.home)
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(
+            try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", prompt]) + "; echo rws-exit=$?")
+        return tmux
+    }
+
+    /// `rws ask` in a tmux pane, waiting at the question for `echo yes > asked.txt`.
+    private static func atBashQuestion() async throws -> (AskBox, Tmux) {
+        let box = try slowTextThenBash()
+        do {
+            let tmux = try await startAsk(box, "Make asked.txt")
+            do {
+                try await tmux.wait(for: bashQuestion, within: .seconds(30))
+                return (box, tmux)
+            } catch {
+                tmux.stop()
+                throw error
+            }
+        } catch {
+            box.stop()
+            throw error
+        }
+    }
+
+    /// Whether the pane shows rws's exit status (not just the command line's `echo rws-exit=$?`).
+    private static func exited(_ screen: String) -> Bool {
+        screen.contains(/rws-exit=[0-9]/)
+    }
+
+    private static let bashQuestion = "Allow Bash: echo yes > asked.txt? [y]es / [a]lways / [N]o:"
+
+    @Test func keysTypedWhileTheAnswerStreamsDoNotAnswerTheNextQuestion() async throws {
+        let box = try Self.slowTextThenBash()
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Make asked.txt")
+        defer { tmux.stop() }
+        try await tmux.wait(for: "slow slow", within: .seconds(20))
+        try tmux.type("y")
+        try await tmux.wait(for: Self.bashQuestion, within: .seconds(20))
+        try await Task.sleep(for: .seconds(2))
+        let screen = try tmux.screen()
+        #expect(!Self.exited(screen), "the question was answered by the typed-ahead keys:\n\(screen)")
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
+        try tmux.type("n")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
+    }
+
+    @Test(arguments: [1, 2]) func ctrlCAtAQuestionEndsTheTurnWithinASecondAndTheToolDoesNotRun(presses: Int) async throws {
+        let (box, tmux) = try await Self.atBashQuestion()
+        defer {
+            tmux.stop()
+            box.stop()
+        }
+        let pressed = ContinuousClock.now
+        for _ in 0..<presses { try tmux.press("C-c") }
+        let screen = try await tmux.wait(for: "rws-exit=130", within: .seconds(5))
+        let took = ContinuousClock.now - pressed
+        #expect(took < .seconds(1), "rws took \(took) to end after Ctrl+C at the question")
+        #expect(screen.contains("interrupted at the question; Bash was not run"))
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
+    @Test func anUnclearAnswerIsAskedAgainAndEnterMeansNo() async throws {
+        let (box, tmux) = try await Self.atBashQuestion()
+        defer {
+            tmux.stop()
+            box.stop()
+        }
+        try tmux.type("maybe")
+        try await tmux.wait(for: "rws: answer y (yes), a (always) or n (no); Enter is no:")
+        #expect(!Self.exited(try tmux.screen()))
+        try tmux.type("")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
+        let denial = box.model.conversationRequests().last.map { String(describing: $0) } ?? ""
+        #expect(denial.contains("The user denied this tool call."))
+    }
+
+    @Test func theEndOfInputAtAQuestionDeniesWithAMessage() async throws {
+        let (box, tmux) = try await Self.atBashQuestion()
+        defer {
+            tmux.stop()
+            box.stop()
+        }
+        try tmux.press("C-d")
+        let screen = try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        #expect(screen.contains("rws: the input ended before an answer: Bash denied"))
+        #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
+    }
+
+    @Test func aWriteQuestionShowsThePathTheSizeAndTheFirstLinesNeutralised() async throws {
+        let content = (["first \u{1B}[31mred"] + (2...30).map { "line \($0)" }).joined(separator: "\n")
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "Write", "input": ["file_path": "notes.txt", "content": content]]]],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Write notes")
+        defer { tmux.stop() }
+        let screen = try await tmux.wait(for: "[y]es / [a]lways / [N]o:", within: .seconds(30))
+        #expect(screen.contains("notes.txt: \(content.utf8.count) bytes, 30 lines"))
+        #expect(screen.contains("│ first \\e[31mred"))
+        #expect(screen.contains("│ line 20\n"))
+        #expect(!screen.contains("line 21"))
+        #expect(screen.contains("… 10 more lines not shown"))
+        try tmux.type("n")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+    }
+
+    @Test func anEditQuestionShowsAUnifiedDiffOfOldAndNewText() async throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "Read", "input": ["file_path": "conf.py"]]]],
+            [
+                "blocks": [
+                    [
+                        "type": "tool_use", "name": "Edit",
+                        "input": ["file_path": "conf.py", "old_string": "b = 2\nc = 3", "new_string": "b = 20\nc = 3"],
+                    ]
+                ]
+            ],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        try "a = 1\nb = 2\nc = 3\n".write(toFile: box.project + "/conf.py", atomically: true, encoding: .utf8)
+        let tmux = try await Self.startAsk(box, "Change b")
+        defer { tmux.stop() }
+        let screen = try await tmux.wait(for: "[y]es / [a]lways / [N]o:", within: .seconds(30))
+        #expect(screen.contains("  -b = 2\n  +b = 20\n   c = 3"), "no diff in:\n\(screen)")
+        try tmux.type("n")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+    }
+
+    @Test func aBashQuestionShowsTheWholeCommandAndItsDescription() async throws {
+        let box = try AskBox(turns: [
+            [
+                "blocks": [
+                    [
+                        "type": "tool_use", "name": "Bash",
+                        "input": ["command": "echo one > one.txt\necho two > two.txt", "description": "Write two files"],
+                    ]
+                ]
+            ],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Print")
+        defer { tmux.stop() }
+        let screen = try await tmux.wait(for: "[N]o:", within: .seconds(30))
+        #expect(screen.contains("  $ echo one > one.txt\n    echo two > two.txt\n  # Write two files"), "in:\n\(screen)")
+        try tmux.type("n")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+    }
+
+    @Test func alwaysOffersClaudeCodesOwnRuleWithWhereItIsKeptAndClaudeCodeKeepsIt() async throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "npm test --silent", "description": "Run tests"]]]],
+            ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "npm test --watch", "description": "Again"]]]],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Test")
+        defer { tmux.stop() }
+        try await tmux.wait(
+            for: "[a]lways: allow Bash(npm test *), kept in this project's local settings (.claude/settings.local.json)",
+            within: .seconds(30))
+        try tmux.type("a")
+        let screen = try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        #expect(screen.components(separatedBy: "Allow Bash").count == 2, "asked more than once:\n\(screen)")
+        let local = try String(contentsOfFile: box.project + "/.claude/settings.local.json", encoding: .utf8)
+        #expect(local.contains("Bash(npm test *)"))
+    }
+
+    /// Answers one AskUserQuestion about colours by typing `typed` once `shown` is on screen; what the model was sent next.
+    private static func answerColourQuestion(multiSelect: Bool, shown: String, typed: String) async throws -> String {
+        let question: [String: Any] = [
+            "question": "Which colour?", "header": "Colour", "multiSelect": multiSelect,
+            "options": [["label": "Red", "description": "warm"], ["label": "Blue", "description": "cold"]],
+        ]
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "AskUserQuestion", "input": ["questions": [question]]]]],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        let tmux = try await startAsk(box, "Pick")
+        defer { tmux.stop() }
+        try await tmux.wait(for: shown, within: .seconds(30))
+        try tmux.type(typed)
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        return box.model.conversationRequests().last.map { String(describing: $0) } ?? ""
+    }
+
+    @Test func askUserQuestionShowsNumberedOptionsAndTheModelGetsTheChosenAnswer() async throws {
+        let shown = "Which colour?\n  1. Red — warm\n  2. Blue — cold\nA number, or your own answer:"
+        let sent = try await Self.answerColourQuestion(multiSelect: false, shown: shown, typed: "2")
+        #expect(sent.contains(#"\"Which colour?\"=\"Blue\""#), "the model was sent:\n\(sent)")
+    }
+
+    @Test func aMultiSelectQuestionTakesSeveralNumbersAndTheModelGetsEveryChosenLabel() async throws {
+        let shown = "Numbers separated by commas, or your own answer:"
+        let sent = try await Self.answerColourQuestion(multiSelect: true, shown: shown, typed: "1, 2")
+        #expect(sent.contains(#"\"Which colour?\"=\"Red, Blue\""#), "the model was sent:\n\(sent)")
+    }
+
+    @Test func anAnswerInOwnWordsIsSentAsTyped() async throws {
+        let sent = try await Self.answerColourQuestion(multiSelect: false, shown: "A number, or your own answer:", typed: "Green")
+        #expect(sent.contains(#"\"Which colour?\"=\"Green\""#), "the model was sent:\n\(sent)")
     }
 }

@@ -59,7 +59,7 @@ import Testing
         #expect(plain.stderr == "rws: /no/such/dir: no such file or directory\n")
         #expect(plain.status == 1)
         let json = try RWSBinary.run(["ls", "--json"] + server.rwsFlags + ["/no/such/dir"], home: home)
-        #expect(json.stdout == #"{"error":"\/no\/such\/dir: no such file or directory","exitCode":1}"# + "\n")
+        #expect(json.stdout == #"{"error":"\/no\/such\/dir: no such file or directory","exitCode":1,"type":"error"}"# + "\n")
         #expect(json.status == 1)
     }
 

@@ -24,6 +24,13 @@ import Testing
         }
     }
 
+    @Test func askHelpSaysItRunsClaudeCodeHeadlessAndPointsAtTheTerms() throws {
+        let help = try RWSBinary.run(["ask", "--help"], home: home).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("rws ask runs Claude Code in its headless stream-json mode (the mode of the Claude Agent SDK)"))
+        #expect(help.contains("rws claude runs its interactive UI"))
+        #expect(help.contains("check their current terms"))
+    }
+
     @Test func theRootHelpShowsAnExample() throws {
         let outcome = try RWSBinary.run(["--help"], home: home)
         #expect(outcome.stdout.contains("Examples:"))

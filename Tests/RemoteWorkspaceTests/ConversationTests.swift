@@ -52,17 +52,35 @@ import Testing
         #expect(try await box.waitUntilNoProcess().isEmpty)
     }
 
-    @Test func allowAlwaysLetsTheSameToolRunAgainWithoutAsking() async throws {
+    @Test func allowAlwaysAppliesClaudeCodesOwnPrefixRuleWhichHoldsAfterResumeWhileOtherCommandsAreStillAsked() async throws {
         let box = try ConversationBox(turns: [
-            Turn.bash("echo one > one.txt"), Turn.bash("echo two > two.txt"), Turn.text("Both done."),
+            Turn.bash("npm test --silent"), Turn.bash("npm test --watch"), Turn.bash("echo two > two.txt"), Turn.text("Done."),
+            Turn.bash("npm test --again"), Turn.text("Done again."),
         ])
         defer { box.stop() }
-        try await box.server.withConnection { ssh in
+        let session = try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
-            let events = try await collect(try await conversation.send("Make two files"), in: conversation) { _ in .allowAlways }
-            #expect(events.permissionRequests.count == 1)
-            #expect(events.toolResults.map(\.isError) == [false, false])
-            #expect(FileManager.default.fileExists(atPath: box.project + "/two.txt"))
+            var asked: [ClaudePermissionRequest] = []
+            let events = try await collect(try await conversation.send("Test"), in: conversation) { request in
+                asked.append(request)
+                return asked.count == 1 ? .allowAlways : .deny(message: "no")
+            }
+            let suggestion = try #require(asked.first?.suggestions.first)
+            #expect(suggestion.rules == ["Bash(npm test *)"])
+            #expect(suggestion.destination == "localSettings")
+            #expect(suggestion.summary.contains("allow Bash(npm test *), kept in this project's local settings"))
+            // The second npm test ran without a question; the echo was asked.
+            #expect(asked.map { $0.input["command"]?.stringValue } == ["npm test --silent", "echo two > two.txt"])
+            await conversation.stop()
+            return try #require(events.session?.id)
+        }
+        let local = try String(contentsOfFile: box.project + "/.claude/settings.local.json", encoding: .utf8)
+        #expect(local.contains("Bash(npm test *)"))
+        try await box.server.withConnection { ssh in
+            let conversation = try await ClaudeConversation.start(on: ssh, options: box.options(start: .resume(session)))
+            let events = try await collect(try await conversation.send("Again"), in: conversation) { _ in .deny(message: "no") }
+            #expect(events.permissionRequests.isEmpty)
+            #expect(events.toolResults.count == 1)
             await conversation.stop()
         }
     }

@@ -80,6 +80,8 @@ public struct ClaudePermissionRequest: Sendable, Equatable {
     public var blockedPath: String?
     /// The tool use id of the call.
     public var toolUseID: String?
+    /// What Claude Code suggests "always" should mean for this call; empty when it offers none.
+    public var suggestions: [ClaudePermissionSuggestion] = []
 }
 
 /// How a turn ended, from Claude Code's `result` message.

@@ -50,7 +50,8 @@ struct ClaudeMessageParser {
             ClaudePermissionRequest(
                 requestID: id, toolName: request["tool_name"]?.stringValue ?? "", input: request["input"] ?? .object(JSONObject()),
                 description: request["description"]?.stringValue, blockedPath: request["blocked_path"]?.stringValue,
-                toolUseID: request["tool_use_id"]?.stringValue))
+                toolUseID: request["tool_use_id"]?.stringValue,
+                suggestions: (request["permission_suggestions"]?.arrayValue ?? []).map(ClaudePermissionSuggestion.init(json:))))
     }
 
     private static func system(_ message: JSONValue) -> [ClaudeEvent] {

@@ -4,30 +4,40 @@ import SessionHistory
 public enum ClaudePermissionDecision: Sendable, Equatable {
     /// Run the tool this time.
     case allow
-    /// Run the tool, and every later call of the same tool in this session without asking.
+    /// Run the tool, and apply the permission updates Claude Code suggested with the request
+    /// (``ClaudePermissionRequest/suggestions``), such as a command prefix rule: Claude Code then
+    /// no longer asks for what they allow, and keeps them where they say. Without suggestions, the same as ``allow``.
     case allowAlways
+    /// Run the tool with `input` instead of the one asked about: how the answers to AskUserQuestion
+    /// go back (the question's input plus `"answers": {question: label}`, labels of a multi-select joined by ", ").
+    case allowWithInput(JSONValue)
     /// Do not run the tool; the model is told `message`.
     case deny(message: String)
+    /// Do not run the tool and end the turn (the user pressed Ctrl+C at the question); the model is told `message`.
+    case denyAndInterrupt(message: String)
 
     /// The `response` of the `can_use_tool` control response.
     func response(to request: ClaudePermissionRequest) -> JSONValue {
         switch self {
         case .allow:
             return .object(JSONObject([JSONMember("behavior", .string("allow")), JSONMember("updatedInput", request.input)]))
+        case .allowWithInput(let input):
+            return .object(JSONObject([JSONMember("behavior", .string("allow")), JSONMember("updatedInput", input)]))
         case .allowAlways:
-            let rule = JSONValue.object(JSONObject([JSONMember("toolName", .string(request.toolName))]))
-            let update = JSONValue.object(
-                JSONObject([
-                    JSONMember("type", .string("addRules")), JSONMember("rules", .array([rule])),
-                    JSONMember("behavior", .string("allow")), JSONMember("destination", .string("session")),
-                ]))
+            // Claude Code's own suggestions, sent back as they came: Claude Code applies and keeps them.
             return .object(
                 JSONObject([
                     JSONMember("behavior", .string("allow")), JSONMember("updatedInput", request.input),
-                    JSONMember("updatedPermissions", .array([update])),
+                    JSONMember("updatedPermissions", .array(request.suggestions.map(\.json))),
                 ]))
         case .deny(let message):
             return .object(JSONObject([JSONMember("behavior", .string("deny")), JSONMember("message", .string(message))]))
+        case .denyAndInterrupt(let message):
+            return .object(
+                JSONObject([
+                    JSONMember("behavior", .string("deny")), JSONMember("message", .string(message)),
+                    JSONMember("interrupt", .bool(true)),
+                ]))
         }
     }
 }

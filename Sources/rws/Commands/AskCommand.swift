@@ -15,11 +15,16 @@ struct AskCommand: AsyncParsableCommand {
             the remote home, or the session's own directory with --resume.
 
             The answer streams to stdout; tool calls and their results go to stderr. When Claude Code asks whether a tool may \
-            run, rws asks you on the terminal: y (this once), a (always, for this tool in this session), n (no). Without a \
-            terminal rws cannot ask, so it refuses to start unless --permission-mode is given; questions that still come are then \
-            answered no.
+            run, rws asks you on the terminal: y (this once), a (always: the rule Claude Code suggests, such as \
+            Bash(npm test *), kept where it says), n or Enter (no). Keys typed before the question appeared are discarded; \
+            Ctrl+C at a question ends the turn. Without a terminal rws cannot ask, so it refuses to start unless \
+            --permission-mode is given; questions that still come are then answered no.
 
             Ctrl+C interrupts the turn; a second Ctrl+C stops Claude Code and exits with 130.
+
+            Terms: rws ask runs Claude Code in its headless stream-json mode (the mode of the Claude Agent SDK); rws claude \
+            runs its interactive UI. Anthropic's terms may bill headless use differently from interactive use on subscription \
+            plans: check their current terms.
 
             With --json, every event is one JSON object per line (session_started, text_delta, tool_call, tool_result, \
             permission_request, usage, error, result…).
@@ -31,6 +36,7 @@ struct AskCommand: AsyncParsableCommand {
               rws ask --host box app "What does main.swift do?"
               rws ask --host box app "Run the tests and fix what fails" --permission-mode acceptEdits
               rws ask --host box --continue app "And the other file?"
+              git diff | rws ask --host box app - --permission-mode plan
               rws ask --host box --resume 0b1c "Summarise where we are"
               rws ask --host box app "What is on this screenshot?" --image shot.png --file src/main.swift
               rws ask --host box app "List the TODOs" --permission-mode plan --json
@@ -64,8 +70,20 @@ struct AskCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (1...2).contains(words.count) else { throw ValidationError("give a PROMPT, optionally after a PROJECT") }
+        guard (1...2).contains(words.count) || (words.isEmpty && !Terminal.isTTY(STDIN_FILENO)) else {
+            throw ValidationError("give a PROMPT, optionally after a PROJECT (or - to read it from stdin)")
+        }
         if fork, start.resume == nil, !start.continueMostRecent { throw ValidationError("--fork needs --resume or --continue") }
+    }
+
+    /// The prompt: the last word, or stdin when that is `-` or no prompt was given (stdin not a terminal).
+    private func promptText() throws -> String {
+        guard words.isEmpty || words.last == "-" else { return words.last ?? "" }
+        let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw CLIError.usage("the prompt read from stdin is empty: pipe the question into rws ask, or give it as PROMPT")
+        }
+        return text
     }
 
     func run() async throws {
@@ -76,16 +94,19 @@ struct AskCommand: AsyncParsableCommand {
             guard interactive || options.permissionMode != nil else {
                 throw CLIError.usage(
                     "stdin is not a terminal, so rws cannot ask before a tool runs: pass --permission-mode "
-                        + "(default, plan, acceptEdits or bypassPermissions)")
+                        + "(\(ClaudeStartOptions.knownModes))")
             }
-            let prompt = ClaudePrompt(words.last ?? "", images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
+            start.warnAboutUnknownMode()
+            let prompt = ClaudePrompt(try promptText(), images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
             return try await connection.withConnection { ssh in
                 let conversation = try await ClaudeConversation.start(on: ssh, options: options)
                 let ending = EndingSignal()
-                let interrupts = AskInterrupts(conversation: conversation, quiet: json, ending: ending)
+                let question = TerminalQuestion()
+                let interrupts = AskInterrupts(conversation: conversation, question: question, quiet: json, ending: ending)
                 defer { interrupts.remove() }
+                let turn = AskTurn(conversation: conversation, json: json, interactive: interactive, question: question)
                 do {
-                    let code = try await AskTurn(conversation: conversation, json: json, interactive: interactive).run(prompt)
+                    let code = try await turn.run(prompt)
                     await conversation.stop()
                     return ending.number.map { 128 + $0 } ?? code
                 } catch {
@@ -102,6 +123,7 @@ struct AskTurn {
     let conversation: ClaudeConversation
     let json: Bool
     let interactive: Bool
+    let question: TerminalQuestion
 
     func run(_ prompt: ClaudePrompt) async throws -> Int32 {
         var code: Int32 = 0
@@ -111,7 +133,16 @@ struct AskTurn {
                 printer.show(event)
                 switch event {
                 case .permissionRequest(let request):
-                    try await conversation.respond(to: request, with: await decide(request))
+                    guard let decision = await decide(request) else {
+                        // Ctrl+C at the question: Claude Code is told no and to stop the turn, then
+                        // stopped, so that rws returns at once instead of waiting for the turn's end.
+                        let message = "The user pressed Ctrl+C at the permission question: the tool was not run."
+                        try? await conversation.respond(to: request, with: .denyAndInterrupt(message: message))
+                        await conversation.stop()
+                        if !json { Terminal.err("\nrws: interrupted at the question; \(request.toolName) was not run\n") }
+                        return RWSExitCode.interrupted
+                    }
+                    try await conversation.respond(to: request, with: decision)
                 case .result(let result):
                     code = result.wasInterrupted ? RWSExitCode.interrupted : (result.isError ? RWSExitCode.failure : 0)
                 default:
@@ -124,24 +155,36 @@ struct AskTurn {
         return code
     }
 
-    private func decide(_ request: ClaudePermissionRequest) async -> ClaudePermissionDecision {
+    /// The user's answer; nil when Ctrl+C was pressed at the question.
+    private func decide(_ request: ClaudePermissionRequest) async -> ClaudePermissionDecision? {
         guard interactive else {
             Terminal.err("rws: \(request.toolName) needs permission and there is no terminal to ask: denied\n")
             return .deny(message: "The user could not be asked (no terminal); the permission mode does not allow this tool.")
         }
-        Terminal.err("\nAllow \(request.toolName): \(AskPrinter.summary(of: request.input))? [y]es, [a]lways, [n]o: ")
-        let answer = await Self.readAnswer()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        switch answer {
-        case "y", "yes": return .allow
-        case "a", "always": return .allowAlways
-        default: return .deny(message: "The user denied this tool call.")
-        }
-    }
-
-    /// Reads one line from stdin on a thread of its own, so the event loop keeps running.
-    private static func readAnswer() async -> String? {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: readLine()) }
+        if request.toolName == "AskUserQuestion" { return await AskUserQuestionPrompt(request: request, question: question).answer() }
+        let preview = PermissionPreview(request: request, color: Terminal.isTTY(STDERR_FILENO)).text
+        let tool = request.toolName.safeLine
+        // "Always" is what Claude Code suggests for this call, worded as the rule; no suggestion, no "always".
+        let always = request.suggestions.map { "  [a]lways: \($0.summary.safeLine)\n" }.joined()
+        let choices = always.isEmpty ? "[y]es / [N]o" : "[y]es / [a]lways / [N]o"
+        let again =
+            always.isEmpty ? "rws: answer y (yes) or n (no); Enter is no: " : "rws: answer y (yes), a (always) or n (no); Enter is no: "
+        var prompt = "\n\(preview)\(always)Allow \(tool): \(AskPrinter.summary(of: request.input))? \(choices): "
+        while true {
+            switch await question.ask(prompt) {
+            case .interrupted:
+                return nil
+            case .endOfInput:
+                Terminal.err("\nrws: the input ended before an answer: \(request.toolName) denied\n")
+                return .deny(message: "The user could not answer (the input ended); the tool was not run.")
+            case .line(let line):
+                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "y", "yes": return .allow
+                case "a" where !always.isEmpty, "always" where !always.isEmpty: return .allowAlways
+                case "", "n", "no": return .deny(message: "The user denied this tool call.")
+                default: prompt = again
+                }
+            }
         }
     }
 }
@@ -192,9 +235,9 @@ struct AskPrinter {
     /// A tool input in one line: its command or path when it has one, else compact JSON.
     static func summary(of input: JSONValue) -> String {
         for key in ["command", "file_path", "path", "pattern", "url"] {
-            if let value = input[key]?.stringValue { return clip(value, to: 200) }
+            if let value = input[key]?.stringValue { return clip(value.safeLine, to: 200) }
         }
-        return clip(JSONWriter.string(from: input), to: 200)
+        return clip(JSONWriter.string(from: input).safeLine, to: 200)
     }
 
     static func clip(_ text: String, to length: Int) -> String {
@@ -217,12 +260,17 @@ final class AskInterrupts {
 
     private let handler: InterruptHandler
 
-    init(conversation: ClaudeConversation, quiet: Bool, ending: EndingSignal) {
+    init(conversation: ClaudeConversation, question: TerminalQuestion, quiet: Bool, ending: EndingSignal) {
         let presses = Presses()
         handler = InterruptHandler(signals: EndingSignal.numbers) { number in
             if number != SIGINT {
+                // TERM/HUP end everything, a question waiting for a key included.
                 ending.record(number)
+                _ = question.interrupt()
                 Task { await conversation.stop() }
+            } else if question.interrupt() {
+                // At a question, Ctrl+C ends the question and the turn itself (see AskTurn).
+                return
             } else if presses.next() == 1 {
                 if !quiet { Terminal.err("\nrws: interrupting the turn (Ctrl+C again to quit)\n") }
                 Task { try? await conversation.interrupt() }

@@ -35,6 +35,7 @@ struct ClaudeCommand: AsyncParsableCommand {
                 throw CLIError.usage("rws claude needs a terminal; use rws ask to talk to Claude Code without one")
             }
             let options = try start.options(project: project, locations: workspace.locations())
+            start.warnAboutUnknownMode()
             return try await connection.withConnection { ssh in
                 let command = try await options.resolved(on: ssh).interactiveCommandLine()
                 return try await RemoteTerminal.run(command, on: ssh)
@@ -51,7 +52,10 @@ struct ClaudeStartOptions: ParsableArguments {
     @Flag(name: .customLong("continue"), help: "Continue the most recent conversation in the directory.")
     var continueMostRecent = false
 
-    @Option(name: .long, help: ArgumentHelp("default, plan, acceptEdits or bypassPermissions.", valueName: "mode"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "default, plan, acceptEdits, bypassPermissions, dontAsk, auto, or any mode the box's Claude Code accepts.", valueName: "mode"))
     var permissionMode: String?
 
     @Option(name: .long, help: ArgumentHelp("The model, such as sonnet, opus or a full model name.", valueName: "model"))
@@ -69,10 +73,18 @@ struct ClaudeStartOptions: ParsableArguments {
 
     func mode() throws -> ClaudePermissionMode? {
         guard let permissionMode else { return nil }
-        guard let mode = ClaudePermissionMode(rawValue: permissionMode) else {
-            throw ValidationError("unknown permission mode \"\(permissionMode)\": use default, plan, acceptEdits or bypassPermissions")
-        }
-        return mode
+        guard !permissionMode.isEmpty else { throw ValidationError("--permission-mode needs a mode, such as " + Self.knownModes) }
+        return ClaudePermissionMode(rawValue: permissionMode)
+    }
+
+    static let knownModes = ClaudePermissionMode.known.map(\.rawValue).joined(separator: ", ")
+
+    /// Warns on stderr when the mode is not one rws knows: passed on, the box's Claude Code decides.
+    func warnAboutUnknownMode() {
+        guard let permissionMode, !ClaudePermissionMode.known.contains(ClaudePermissionMode(rawValue: permissionMode)) else { return }
+        Terminal.err(
+            "rws: warning: permission mode \"\(permissionMode.safeLine)\" is not one rws knows (\(Self.knownModes)); "
+                + "passing it on to Claude Code on the box\n")
     }
 
     /// The library options; a project name means a folder of the workspace root, a path (with

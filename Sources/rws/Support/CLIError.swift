@@ -20,7 +20,7 @@ enum CLIError: Error, CustomStringConvertible {
 }
 
 /// Runs a command body and turns every error into one line on stderr (or, with `json`, a JSON
-/// object `{"error": message, "exitCode": code}` on stdout) and a documented exit code.
+/// object `{"error": message, "exitCode": code, "type": "error"}` on stdout) and a documented exit code.
 func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) async -> Never {
     let code: Int32
     let message: String
@@ -73,9 +73,10 @@ func plainDescription(of error: any Error) -> String {
     return "a local file operation failed: " + SystemCallError("file operation", describing: error).reason
 }
 
-/// The error object of a `--json` command line, on stdout: `{"error": message, "exitCode": code}`.
+/// The error object of a `--json` command line, on stdout: `{"error": message, "exitCode": code, "type": "error"}`
+/// (`type` as in the event lines of `rws ask --json`, so one test finds every error).
 func printJSONError(_ message: String, code: Int32) {
-    let object: [String: Any] = ["error": message, "exitCode": Int(code)]
+    let object: [String: Any] = ["error": message, "exitCode": Int(code), "type": "error"]
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
     Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
 }
