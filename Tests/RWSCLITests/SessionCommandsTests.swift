@@ -121,6 +121,33 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
+    func aTornLastLineIsReportedAtVerboseAndInJSONOnTheBoxAndLocally(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: box.file))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"type":"assistant","uuid":"a2","message":{"content":[{"type":"te"#.utf8))
+        try handle.close()
+
+        let verbose = try await box.rws(["history", "7777", "-v"])
+        #expect(verbose.status == 0)
+        #expect(verbose.stderr.contains("line 4 (torn last line)"), "\(verbose.stderr)")
+        #expect(verbose.stdout.contains("List the files"))
+        let json = try await box.rws(["history", "7777", "--format", "json"])
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let issues = try #require(decoded?["lineIssues"] as? [[String: Any]], "\(json.stdout)")
+        #expect(issues.count == 1 && issues.first?["tornLastLine"] as? Bool == true && issues.first?["line"] as? Int == 4)
+
+        let home = box.home
+        let arguments = ["history", box.file, "-v"]
+        let local = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try RWSBinary.run(arguments, home: home) }) }
+        }
+        #expect(local.status == 0 && local.stderr.contains("line 4 (torn last line)"), "\(local.stderr)")
+        let plain = try await box.rws(["history", "7777"])
+        #expect(!plain.stderr.contains("torn"), "\(plain.stderr)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
     func renameThenListShowsTheNewTitle(kind: ServerKind) async throws {
         let box = try Self(kind)
         #expect(try await box.rws(["rename", "77", "Files of proj"]).status == 0)

@@ -74,17 +74,26 @@ struct HistoryCommand: AsyncParsableCommand {
                 guard !follow else { throw CLIError.usage("--follow watches a session on a box: give --host") }
                 var loaded = try LocalSession.load(at: URL(fileURLWithPath: NSString(string: session).expandingTildeInPath))
                 if let last { loaded.conversation = loaded.conversation.suffix(messages: last) }
+                reportLineIssues(loaded.lines.issues)
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 return 0
             }
             return try await RemoteSessionsSupport.with(connection, workspace) { sessions -> Int32 in
                 let loaded =
                     if let last { try await sessions.loadSession(session, last: last) } else { try await sessions.loadSession(session) }
+                reportLineIssues(loaded.lines.issues)
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 guard follow else { return 0 }
                 return try await Self.follow(loaded, sessions: sessions, format: format.exportFormat, options: options)
             }
         }
+    }
+
+    /// At `-v`: each line of the file that could not be decoded, a torn last line named as such.
+    private func reportLineIssues(_ issues: [LineIssue]) {
+        guard !issues.isEmpty else { return }
+        let logger = connection.logging.logger("rws.history")
+        for issue in issues { logger.info("session \(session): \(issue) — the line is left out") }
     }
 
     /// Signals that end `--follow`: each stops the remote loop first; rws then exits with 128+N.
