@@ -30,7 +30,7 @@ struct MarkdownWriter: TranscriptWriter {
         output += "\(heading) \(Self.label(of: turn.kind))\(TextFolding.dottedTime(turn.timestamp))\n\n"
         switch turn.kind {
         case .prompt, .interruption, .command:
-            output += turn.text + "\n\n"
+            output += MarkdownHeadings.demote(turn.text, below: level) + "\n\n"
         case .commandOutput, .compactSummary:
             fenced(TextFolding.fold(turn.text, limit: options.toolResultLineLimit), language: "")
         }
@@ -43,7 +43,7 @@ struct MarkdownWriter: TranscriptWriter {
     }
 
     mutating func text(_ text: String) {
-        output += text + "\n\n"
+        output += MarkdownHeadings.demote(text, below: level) + "\n\n"
     }
 
     mutating func thinking(_ text: String) {
