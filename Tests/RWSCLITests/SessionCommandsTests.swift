@@ -94,6 +94,60 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
+    func aFileFromAnotherWriterIsListedAndShownAsItsRecordsSay(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        // Same first 8 characters as the other session; spaced JSON, no timestamps, bare-string content.
+        let other = "77777777-1111-0000-0000-000000000008"
+        let lines = [
+            #"{ "type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "\#(other)", "cwd": "/home/dev/proj","#
+                + #" "message": { "role": "user", "content": [ "Part one", "part two" ] } }"#,
+            #"{ "type" : "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "\#(other)", "cwd": "/home/dev/proj","#
+                + #" "message": { "id": "m1", "role": "assistant", "content": [ "Plain answer" ] } }"#,
+        ]
+        let path = String(box.file.dropLast(Self.id.count + 6)) + other + ".jsonl"
+        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+
+        let table = try await box.rws(["sessions"])
+        #expect(table.status == 0)
+        #expect(table.stdout.hasPrefix("ID          LAST"), "\(table.stdout)")
+        // No timestamps: the file's time stands in; spaced JSON still counts both messages.
+        let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("77777777-1  ") }, "\(table.stdout)")
+        #expect(row.dropFirst(30).hasPrefix("2      input") && row.hasSuffix("  Part one"), "\(table.stdout)")
+        #expect(table.stdout.contains("\n77777777-0  2026-01-02 10:00  3 "), "\(table.stdout)")
+        let history = try await box.rws(["history", "77777777-1"])
+        #expect(history.status == 0)
+        #expect(history.stdout.contains("Part one\n") && history.stdout.contains("part two") && history.stdout.contains("Plain answer"))
+        #expect(!history.stdout.contains("[]"), "\(history.stdout)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aTornLastLineIsReportedAtVerboseAndInJSONOnTheBoxAndLocally(kind: ServerKind) async throws {
+        let box = try Self(kind)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: box.file))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"type":"assistant","uuid":"a2","message":{"content":[{"type":"te"#.utf8))
+        try handle.close()
+
+        let verbose = try await box.rws(["history", "7777", "-v"])
+        #expect(verbose.status == 0)
+        #expect(verbose.stderr.contains("line 4 (torn last line)"), "\(verbose.stderr)")
+        #expect(verbose.stdout.contains("List the files"))
+        let json = try await box.rws(["history", "7777", "--format", "json"])
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let issues = try #require(decoded?["lineIssues"] as? [[String: Any]], "\(json.stdout)")
+        #expect(issues.count == 1 && issues.first?["tornLastLine"] as? Bool == true && issues.first?["line"] as? Int == 4)
+
+        let home = box.home
+        let arguments = ["history", box.file, "-v"]
+        let local = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try RWSBinary.run(arguments, home: home) }) }
+        }
+        #expect(local.status == 0 && local.stderr.contains("line 4 (torn last line)"), "\(local.stderr)")
+        let plain = try await box.rws(["history", "7777"])
+        #expect(!plain.stderr.contains("torn"), "\(plain.stderr)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
     func renameThenListShowsTheNewTitle(kind: ServerKind) async throws {
         let box = try Self(kind)
         #expect(try await box.rws(["rename", "77", "Files of proj"]).status == 0)

@@ -50,10 +50,11 @@ import Testing
     static let cases: [ScriptCase] = [
         ScriptCase(
             "listing sessions", ListingScript.script, setup: sessions, normalize: withoutInodes,
-            arguments: { [.word("B"), .word("4096"), .word("*"), .word("1"), .path($0 + "/claude/projects")] }
+            arguments: { [.word("B")] + ListingScript.arguments(window: 4_096, projectPattern: "*", folders: [$0 + "/claude/projects"]) }
         ) { run, _ in
             try ScriptCase.require(
-                run.status == 0 && run.stdoutText.contains("\"type\":\"assistant\"") && run.stdoutText.hasSuffix("B end\n"), "\(run)")
+                run.status == 0 && run.stdoutText.contains("\"type\":\"assistant\"") && run.stdoutText.contains("./p/s.jsonl:2\n")
+                    && run.stdoutText.hasSuffix("B end\n"), "\(run)")
         },
         ScriptCase(
             "widening windows", WideningScript.script, setup: sessions,

@@ -28,6 +28,25 @@ import Testing
         #expect(!text.contains("row 4\n"))
     }
 
+    @Test func headingsInsideMessagesSitBelowTheExportsOwnHeadings() {
+        let prompt = #"# Plan\n## Steps\n```sh\n# a comment, not a heading\n```\n#hashtag and ###### deep"#
+        let bytes = Array(
+            [
+                #"{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"\#(prompt)"}}"#,
+                ##"{"type":"assistant","uuid":"a1","parentUuid":"u1","##
+                    + ##""message":{"id":"m1","content":[{"type":"text","text":"# Answer"}]}}"##,
+            ].joined(separator: "\n").utf8)
+
+        let markdown = ConversationBuilder.build(records: SessionParser.parse(bytes).records).markdown(options: RenderOptions(title: "T"))
+
+        #expect(
+            markdown.contains("### Plan\n#### Steps\n```sh\n# a comment, not a heading\n```\n#hashtag and ###### deep\n"), "\(markdown)")
+        #expect(markdown.contains("\n### Answer\n"), "\(markdown)")
+        let lines = markdown.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("# ") } == ["# T", "# a comment, not a heading"])  // the second inside its fence
+        #expect(lines.filter { $0.hasPrefix("## ") }.map { $0.prefix(9) } == ["## You", "## Claude"].map { $0.prefix(9) })
+    }
+
     @Test func markdownHasPromptsAnswersToolInputsAndMarkers() throws {
         let markdown = try conversation("compacted.jsonl").markdown(options: RenderOptions(title: "Parser work"))
 

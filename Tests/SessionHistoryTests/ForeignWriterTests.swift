@@ -142,6 +142,19 @@ import Testing
         #expect(summary.title == "no clock here")
         #expect(summary.firstTimestamp == nil && summary.lastTimestamp == nil)
         #expect(text.contains("no clock here") && text.contains("fine"))
+        #expect(!text.contains("[]") && text.contains("\nClaude"), "\(text)")
+        let markdown = result.markdown()
+        #expect(!markdown.contains(" · \n") && markdown.contains("Claude\n"), "\(markdown)")
+    }
+
+    @Test func contentGivenAsAnArrayOfBareStringsIsShownAsText() {
+        let bytes = jsonl(
+            #"{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":["first part","second part"]}}"#,
+            #"{"type":"assistant","uuid":"a1","parentUuid":"u1","#
+                + #""message":{"id":"m1","content":["plain answer",{"type":"text","text":"block"}]}}"#
+        )
+
+        #expect(texts(conversation(bytes)) == ["U:first part\nsecond part", "A:plain answer\n\nblock"])
     }
 
     @Test func aSubagentFileOpenedOnItsOwnShowsItsConversation() throws {

@@ -130,6 +130,33 @@ import Testing
         #expect(MessageLines.count(in: []) == 0)
     }
 
+    @Test func whitespaceAroundTheColonCountsAsTheRemoteGrepCountsIt() throws {
+        let lines = [
+            #"{"type": "user","message":{"content":"a"}}"#,
+            "{\"type\"\t:\t\"assistant\",\"message\":{}}",
+            "{ \"type\" :  \"user\" }\r",
+            #"{"type": "progress","data":{"text":"escaped: \"type\": \"assistant\""}}"#,
+            #"{"type": "custom-title","customTitle":"x"}"#,
+            #"{"type":"usery"}"#,
+        ]
+        let bytes = Array(lines.joined(separator: "\n").utf8)
+        #expect(MessageLines.count(in: bytes) == 3)
+        #expect(TitleLines.present(in: bytes))
+        #expect(!TitleLines.present(in: Array(lines[0].utf8)))
+        // The box counts with `grep -c -E` and the same rule.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rws-lines-\(UUID().uuidString).jsonl")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let grep = Process()
+        grep.executableURL = URL(fileURLWithPath: "/bin/sh")
+        grep.arguments = ["-c", "LC_ALL=C grep -c -E -e \"$1\" \"$2\"", "sh", MessageLines.extendedRegex, file.path]
+        let pipe = Pipe()
+        grep.standardOutput = pipe
+        try grep.run()
+        grep.waitUntilExit()
+        #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "3\n")
+    }
+
     @Test func agreesWithGrepOnACorpusSession() throws {
         // `LC_ALL=C grep -c -F -e '"type":"user"' -e '"type":"assistant"'` on these files.
         #expect(

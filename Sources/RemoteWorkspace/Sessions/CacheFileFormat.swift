@@ -1,12 +1,12 @@
 import Foundation
 
-/// The bytes of a cache file: `RWSLIST2`, the index length and its checksum (little-endian
+/// The bytes of a cache file: `RWSLIST3`, the index length and its checksum (little-endian
 /// 64-bit), the index (JSON), then the head and tail bytes of every entry.
 ///
 /// Reading checks the magic, the lengths and the index checksum, and each entry's bytes against
 /// their own checksum when they are used; anything that fails is treated as not cached.
 enum CacheFileFormat {
-    static let magic = Array("RWSLIST2".utf8)
+    static let magic = Array("RWSLIST3".utf8)
     private static let headerSize = 24
 
     private struct Index: Codable {

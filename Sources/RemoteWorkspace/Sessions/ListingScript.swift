@@ -1,4 +1,5 @@
 import SSHClient
+import SessionHistory
 
 /// The remote half of a session listing: one POSIX sh script for every Claude data folder.
 ///
@@ -12,8 +13,9 @@ import SSHClient
 ///   larger than that, its last `window` bytes (one `tail -c`).
 /// Every new or grown session file is also counted whole on the box (`grep -c`, one process for
 /// all of them; unless the client asks not to): its lines holding `"type":"user"` or
-/// `"type":"assistant"` (``SessionSummary/messageCount``), and the files holding a title record
-/// are named (`grep -l`, `TitleLines`) so that a rename the 8 KiB windows miss is looked for in
+/// `"type":"assistant"`, whitespace around the colon allowed (`grep -c -E` with
+/// ``MessageLines/extendedRegex``, ``SessionSummary/messageCount``), and the files holding a
+/// title record are named (`grep -l -E`, ``TitleLines/extendedRegex``) so that a rename the 8 KiB windows miss is looked for in
 /// the wide ones.
 /// Running `head` and `tail` once over many files keeps the cost at a few processes whatever the
 /// number of sessions; both print `==> NAME <==` headers between files (parsed by
@@ -24,7 +26,7 @@ enum ListingScript {
         step: "listing sessions",
         body: #"""
             # shellcheck disable=SC2086 # file lists are split into words at newlines
-            b=$1 w=$2 pat=$3 cnt=$4; shift 4
+            b=$1 w=$2 pat=$3 cnt=$4 mre=$5 tre=$6; shift 6
             nl='
             '
             eval "$(cat)"
@@ -64,9 +66,9 @@ enum ListingScript {
               [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
               if [ "$cnt" = 1 ] && [ -n "$n" ]; then
                 printf '\n%s counts\n' "$b"
-                LC_ALL=C grep -c -F -e '"type":"user"' -e '"type":"assistant"' /dev/null $n
+                LC_ALL=C grep -c -E -e "$mre" /dev/null $n
                 printf '\n%s titled\n' "$b"
-                LC_ALL=C grep -l -F -e '"type":"custom-title"' -e '"type":"ai-title"' /dev/null $n
+                LC_ALL=C grep -l -E -e "$tre" /dev/null $n
               fi
               exit 0
               )
@@ -92,7 +94,10 @@ enum ListingScript {
 
     /// The script's arguments after the boundary.
     static func arguments(window: Int, projectPattern: String, countsMessages: Bool = true, folders: [String]) -> [RemoteScript.Argument] {
-        [.word(String(window)), .word(projectPattern), .word(countsMessages ? "1" : "0")] + folders.map { .path($0) }
+        [
+            .word(String(window)), .word(projectPattern), .word(countsMessages ? "1" : "0"),
+            .word(MessageLines.extendedRegex), .word(TitleLines.extendedRegex),
+        ] + folders.map { .path($0) }
     }
 
     private static func isVariableSafe(_ identity: String) -> Bool {

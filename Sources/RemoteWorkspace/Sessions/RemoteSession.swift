@@ -31,6 +31,7 @@ public struct RemoteSession: Sendable {
     public func render(_ format: ExportFormat, options: RenderOptions = RenderOptions()) -> String {
         var options = options
         options.title = options.title ?? summary.title
+        if options.lineIssues.isEmpty { options.lineIssues = lines.issues }
         return conversation.render(format, options: options)
     }
 }

@@ -54,6 +54,8 @@ extension RecordDecoder {
     }
 
     private mutating func decodeBlock() throws(JSONError) -> ContentBlock? {
+        // Other writers give content as an array of bare strings: each is a text block.
+        if scanner.peek() == 0x22 { return .text(try scanner.string(scanner.scanString())) }
         guard scanner.atObject() else {
             try scanner.skipValue()
             return nil

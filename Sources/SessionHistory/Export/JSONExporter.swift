@@ -17,6 +17,9 @@ struct JSONExporter {
         if let agentId = conversation.agentId { members.append(JSONMember("agentId", .string(agentId))) }
         members.append(JSONMember("usage", usage(conversation.usage)))
         members.append(JSONMember("entries", .array(conversation.entries.map { entry(of: $0) })))
+        if !options.lineIssues.isEmpty {
+            members.append(JSONMember("lineIssues", .array(options.lineIssues.map { lineIssue($0) })))
+        }
         if options.includeSubagents {
             members.append(JSONMember("subagents", .array(conversation.subagents.map { subagent($0) })))
         }
@@ -118,6 +121,16 @@ struct JSONExporter {
         case .interruption: return "interruption"
         case .compactSummary: return "compactSummary"
         }
+    }
+
+    /// `{"line":7,"byteOffset":1200,"tornLastLine":true,"reason":"line 7 (torn last line): …"}`.
+    private func lineIssue(_ issue: LineIssue) -> JSONValue {
+        let torn: Bool
+        if case .tornLastLine = issue.reason { torn = true } else { torn = false }
+        return object([
+            ("line", .number(Double(issue.location.line))), ("byteOffset", .number(Double(issue.location.byteOffset))),
+            ("tornLastLine", .bool(torn)), ("reason", .string(issue.description)),
+        ])
     }
 
     private func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }

@@ -27,10 +27,10 @@ struct MarkdownWriter: TranscriptWriter {
     }
 
     mutating func userTurn(_ turn: UserTurn) {
-        output += "\(heading) \(Self.label(of: turn.kind)) · \(TextFolding.shortTime(turn.timestamp))\n\n"
+        output += "\(heading) \(Self.label(of: turn.kind))\(TextFolding.dottedTime(turn.timestamp))\n\n"
         switch turn.kind {
         case .prompt, .interruption, .command:
-            output += turn.text + "\n\n"
+            output += MarkdownHeadings.demote(turn.text, below: level) + "\n\n"
         case .commandOutput, .compactSummary:
             fenced(TextFolding.fold(turn.text, limit: options.toolResultLineLimit), language: "")
         }
@@ -39,11 +39,11 @@ struct MarkdownWriter: TranscriptWriter {
 
     mutating func assistantHeader(_ turn: AssistantTurn) {
         let model = turn.model.map { " (\($0))" } ?? ""
-        output += "\(heading) Claude\(model) · \(TextFolding.shortTime(turn.timestamp))\n\n"
+        output += "\(heading) Claude\(model)\(TextFolding.dottedTime(turn.timestamp))\n\n"
     }
 
     mutating func text(_ text: String) {
-        output += text + "\n\n"
+        output += MarkdownHeadings.demote(text, below: level) + "\n\n"
     }
 
     mutating func thinking(_ text: String) {
@@ -67,7 +67,7 @@ struct MarkdownWriter: TranscriptWriter {
     }
 
     mutating func compaction(_ marker: CompactionMarker) {
-        output += "---\n\n> **\(Self.describe(marker))** · \(TextFolding.shortTime(marker.timestamp))\n\n---\n\n"
+        output += "---\n\n> **\(Self.describe(marker))**\(TextFolding.dottedTime(marker.timestamp))\n\n---\n\n"
     }
 
     mutating func subagentTranscript(_ subagent: Subagent) {

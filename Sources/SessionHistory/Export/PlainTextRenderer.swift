@@ -26,7 +26,7 @@ struct PlainTextWriter: TranscriptWriter {
 
     mutating func userTurn(_ turn: UserTurn) {
         line("")
-        line("[\(TextFolding.shortTime(turn.timestamp))] \(Self.label(of: turn.kind))")
+        line(TextFolding.bracketedTime(turn.timestamp) + Self.label(of: turn.kind))
         let limit = turn.kind == .prompt ? nil : options.toolResultLineLimit
         let folded = TextFolding.fold(turn.text, limit: limit)
         block(folded.text, prefix: "  ")
@@ -36,7 +36,7 @@ struct PlainTextWriter: TranscriptWriter {
 
     mutating func assistantHeader(_ turn: AssistantTurn) {
         line("")
-        line("[\(TextFolding.shortTime(turn.timestamp))] Claude" + (turn.model.map { " (\($0))" } ?? ""))
+        line(TextFolding.bracketedTime(turn.timestamp) + "Claude" + (turn.model.map { " (\($0))" } ?? ""))
     }
 
     mutating func text(_ text: String) {

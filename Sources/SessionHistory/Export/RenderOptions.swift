@@ -16,6 +16,9 @@ public struct RenderOptions: Sendable, Equatable {
     /// (``TerminalText``), so printing the rendering cannot drive the terminal. Off for a raw
     /// export to a file.
     public var neutralizesControlCharacters: Bool
+    /// JSON only: lines of the file that could not be decoded (a torn last line among them),
+    /// listed under `lineIssues` when there are any.
+    public var lineIssues: [LineIssue] = []
 
     /// Creates options; defaults suit reading on a terminal: no thinking, results folded at 20
     /// lines, control characters neutralised.

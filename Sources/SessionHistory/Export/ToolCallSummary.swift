@@ -65,4 +65,16 @@ enum TextFolding {
         guard let timestamp, timestamp.count >= 19 else { return "" }
         return timestamp.prefix(19).replacingOccurrences(of: "T", with: " ")
     }
+
+    /// `[2026-01-02 10:00:00] ` before a label, or nothing for a record without a usable timestamp.
+    static func bracketedTime(_ timestamp: String?) -> String {
+        let time = shortTime(timestamp)
+        return time.isEmpty ? "" : "[\(time)] "
+    }
+
+    /// ` · 2026-01-02 10:00:00` after a heading, or nothing for a record without a usable timestamp.
+    static func dottedTime(_ timestamp: String?) -> String {
+        let time = shortTime(timestamp)
+        return time.isEmpty ? "" : " · \(time)"
+    }
 }

@@ -41,6 +41,7 @@ public struct LocalSession: Sendable {
     public func render(_ format: ExportFormat, options: RenderOptions = RenderOptions()) -> String {
         var options = options
         options.title = options.title ?? summary.title
+        if options.lineIssues.isEmpty { options.lineIssues = lines.issues }
         return conversation.render(format, options: options)
     }
 

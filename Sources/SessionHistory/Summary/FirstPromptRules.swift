@@ -25,6 +25,12 @@ enum FirstPromptRules {
         return commandFallback.map { ($0, true) }
     }
 
+    /// Whether `text` can title a session as a prompt: not empty, no command, not generated.
+    static func isPromptText(_ text: String) -> Bool {
+        let folded = fold(text)
+        return !folded.isEmpty && UserTurnClassifier.commandName(in: folded) == nil && !isGenerated(folded)
+    }
+
     /// Newlines become spaces; surrounding whitespace is removed.
     static func fold(_ text: String) -> String {
         String(text.map { $0 == "\n" || $0 == "\r\n" ? " " : $0 }).trimmed

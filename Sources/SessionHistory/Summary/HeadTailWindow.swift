@@ -32,9 +32,16 @@ struct HeadTailWindow {
 
     func sniffTail(_ key: String) -> String? { FieldSniffer.last(key, in: tail) }
 
+    /// Whether the head's first line is a `user` record, by byte search (it may be torn).
+    var headStartsWithUser: Bool {
+        MessageLines.userType.count(in: Array(head.prefix { $0 != 0x0A }), stopAtFirst: true) > 0
+    }
+
+    private static let sidechain = KeyValueLines(key: "isSidechain", values: ["true"], quoted: false)
+
     /// The SDK's test on the first line, for a head too short to hold a whole line.
     var headStartsWithSidechain: Bool {
-        let firstLine = head.prefix { $0 != 0x0A }
-        return String(decoding: firstLine, as: UTF8.self).contains("\"isSidechain\":true")
+        let firstLine = Array(head.prefix { $0 != 0x0A })
+        return Self.sidechain.count(in: firstLine, stopAtFirst: true) > 0
     }
 }

@@ -104,11 +104,24 @@ public enum SessionSummarizer {
             (lastMetadata(.lastPrompt, in: window.tailRecords), .lastPrompt),
             (summaryByLeaf(window: window, summaries: summaries), .summary),
             (prompt?.text, prompt?.isCommand == true ? .command : .firstPrompt),
+            (tornFirstPrompt(window), .firstPrompt),
         ]
         for (text, source) in candidates {
             if let text, !fold(text).isEmpty { return (fold(text), source) }
         }
         return (nil, nil)
+    }
+
+    /// A first line longer than the head (a long pasted prompt) gives no record: its prompt is
+    /// what the head holds of its texts, else the first prompt of the tail.
+    private static func tornFirstPrompt(_ window: HeadTailWindow) -> String? {
+        guard window.headRecords.isEmpty, !window.headIsWholeFile else { return nil }
+        if window.headStartsWithUser {
+            let firstLine = Array(window.head.prefix { $0 != 0x0A })
+            let texts = FieldSniffer.allWithTornLast("content", in: firstLine) + FieldSniffer.allWithTornLast("text", in: firstLine)
+            if let text = texts.first(where: FirstPromptRules.isPromptText) { return text }
+        }
+        return FirstPromptRules.firstPrompt(in: window.tailRecords).flatMap { $0.isCommand ? nil : $0.text }
     }
 
     private static func lastMetadata(_ kind: MetadataKind, in records: [SessionRecord]) -> String? {

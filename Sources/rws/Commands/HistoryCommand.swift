@@ -80,6 +80,7 @@ struct HistoryCommand: AsyncParsableCommand {
                 guard !follow else { throw CLIError.usage("--follow watches a session on a box: give --host") }
                 var loaded = try LocalSession.load(at: try RemoteSessionsSupport.localSessionFile(session))
                 if let last { loaded.conversation = loaded.conversation.suffix(messages: last) }
+                reportLineIssues(loaded.lines.issues)
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 return 0
             }
@@ -87,6 +88,7 @@ struct HistoryCommand: AsyncParsableCommand {
             return try await RemoteSessionsSupport.with(connection, workspace, reconnect: reconnect) { sessions -> Int32 in
                 let loaded =
                     if let last { try await sessions.loadSession(session, last: last) } else { try await sessions.loadSession(session) }
+                reportLineIssues(loaded.lines.issues)
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 guard follow else { return 0 }
                 return try await Self.follow(loaded, sessions: sessions, format: format.exportFormat, options: options)
@@ -96,6 +98,13 @@ struct HistoryCommand: AsyncParsableCommand {
 
     /// How `--follow` re-establishes a lost link: 1 s → 30 s apart, 12 attempts (about four minutes).
     static let followReconnect = ReconnectPolicy(maximumAttempts: 12, waitForConnection: .seconds(60))
+
+    /// At `-v`: each line of the file that could not be decoded, a torn last line named as such.
+    private func reportLineIssues(_ issues: [LineIssue]) {
+        guard !issues.isEmpty else { return }
+        let logger = connection.logging.logger("rws.history")
+        for issue in issues { logger.info("session \(session): \(issue) — the line is left out") }
+    }
 
     private enum FollowEnd: Sendable {
         case signal(Int32)

@@ -74,19 +74,32 @@ enum SessionTable {
     /// One line per session: id, last time, message count, state, context use, subagents, title.
     static func text(_ summaries: [SessionSummary], now: Int = Int(Date().timeIntervalSince1970)) -> String {
         guard !summaries.isEmpty else { return "no sessions\n" }
-        let header = "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  TITLE\n"
+        let width = idWidth(summaries.map(\.id))
+        let header = pad("ID", width) + "  LAST              MSGS   STATE       CONTEXT      AGENTS  TITLE\n"
         return header
             + summaries.map { summary in
                 let when =
                     summary.lastTimestamp.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ").safeLine }
                     ?? "-               "
-                let id = String(summary.id.prefix(8)).safeLine
+                let id = pad(String(summary.id.prefix(width)), width).safeLine
                 let title = summary.title?.safeLine ?? "(untitled)"
                 let state = pad(summary.state(now: now).map(label) ?? "-", 10)
                 let agents = pad(summary.subagentCount == 0 ? "-" : String(summary.subagentCount), 6)
                 let messages = pad(summary.messageCount.map(String.init) ?? "-", 5)
                 return "\(id)  \(when)  \(messages)  \(state)  \(pad(context(summary.contextUse), 11))  \(agents)  \(title)\n"
             }.joined()
+    }
+
+    /// The shortest prefix length (at least 8) that tells every id in `ids` from every other;
+    /// ids equal to the end are shown whole.
+    static func idWidth(_ ids: [String]) -> Int {
+        let sorted = ids.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        var width = 8
+        for (first, second) in zip(sorted, sorted.dropFirst()) {
+            let common = zip(first, second).prefix { $0 == $1 }.count
+            width = max(width, min(common + 1, max(first.count, second.count)))
+        }
+        return width
     }
 
     /// `running`, `input`, `permission`, `ended`, `error`.
