@@ -302,13 +302,19 @@ final class ConnectionLoop: @unchecked Sendable {
         return fired
     }
 
+    /// Keepalive probes answered, and whether a keepalive reply sits in the session's queue (nil
+    /// when no channel runs to ask through): what the keepalive tests check.
+    var keepaliveState: KeepaliveState {
+        KeepaliveState(answered: probe.answered, replyQueued: operations.lazy.compactMap(\.sessionHoldsShortPacket).first)
+    }
+
     /// One step of a benchmark's keepalive burst; true when it sent anything.
     private func runKeepaliveBurst() -> Bool {
         guard var burst = keepaliveBurst else { return false }
         defer { keepaliveBurst = burst.isDone(probe) ? burst.finish() : burst }
         switch burst.kind {
         case .probe:
-            guard openHolder == nil, probe.isDue(now: .now, lastReceive: .now, interval: .zero) else { return false }
+            guard openHolder == nil, probe.isIdle else { return false }
             probe.start(transport)
             burst.sent += 1
             return true

@@ -26,9 +26,11 @@ final class LivenessProbe {
     /// Whether a probe should go out now: none is in flight and the connection has been silent
     /// both ways for `interval`.
     func isDue(now: ContinuousClock.Instant, lastReceive: ContinuousClock.Instant, interval: Duration) -> Bool {
-        guard !inFlight, accepted == nil else { return false }
-        return now - max(lastSent, lastReceive) >= interval
+        isIdle && now - max(lastSent, lastReceive) >= interval
     }
+
+    /// Whether a probe may start: none is in flight and no accepted channel waits to be freed.
+    var isIdle: Bool { !inFlight && accepted == nil }
 
     func start(_ transport: SSHTransport) {
         inFlight = true

@@ -12,4 +12,20 @@ extension SSHConnection {
         if let error = loop.submit({ loop in loop.keepaliveBurst = burst }) { throw error }
         try await done.value()
     }
+
+    /// Keepalive probes answered on the current loop, and whether a keepalive reply sits in the
+    /// session's packet queue. For tests.
+    func keepaliveState() async throws -> KeepaliveState {
+        let result = Promise<KeepaliveState>()
+        if let error = loop.submit({ loop in result.complete(.success(loop.keepaliveState)) }) { throw error }
+        return try await result.value()
+    }
+}
+
+/// What the keepalive tests check on a connection's loop.
+struct KeepaliveState: Sendable {
+    /// Probes the server answered.
+    let answered: Int
+    /// Whether a reply to a keepalive sits in libssh2's queue; nil when no channel runs to ask through.
+    let replyQueued: Bool?
 }
