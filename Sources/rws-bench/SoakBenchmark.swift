@@ -228,11 +228,24 @@ enum SoakBenchmark {
             "execLatencyMs": execLatencies.summary, "loop": polls.fields, "problems": problems,
             "verdict": problems.isEmpty ? "pass" : "FAIL",
         ]
-        if let data = try? JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]) {
+        do {
+            let data = try JSONSerialization.data(withJSONObject: jsonSafe(summary), options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
+        } catch {
+            problems.append("the summary could not be written as JSON: \(error)")
         }
         for problem in problems { FileHandle.standardError.write(Data("soak: \(problem)\n".utf8)) }
         return problems.isEmpty
+    }
+}
+
+/// The summary with every NaN or infinity (a percentile of no samples) as null: JSON has neither.
+private func jsonSafe(_ value: Any) -> Any {
+    switch value {
+    case let number as Double: return number.isFinite ? number : NSNull()
+    case let dictionary as [String: Any]: return dictionary.mapValues(jsonSafe)
+    case let array as [Any]: return array.map(jsonSafe)
+    default: return value
     }
 }
 
