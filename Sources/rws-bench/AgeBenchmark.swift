@@ -49,6 +49,73 @@ enum AgeBenchmark {
         return true
     }
 
+    /// `rws-bench age KIND --compare`: a fresh connection and one with a month of keepalives
+    /// behind it, measured in alternating rounds in the same run, so that the machine's load
+    /// falls on both alike. Prints p50/p99 of each and their ratio (aged / fresh).
+    static func compare(_ env: BenchEnvironment, kind: KeepaliveKind) async throws -> Bool {
+        try env.checkAlgorithms()
+        var configuration = env.configuration
+        configuration.fileTransport = .sftp
+        let fresh = try await Subject(configuration)
+        let aged = try await Subject(configuration)
+        let rssBefore = ProcessResources.sample(at: 0).rssKiB
+        // BENCH_AGE_KEEPALIVES=0 makes both fresh: what the ratios look like from noise alone.
+        let count = env.int("BENCH_AGE_KEEPALIVES", stages.last!.keepalives)
+        try await aged.connection.sendKeepalives(kind, count: count)
+        _ = try await aged.connection.run("true")
+        let rssGrowth = ProcessResources.sample(at: 0).rssKiB - rssBefore
+        let (rounds, perRound) = (env.int("BENCH_AGE_ROUNDS", 20), env.int("BENCH_AGE_PER_ROUND", 50))
+        var samples: [String: [String: LatencySamples]] = ["fresh": [:], "aged": [:]]
+        for round in 0..<rounds {
+            for (name, subject) in round % 2 == 0 ? [("fresh", fresh), ("aged", aged)] : [("aged", aged), ("fresh", fresh)] {
+                samples[name, default: [:]]["shell_echo", default: LatencySamples(capacity: 0)].append(
+                    contentsOf: try await echo(subject.shell, &subject.terminal, count: perRound))
+                samples[name, default: [:]]["exec", default: LatencySamples(capacity: 0)].append(
+                    contentsOf: try await exec(subject.connection, count: perRound))
+                samples[name, default: [:]]["sftp_stat", default: LatencySamples(capacity: 0)].append(
+                    contentsOf: try await stat(subject.connection, count: perRound))
+            }
+        }
+        var lines = [
+            "| \(kind.rawValue), \(count) keepalives | fresh p50 / p99 ms | aged p50 / p99 ms | ratio p50 / p99 |",
+            "|---|---:|---:|---:|",
+        ]
+        for operation in ["shell_echo", "exec", "sftp_stat"] {
+            let (a, b) = (samples["fresh"]![operation]!, samples["aged"]![operation]!)
+            lines.append(
+                String(
+                    format: "| %@ | %.3f / %.3f | %.3f / %.3f | %.3f / %.3f |", operation, a.percentile(0.5), a.percentile(0.99),
+                    b.percentile(0.5), b.percentile(0.99), b.percentile(0.5) / a.percentile(0.5), b.percentile(0.99) / a.percentile(0.99)))
+        }
+        lines.append("\nRSS growth while the aged connection took its keepalives: \(rssGrowth) KiB; \(rounds * perRound) samples each")
+        print(lines.joined(separator: "\n"))
+        await fresh.close()
+        await aged.close()
+        return true
+    }
+
+    /// One measured connection: its shell (prompt set) and SFTP session, opened before the first sample.
+    final class Subject {
+        let connection: SSHConnection
+        let shell: InteractiveShell
+        var terminal: TerminalReader
+
+        init(_ configuration: SSHConnectionConfiguration) async throws {
+            connection = try await SSHConnection.connect(configuration)
+            shell = try await connection.openShell()
+            terminal = TerminalReader(shell.output)
+            try await shell.send("PS1='> '; echo RWS''READY\r")
+            try await terminal.waitFor("RWSREADY")
+            try await terminal.waitFor("> ")
+            _ = try await connection.stat("/")
+        }
+
+        func close() async {
+            try? await shell.close()
+            await connection.close()
+        }
+    }
+
     private static func echo(_ shell: InteractiveShell, _ terminal: inout TerminalReader, count: Int) async throws -> LatencySamples {
         var samples = LatencySamples(capacity: count)
         for index in 0..<count {

@@ -1,6 +1,7 @@
 import CLibSSH2
 
-/// Which keepalive a burst sends: libssh2's own, or rws's ``LivenessProbe``.
+/// Which keepalive a burst sends: libssh2's own, or the one rws sends now.
+@_spi(Benchmarks)
 public enum KeepaliveKind: String, Sendable, CaseIterable {
     /// libssh2 1.10's `keepalive@libssh2.org` global request with want-reply, as rws sent it before:
     /// every reply stays queued in the session for the life of the connection.
