@@ -314,7 +314,7 @@ final class ConnectionLoop: @unchecked Sendable {
         defer { keepaliveBurst = burst.isDone(probe) ? burst.finish() : burst }
         switch burst.kind {
         case .probe:
-            guard openHolder == nil, probe.isIdle else { return false }
+            guard burst.sent < burst.count, openHolder == nil, probe.isIdle else { return false }
             probe.start(transport)
             burst.sent += 1
             return true
