@@ -40,7 +40,7 @@ let package = Package(
         // The throwaway sshd of the demo and the benchmarks: RWSTestSupport's server, started from a script.
         .executableTarget(name: "rws-sandbox", dependencies: ["RWSTestSupport", "SSHClient", "Platform"]),
         .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
-        .executableTarget(name: "rws-bench", dependencies: ["SSHClient"]),
+        .executableTarget(name: "rws-bench", dependencies: ["SSHClient", "RWSTestSupport"]),
         .executableTarget(name: "SessionsBenchmark", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient", "SessionHistory"]),
         .testTarget(
             name: "SSHClientTests",

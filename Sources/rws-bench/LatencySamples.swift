@@ -19,6 +19,8 @@ struct LatencySamples {
 
     mutating func add(_ value: Double) { milliseconds.append(value) }
 
+    mutating func append(contentsOf other: LatencySamples) { milliseconds += other.milliseconds }
+
     /// Nearest-rank percentile (`fraction` 0.5 = median, 0.99 = p99).
     func percentile(_ fraction: Double) -> Double {
         let sorted = milliseconds.sorted()

@@ -57,6 +57,12 @@ class ChannelOperation {
         }
     }
 
+    /// Whether libssh2 holds a short packet (a keepalive reply) in the session's queue; nil unless running.
+    var sessionHoldsShortPacket: Bool? {
+        guard case .running(let channel) = machine.state else { return nil }
+        return channel.sessionHoldsShortPacket
+    }
+
     // MARK: Life cycle driven by the loop
 
     /// Called by the loop when this operation has a slot and the open turn.

@@ -30,6 +30,10 @@ final class ConnectionLoop: @unchecked Sendable {
     private var operations: [ChannelOperation] = []
     private var queue: [ChannelOperation] = []
     private var openHolder: ChannelOperation?
+    /// The keepalive; it holds libssh2's channel-open state machine while in flight, like ``openHolder``.
+    let probe = LivenessProbe()
+    /// Back-to-back keepalives a benchmark asked for (``SSHConnection/sendKeepalives(_:count:)``).
+    var keepaliveBurst: KeepaliveBurst?
     /// The one channel allowed to wait for a request reply (libssh2 1.10 mixes up concurrent replies).
     var requestHolder: ChannelOperation?
     private var channelsInUse = 0
@@ -198,7 +202,6 @@ final class ConnectionLoop: @unchecked Sendable {
             stopped.complete(.success(()))
             return
         }
-        libssh2_keepalive_config(transport.raw, 1, UInt32(max(1, configuration.keepaliveInterval.components.seconds)))
         ready.complete(.success(()))
         while true {
             runInbox()
@@ -230,6 +233,8 @@ final class ConnectionLoop: @unchecked Sendable {
     private func runPass() -> Bool {
         let receivedBefore = transport.context.lastReceive
         var progressed = admit()
+        if probe.advance(transport) { progressed = true }
+        if runKeepaliveBurst() { progressed = true }
         for operation in operations {
             if operation.advance() { progressed = true }
             if lossError != nil { return false }
@@ -254,7 +259,7 @@ final class ConnectionLoop: @unchecked Sendable {
 
     private func admit() -> Bool {
         var admitted = false
-        while openHolder == nil, !admissionHeld, let next = queue.first {
+        while openHolder == nil, !probe.inFlight, !admissionHeld, let next = queue.first {
             // Closing: only the channels that stop what was running.
             if closeDeadline != nil, !next.isControl { break }
             let limit = next.isControl ? configuration.maxChannels : max(1, configuration.maxChannels - 1)
@@ -283,8 +288,11 @@ final class ConnectionLoop: @unchecked Sendable {
         let waitingOnPeer = operations.contains { $0.isWaitingOnPeer } || !queue.isEmpty
         if waitingOnPeer {
             if !wasWaitingOnPeer { transport.context.lastReceive = now }
-            var secondsToNext: Int32 = 0
-            _ = libssh2_keepalive_send(transport.raw, &secondsToNext)
+            if openHolder == nil,
+                probe.isDue(now: now, lastReceive: transport.context.lastReceive, interval: configuration.keepaliveInterval)
+            {
+                probe.start(transport)
+            }
             let silence = now - transport.context.lastReceive
             if silence > configuration.deadPeerTimeout {
                 lose(.connectionLost(reason: "the server did not answer for \(silence.shortDescription) (keepalive unanswered)"))
@@ -292,6 +300,27 @@ final class ConnectionLoop: @unchecked Sendable {
         }
         wasWaitingOnPeer = waitingOnPeer
         return fired
+    }
+
+    /// Keepalive probes answered, and whether a keepalive reply sits in the session's queue (nil
+    /// when no channel runs to ask through): what the keepalive tests check.
+    var keepaliveState: KeepaliveState {
+        KeepaliveState(answered: probe.answered, replyQueued: operations.lazy.compactMap(\.sessionHoldsShortPacket).first)
+    }
+
+    /// One step of a benchmark's keepalive burst; true when it sent anything.
+    private func runKeepaliveBurst() -> Bool {
+        guard var burst = keepaliveBurst else { return false }
+        defer { keepaliveBurst = burst.isDone(probe) ? burst.finish() : burst }
+        switch burst.kind {
+        case .probe:
+            guard burst.sent < burst.count, openHolder == nil, probe.isIdle else { return false }
+            probe.start(transport)
+            burst.sent += 1
+            return true
+        case .globalRequest:
+            return burst.sendGlobalRequests(transport)
+        }
     }
 
     private func waitForEvents(busy: Bool) {
@@ -378,6 +407,7 @@ final class ConnectionLoop: @unchecked Sendable {
         // Callers learn of the end only now, with libssh2 and OpenSSL done: a caller that exits
         // the process at once must not race the session's teardown (seen as a crash at exit).
         for operation in all { operation.failForConnection(error) }
+        keepaliveBurst?.done.complete(.failure(error))
         stopped.complete(.success(()))
     }
 }

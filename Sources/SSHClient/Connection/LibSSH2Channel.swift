@@ -103,6 +103,10 @@ struct LibSSH2Channel: Equatable {
     /// it keeps every 1-byte reply to a keepalive there for good: only a positive answer is data.
     func hasQueuedData(_ stream: Stream) -> Bool { libssh2_poll_channel_read(raw, stream.rawValue) > 0 }
 
+    /// Whether the session's packet queue holds a packet shorter than 5 bytes, as a reply to
+    /// libssh2's own keepalive is (see ``hasQueuedData(_:)``): for the tests of ``LivenessProbe``.
+    var sessionHoldsShortPacket: Bool { libssh2_poll_channel_read(raw, 0) == LIBSSH2_ERROR_BUFFER_TOO_SMALL }
+
     // MARK: Ending
 
     /// Whether the remote side sent EOF.
