@@ -163,6 +163,30 @@ import Testing
                 run.status == 0 && !FileManager.default.fileExists(atPath: sandbox + "/ws/.rws-clone-x-abcdefghijkl"), "\(run)")
         },
         ScriptCase(
+            "listing a repository's files", FileListScript.script,
+            setup: #"mkdir -- "$2" && cd -- "$2" && git init -q && : > "-a" && printf 'x' > "$2" && git add -- . && : > untracked"#,
+            arguments: { [.path($0 + "/" + hostile), .word("")] }
+        ) { run, _ in
+            let fields = fields(run)
+            try ScriptCase.require(
+                run.status == 0 && fields.first == "git" && fields.contains("-a") && fields.contains(hostile)
+                    && fields.contains("untracked"), "\(run)")
+        },
+        ScriptCase(
+            "listing a plain directory's files", FileListScript.script,
+            setup: #"mkdir -p d/node_modules/m d/"$2" && : > d/node_modules/m/x && : > d/"$2"/"$2""#,
+            arguments: { [.path($0 + "/d"), .word("")] }
+        ) { run, _ in
+            let fields = fields(run)
+            try ScriptCase.require(
+                run.status == 0 && fields.first == "find" && fields.contains("./" + hostile + "/" + hostile)
+                    && !fields.contains { $0.contains("node_modules") }, "\(run)")
+        },
+        ScriptCase("listing a missing directory's files", FileListScript.script, arguments: { [.path($0 + "/" + hostile), .word("")] }) {
+            run, _ in
+            try ScriptCase.require(run.status == FileListScript.Exit.noDirectory.rawValue, "\(run)")
+        },
+        ScriptCase(
             "starting Claude Code", ClaudeCommandLine.run,
             setup: #"printf '#!/bin/sh\nprintf "<%%s>" "$@"; printf "%%s" "$K"\n' > fake; chmod +x fake"#,
             arguments: {

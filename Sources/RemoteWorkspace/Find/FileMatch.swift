@@ -1,0 +1,34 @@
+/// A file whose path matches a query, with where it matches.
+public struct FileMatch: Sendable, Equatable, Codable {
+    /// The path relative to the project's directory (invalid UTF-8 shown as U+FFFD).
+    public let path: String
+    /// The path's bytes as stored on the box.
+    public let pathBytes: [UInt8]
+    /// Higher is better; only comparable between matches of one query.
+    public let score: Int
+    /// The byte offsets in ``pathBytes`` of the query's characters.
+    public let positions: [Int]
+
+    /// A match of `path`.
+    public init(pathBytes: [UInt8], score: Int, positions: [Int]) {
+        self.pathBytes = pathBytes
+        path = String(decoding: pathBytes, as: UTF8.self)
+        self.score = score
+        self.positions = positions
+    }
+
+    /// Ranks `paths` against `query`: best score first, then shorter, then by bytes; at most `limit`.
+    public static func rank(_ paths: [[UInt8]], query: String, limit: Int) -> [FileMatch] {
+        let matcher = FuzzyMatcher(query: query)
+        var matches: [FileMatch] = []
+        for path in paths {
+            if let match = matcher.match(path) { matches.append(FileMatch(pathBytes: path, score: match.score, positions: match.positions)) }
+        }
+        matches.sort { a, b in
+            if a.score != b.score { return a.score > b.score }
+            if a.pathBytes.count != b.pathBytes.count { return a.pathBytes.count < b.pathBytes.count }
+            return a.pathBytes.lexicographicallyPrecedes(b.pathBytes)
+        }
+        return Array(matches.prefix(max(0, limit)))
+    }
+}
