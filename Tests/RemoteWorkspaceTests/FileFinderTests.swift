@@ -17,7 +17,9 @@ import Testing
             try Data(name == ".gitignore" ? "*.log\n".utf8 : "x".utf8).write(to: URL(fileURLWithPath: repo + "/" + name))
         }
         // caf\351.bin: a name that is not UTF-8.
-        try Shell.sh("cd '\(repo)' && git init -q && printf x > \"$(printf 'caf\\351.bin')\" && git add -A && git -c user.name=t -c user.email=t@t commit -qm one")
+        try Shell.sh(
+            "cd '\(repo)' && git init -q && printf x > \"$(printf 'caf\\351.bin')\" && git add -A && git -c user.name=t -c user.email=t@t commit -qm one"
+        )
         try Data("u".utf8).write(to: URL(fileURLWithPath: repo + "/untracked.txt"))
         try Data("l".utf8).write(to: URL(fileURLWithPath: repo + "/debug.log"))
         return repo

@@ -33,7 +33,9 @@ public actor FileFinder {
             throw FileFinderError.remoteCommandFailed(path: directory, status: result.status.description, detail: detail)
         }
         if let known, !known.stamp.isEmpty, result.stdout == Array("same".utf8) + [0] { return known }
-        guard let list = FileList(directory: directory, output: result.stdout) else { throw FileFinderError.malformedOutput(path: directory) }
+        guard let list = FileList(directory: directory, output: result.stdout) else {
+            throw FileFinderError.malformedOutput(path: directory)
+        }
         lists[directory] = list
         return list
     }

@@ -22,7 +22,9 @@ public struct FileMatch: Sendable, Equatable, Codable {
         let matcher = FuzzyMatcher(query: query)
         var matches: [FileMatch] = []
         for path in paths {
-            if let match = matcher.match(path) { matches.append(FileMatch(pathBytes: path, score: match.score, positions: match.positions)) }
+            if let match = matcher.match(path) {
+                matches.append(FileMatch(pathBytes: path, score: match.score, positions: match.positions))
+            }
         }
         matches.sort { a, b in
             if a.score != b.score { return a.score > b.score }

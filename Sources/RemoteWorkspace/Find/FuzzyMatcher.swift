@@ -87,7 +87,8 @@ public struct FuzzyMatcher: Sendable {
                 } else {
                     let previous = j > 0 ? scores[(i - 1) * n + j - 1] : none
                     if previous > none {
-                        let inherited = bonuses[j] >= Self.wordStart ? bonuses[j] : max(runBonus[(i - 1) * n + j - 1], Self.consecutive, bonuses[j])
+                        let inherited =
+                            bonuses[j] >= Self.wordStart ? bonuses[j] : max(runBonus[(i - 1) * n + j - 1], Self.consecutive, bonuses[j])
                         (score, isChained, bonus) = (previous + Self.matched + inherited, true, inherited)
                     }
                     if bestBefore > none, bestBefore + Self.matched + bonuses[j] > score {
