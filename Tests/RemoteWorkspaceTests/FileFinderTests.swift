@@ -18,8 +18,8 @@ import Testing
         }
         // caf\351.bin: a name that is not UTF-8.
         try Shell.sh(
-            "cd '\(repo)' && git init -q && printf x > \"$(printf 'caf\\351.bin')\" && git add -A && git -c user.name=t -c user.email=t@t commit -qm one"
-        )
+            "cd '\(repo)' && git init -q && printf x > \"$(printf 'caf\\351.bin')\" && git add -A"
+                + " && git -c user.name=t -c user.email=t@t commit -qm one")
         try Data("u".utf8).write(to: URL(fileURLWithPath: repo + "/untracked.txt"))
         try Data("l".utf8).write(to: URL(fileURLWithPath: repo + "/debug.log"))
         return repo
@@ -68,6 +68,21 @@ import Testing
             #expect(third.stamp != first.stamp)
             #expect(third.paths.contains(Array("new.txt".utf8)))
         }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aConflictedFileIsListedOnceThoughGitListsEachStage(kind: ServerKind) async throws {
+        let sandbox = try ProjectSandbox(kind)
+        let repo = sandbox.workspaceRoot + "/conflict"
+        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+        let git = "git -c user.name=t -c user.email=t@t"
+        try Shell.sh(
+            "cd '\(repo)' && git init -q && echo a > f && git add f && \(git) commit -qm a && git checkout -qb other"
+                + " && echo b > f && \(git) commit -qam b && git checkout -q - && echo c > f && \(git) commit -qam c"
+                + " && { \(git) merge -q other >/dev/null 2>&1 || true; }")
+        #expect(try Shell.sh("cd '\(repo)' && git ls-files -c") == "f\nf\nf\n", "the repository is in conflict")
+        let list = try await sandbox.server.withConnection { try await FileFinder(connection: $0).files(in: repo) }
+        #expect(list.paths == [Array("f".utf8)])
     }
 
     @Test(arguments: ServerKind.allCases)

@@ -20,17 +20,19 @@ public struct FileMatch: Sendable, Equatable, Codable {
     /// Ranks `paths` against `query`: best score first, then shorter, then by bytes; at most `limit`.
     public static func rank(_ paths: [[UInt8]], query: String, limit: Int) -> [FileMatch] {
         let matcher = FuzzyMatcher(query: query)
-        var matches: [FileMatch] = []
-        for path in paths {
-            if let match = matcher.match(path) {
-                matches.append(FileMatch(pathBytes: path, score: match.score, positions: match.positions))
-            }
+        var found: [(index: Int, match: FuzzyMatcher.Match)] = []
+        for (index, path) in paths.enumerated() {
+            if let match = matcher.match(path) { found.append((index, match)) }
         }
-        matches.sort { a, b in
-            if a.score != b.score { return a.score > b.score }
-            if a.pathBytes.count != b.pathBytes.count { return a.pathBytes.count < b.pathBytes.count }
-            return a.pathBytes.lexicographicallyPrecedes(b.pathBytes)
+        // Strings are made for the shown matches only.
+        found.sort { a, b in
+            if a.match.score != b.match.score { return a.match.score > b.match.score }
+            let (x, y) = (paths[a.index], paths[b.index])
+            if x.count != y.count { return x.count < y.count }
+            return x.lexicographicallyPrecedes(y)
         }
-        return Array(matches.prefix(max(0, limit)))
+        return found.prefix(max(0, limit)).map {
+            FileMatch(pathBytes: paths[$0.index], score: $0.match.score, positions: $0.match.positions)
+        }
     }
 }

@@ -40,28 +40,29 @@ public struct FuzzyMatcher: Sendable {
     /// An empty query matches everything with score 0.
     public func match(_ candidate: [UInt8]) -> Match? {
         guard !needle.isEmpty else { return Match(score: 0, positions: []) }
-        // Quick rejection and the last possible end: a forward scan.
+        // Quick rejection and the first possible start: a forward scan.
         var q = 0
-        var end = -1
+        var start = -1
         for (index, byte) in candidate.enumerated() where Self.lower(byte) == needle[q] {
+            if q == 0 { start = index }
             q += 1
-            if q == needle.count {
-                end = index
-                break
-            }
+            if q == needle.count { break }
         }
-        guard end >= 0 else { return nil }
+        guard q == needle.count else { return nil }
+        // No match ends after the last occurrence of the query's last character.
+        let last = needle[needle.count - 1]
+        let stop = (candidate.lastIndex { Self.lower($0) == last } ?? candidate.count - 1) + 1
         let nameStart = (candidate.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 }) ?? 0
-        return best(in: candidate, nameStart: nameStart)
+        return best(in: candidate, window: start..<stop, nameStart: nameStart)
     }
 
-    /// Dynamic programming over (query character, candidate position): the best score of matching
-    /// the first i query characters with the i-th at position j.
-    private func best(in candidate: [UInt8], nameStart: Int) -> Match? {
-        let n = candidate.count
+    /// Dynamic programming over (query character, position in `window`): the best score of
+    /// matching the first i query characters with the i-th at position j.
+    private func best(in candidate: [UInt8], window: Range<Int>, nameStart: Int) -> Match? {
+        let n = window.count
         let m = needle.count
-        let bonuses = candidate.indices.map { bonus(candidate, at: $0, nameStart: nameStart) }
-        let lowered = candidate.map(Self.lower)
+        let bonuses = window.map { bonus(candidate, at: $0, nameStart: nameStart) }
+        let lowered = window.map { Self.lower(candidate[$0]) }
         let none = Int.min / 2
         var scores = [Int](repeating: none, count: m * n)
         var chained = [Bool](repeating: false, count: m * n)
@@ -125,7 +126,7 @@ public struct FuzzyMatcher: Sendable {
             }
             positions[i - 1] = j
         }
-        return Match(score: endScore, positions: positions)
+        return Match(score: endScore, positions: positions.map { $0 + window.lowerBound })
     }
 
     /// How good a place position `index` is for a match to land.
