@@ -58,15 +58,36 @@ public struct FuzzyMatcher: Sendable {
 
     /// Dynamic programming over (query character, position in `window`): the best score of
     /// matching the first i query characters with the i-th at position j.
+    /// The tables live on the stack: ranking 100,000 paths would otherwise allocate for each.
     private func best(in candidate: [UInt8], window: Range<Int>, nameStart: Int) -> Match? {
+        let cells = needle.count * window.count
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * cells + window.count) { ints in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: cells) { flags in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: window.count) { bytes in
+                    best(in: candidate, window: window, nameStart: nameStart, ints: ints, flags: flags, bytes: bytes)
+                }
+            }
+        }
+    }
+
+    private func best(
+        in candidate: [UInt8], window: Range<Int>, nameStart: Int,
+        ints: UnsafeMutableBufferPointer<Int>, flags chained: UnsafeMutableBufferPointer<Bool>,
+        bytes lowered: UnsafeMutableBufferPointer<UInt8>
+    ) -> Match? {
         let n = window.count
         let m = needle.count
-        let bonuses = window.map { bonus(candidate, at: $0, nameStart: nameStart) }
-        let lowered = window.map { Self.lower(candidate[$0]) }
         let none = Int.min / 2
-        var scores = [Int](repeating: none, count: m * n)
-        var chained = [Bool](repeating: false, count: m * n)
-        var runBonus = [Int](repeating: 0, count: m * n)
+        let scores = UnsafeMutableBufferPointer(rebasing: ints[0..<(m * n)])
+        let runBonus = UnsafeMutableBufferPointer(rebasing: ints[(m * n)..<(2 * m * n)])
+        let bonuses = UnsafeMutableBufferPointer(rebasing: ints[(2 * m * n)..<(2 * m * n + n)])
+        _ = scores.initialize(from: repeatElement(none, count: m * n))
+        _ = runBonus.initialize(from: repeatElement(0, count: m * n))
+        _ = chained.initialize(from: repeatElement(false, count: m * n))
+        for k in 0..<n {
+            bonuses[k] = bonus(candidate, at: window.lowerBound + k, nameStart: nameStart)
+            lowered[k] = Self.lower(candidate[window.lowerBound + k])
+        }
         for i in 0..<m {
             var bestBefore = none  // best score of row i-1 at a position k < j, less the gap's cost
             for j in i..<n {
