@@ -41,7 +41,9 @@ struct FilesCommand: AsyncParsableCommand {
 
     func run() async throws {
         await runReportingErrors(json: json) {
-            guard (1...2).contains(words.count) else { throw CLIError.usage("give a query, optionally after a project: rws files [PROJECT] QUERY") }
+            guard (1...2).contains(words.count) else {
+                throw CLIError.usage("give a query, optionally after a project: rws files [PROJECT] QUERY")
+            }
             guard limit > 0 else { throw CLIError.usage("--limit must be a positive number, not \(limit)") }
             let locations = workspace.locations()
             let directory = words.count == 2 ? Self.directory(of: words[0], in: locations) : "~"
