@@ -20,19 +20,22 @@ public struct FileMatch: Sendable, Equatable, Codable {
     /// Ranks `paths` against `query`: best score first, then shorter, then by bytes; at most `limit`.
     public static func rank(_ paths: [[UInt8]], query: String, limit: Int) -> [FileMatch] {
         let matcher = FuzzyMatcher(query: query)
-        var found: [(index: Int, match: FuzzyMatcher.Match)] = []
+        // The best `limit` so far, best first: most matches lose to the last one on score alone.
+        var top: [(index: Int, match: FuzzyMatcher.Match)] = []
+        func precedes(_ a: Int, _ aScore: Int, _ b: Int, _ bScore: Int) -> Bool {
+            if aScore != bScore { return aScore > bScore }
+            if paths[a].count != paths[b].count { return paths[a].count < paths[b].count }
+            return paths[a].lexicographicallyPrecedes(paths[b])
+        }
+        guard limit > 0 else { return [] }
         for (index, path) in paths.enumerated() {
-            if let match = matcher.match(path) { found.append((index, match)) }
+            guard let match = matcher.match(path) else { continue }
+            if top.count == limit, let last = top.last, !precedes(index, match.score, last.index, last.match.score) { continue }
+            let at = top.firstIndex { !precedes($0.index, $0.match.score, index, match.score) } ?? top.count
+            top.insert((index, match), at: at)
+            if top.count > limit { top.removeLast() }
         }
         // Strings are made for the shown matches only.
-        found.sort { a, b in
-            if a.match.score != b.match.score { return a.match.score > b.match.score }
-            let (x, y) = (paths[a.index], paths[b.index])
-            if x.count != y.count { return x.count < y.count }
-            return x.lexicographicallyPrecedes(y)
-        }
-        return found.prefix(max(0, limit)).map {
-            FileMatch(pathBytes: paths[$0.index], score: $0.match.score, positions: $0.match.positions)
-        }
+        return top.map { FileMatch(pathBytes: paths[$0.index], score: $0.match.score, positions: $0.match.positions) }
     }
 }
