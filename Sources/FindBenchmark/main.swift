@@ -34,26 +34,30 @@ try Shell.run(
     [
         "-c",
         #"""
-    set -e
-    mkdir -p "$1" && cd "$1" && git init -q
-    i=0
-    while [ $i -lt 200 ]; do
-      j=0
-      while [ $j -lt 50 ]; do
-        d=pkg$i/src/mod$j
-        mkdir -p "$d"
-        for k in 0 1 2 3 4 5 6 7 8 9; do : > "$d/Component${k}Handler.swift"; done
-        j=$((j+1))
-      done
-      i=$((i+1))
-    done
-    printf 'build/\n' > .gitignore
-    mkdir -p build && : > build/out.o
-    git add -A && git -c user.name=b -c user.email=b@b commit -qm files
-    i=0
-    while [ $i -lt 200 ]; do mkdir -p "pkg$i/new"; j=0; while [ $j -lt 50 ]; do : > "pkg$i/new/untracked$j.txt"; j=$((j+1)); done; i=$((i+1)); done
-    git rm -q --cached -r pkg*/src/mod0 >/dev/null
-    """#, "sh", repo,
+        set -e
+        mkdir -p "$1" && cd "$1" && git init -q
+        i=0
+        while [ $i -lt 200 ]; do
+          j=0
+          while [ $j -lt 50 ]; do
+            d=pkg$i/src/mod$j
+            mkdir -p "$d"
+            for k in 0 1 2 3 4 5 6 7 8 9; do : > "$d/Component${k}Handler.swift"; done
+            j=$((j+1))
+          done
+          i=$((i+1))
+        done
+        printf 'build/\n' > .gitignore
+        mkdir -p build && : > build/out.o
+        git add -A && git -c user.name=b -c user.email=b@b commit -qm files
+        i=0
+        while [ $i -lt 200 ]; do
+          mkdir -p "pkg$i/new"
+          j=0; while [ $j -lt 50 ]; do : > "pkg$i/new/untracked$j.txt"; j=$((j+1)); done
+          i=$((i+1))
+        done
+        git rm -q --cached -r pkg*/src/mod0 >/dev/null
+        """#, "sh", repo,
     ])
 
 var cold: [Double] = []
