@@ -42,6 +42,7 @@ let package = Package(
         .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
         .executableTarget(name: "rws-bench", dependencies: ["SSHClient", "RWSTestSupport"]),
         .executableTarget(name: "SessionsBenchmark", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient", "SessionHistory"]),
+        .executableTarget(name: "FindBenchmark", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient"]),
         .testTarget(
             name: "SSHClientTests",
             dependencies: [

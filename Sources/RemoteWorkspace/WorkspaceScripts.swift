@@ -6,6 +6,6 @@ extension RemoteScript {
         ListingScript.script, WideningScript.script, RemoteByteReader.script, FollowScript.script,
         SessionEditing.appendScript, SessionEditing.removeScript,
         ProjectScanScript.script, ProjectScripts.create, ProjectScripts.registerHistoryFolder, ProjectDeletionScript.script,
-        CloneScript.script, CloneScript.cleanup, ClaudeCommandLine.run,
+        CloneScript.script, CloneScript.cleanup, ClaudeCommandLine.run, FileListScript.script,
     ]
 }

@@ -29,7 +29,7 @@ struct RWS: AsyncParsableCommand {
                     SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
                     AskCommand.self, ClaudeCommand.self,
                 ]),
-            CommandGroup(name: "Files", subcommands: [ListCommand.self, CatCommand.self]),
+            CommandGroup(name: "Files", subcommands: [ListCommand.self, CatCommand.self, FilesCommand.self]),
         ]
     )
 

@@ -43,6 +43,13 @@ import Testing
         return run
     }
 
+    /// The stamp holds the index's modification time, which differs from sandbox to sandbox.
+    private static let withoutStamp: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { run in
+        var run = run
+        run.stdout = Array(run.stdoutText.replacing(/^git\x00[^\x00]*\x00/, with: "git\u{0}STAMP\u{0}").utf8)
+        return run
+    }
+
     private static func fields(_ run: ScriptShells.Run) -> [String] {
         run.stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
@@ -162,6 +169,31 @@ import Testing
         ) { run, sandbox in
             try ScriptCase.require(
                 run.status == 0 && !FileManager.default.fileExists(atPath: sandbox + "/ws/.rws-clone-x-abcdefghijkl"), "\(run)")
+        },
+        ScriptCase(
+            "listing a repository's files", FileListScript.script,
+            setup: #"mkdir -- "$2" && cd -- "$2" && git init -q && : > "-a" && printf 'x' > "$2" && git add -- . && : > untracked"#,
+            normalize: withoutStamp,
+            arguments: { [.path($0 + "/" + hostile), .word("")] }
+        ) { run, _ in
+            let fields = fields(run)
+            try ScriptCase.require(
+                run.status == 0 && fields.first == "git" && fields.contains("-a") && fields.contains(hostile)
+                    && fields.contains("untracked"), "\(run)")
+        },
+        ScriptCase(
+            "listing a plain directory's files", FileListScript.script,
+            setup: #"mkdir -p d/node_modules/m d/"$2" && : > d/node_modules/m/x && : > d/"$2"/"$2""#,
+            arguments: { [.path($0 + "/d"), .word("")] }
+        ) { run, _ in
+            let fields = fields(run)
+            try ScriptCase.require(
+                run.status == 0 && fields.first == "find" && fields.contains("./" + hostile + "/" + hostile)
+                    && !fields.contains { $0.contains("node_modules") }, "\(run)")
+        },
+        ScriptCase("listing a missing directory's files", FileListScript.script, arguments: { [.path($0 + "/" + hostile), .word("")] }) {
+            run, _ in
+            try ScriptCase.require(run.status == FileListScript.Exit.noDirectory.rawValue, "\(run)")
         },
         ScriptCase(
             "starting Claude Code", ClaudeCommandLine.run,

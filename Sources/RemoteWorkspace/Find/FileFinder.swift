@@ -1,0 +1,47 @@
+import SSHClient
+
+/// Finds a project's files by fuzzy query, for `@` references.
+///
+/// The file list comes from `git ls-files -co --exclude-standard` in a repository and from a
+/// pruned `find` elsewhere. It is kept here and reused while the repository's HEAD and index are
+/// unchanged: each query costs one small remote command that answers `same`. Outside a
+/// repository the list is fetched each time.
+///
+/// ```swift
+/// let finder = FileFinder(connection: connection)
+/// for match in try await finder.find("ffind", in: "~/workspace/app") { print(match.path, match.positions) }
+/// ```
+public actor FileFinder {
+    /// The connection commands run on.
+    public let connection: SSHConnection
+    private var lists: [String: FileList] = [:]
+
+    /// A finder on the box behind `connection`, with nothing cached.
+    public init(connection: SSHConnection) {
+        self.connection = connection
+    }
+
+    /// The files of `directory` (a remote path; `~/` is the remote home), from the cache when the
+    /// repository has not changed since it was listed.
+    public func files(in directory: String) async throws -> FileList {
+        let known = lists[directory]
+        let line = try FileListScript.script.commandLine([.path(directory), .word(known?.stamp ?? "")])
+        let result = try await connection.run(line)
+        if result.status == FileListScript.Exit.noDirectory { throw FileFinderError.directoryNotFound(path: directory) }
+        guard result.status.isSuccess else {
+            let detail = result.stderrText.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no message"
+            throw FileFinderError.remoteCommandFailed(path: directory, status: result.status.description, detail: detail)
+        }
+        if let known, !known.stamp.isEmpty, result.stdout == Array("same".utf8) + [0] { return known }
+        guard let list = FileList(directory: directory, output: result.stdout) else {
+            throw FileFinderError.malformedOutput(path: directory)
+        }
+        lists[directory] = list
+        return list
+    }
+
+    /// The files of `directory` matching `query`, best first, at most `limit`.
+    public func find(_ query: String, in directory: String, limit: Int = 50) async throws -> [FileMatch] {
+        FileMatch.rank(try await files(in: directory).paths, query: query, limit: limit)
+    }
+}
