@@ -4,7 +4,7 @@
 ///
 /// JSON whitespace (space, tab, carriage return) may stand around the colon, as other writers
 /// put it (`"type": "user"`). The remote listing counts on the box with `LC_ALL=C grep -c -E`
-/// and ``KeyValueLines/extendedRegex(key:values:)``, which is this same rule, so both listings
+/// and `KeyValueLines.extendedRegex` (internal), which is this same rule, so both listings
 /// agree. Inside JSON strings quotes are escaped, so the patterns only match JSON structure;
 /// nested messages (`agent_progress` records) add a few.
 public enum MessageLines {
