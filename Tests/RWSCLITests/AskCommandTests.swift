@@ -140,6 +140,23 @@ final class AskBox: @unchecked Sendable {
         #expect(outcome.stderr.contains("not installed on the box"))
     }
 
+    @Test func withoutATerminalNoWaitingIndicatorIsShownAndThinkingOnlyWithTheFlag() throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "thinking", "thinking": "Pondering the pipe"], ["type": "text", "text": "one"]], "delay": 1.5],
+            ["blocks": [["type": "thinking", "thinking": "Pondering again"], ["type": "text", "text": "two"]]],
+        ])
+        defer { box.stop() }
+        let plain = try box.rws(["ask", "app", "Hi", "--permission-mode", "plan"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(!plain.stderr.contains("thinking…") && !plain.stderr.contains("\r"), "\(plain.stderr.debugDescription)")
+        #expect(!plain.stderr.contains("Pondering"))
+        let thinking = try box.rws(["ask", "app", "Hi", "--permission-mode", "plan", "--thinking"])
+        #expect(thinking.status == 0, "\(thinking.stderr)")
+        #expect(thinking.stderr.contains("Pondering again"))
+        #expect(!thinking.stderr.contains("\u{1B}["), "no colour when stderr is not a terminal")
+        #expect(thinking.stdout == "two\n")
+    }
+
     @Test func anAPIErrorExitsWithOneAndSaysWhichError() throws {
         let box = try AskBox(turns: [["status": 529, "message": "Overloaded"]])
         defer { box.stop() }
@@ -391,6 +408,42 @@ final class AskBox: @unchecked Sendable {
         #expect(screen.components(separatedBy: "Allow Bash").count == 2, "asked more than once:\n\(screen)")
         let local = try String(contentsOfFile: box.project + "/.claude/settings.local.json", encoding: .utf8)
         #expect(local.contains("Bash(npm test *)"))
+    }
+
+    @Test func whileTheModelOrAToolIsAwaitedTheTerminalSaysSoWithElapsedSecondsAndTheLineIsGoneAfterwards() async throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "sleep 3; echo slept"]]], "delay": 3],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Sleep")
+        defer { tmux.stop() }
+        try await tmux.wait(within: .seconds(30), for: "thinking with 2 s or more") { $0.contains(/thinking… [2-9] s/) }
+        // Claude Code runs `sleep` and `echo` without asking.
+        try await tmux.wait(within: .seconds(20), for: "running Bash with 2 s or more") { $0.contains(/running Bash… [2-9] s/) }
+        let screen = try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        #expect(!screen.contains("…  ") && !screen.contains("thinking…") && !screen.contains("running Bash…"), "in:\n\(screen)")
+        #expect(screen.contains("done\n"))
+    }
+
+    @Test func withJSONNoWaitingIndicatorIsShownOnATerminal() async throws {
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "done"]], "delay": 2]])
+        defer { box.stop() }
+        let tmux = try Tmux.start(home: box.home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        // stdout to a file, stderr on the terminal: only stderr could carry the indicator.
+        let log = box.home + "/seen.log"
+        try tmux.type(
+            try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Hi", "--json"])
+                + " > \(log); echo rws-exit=$?")
+        var screens: [String] = []
+        try await tmux.wait(within: .seconds(30), for: "rws's exit") { screen in
+            screens.append(screen)
+            return screen.contains("rws-exit=0")
+        }
+        #expect(!screens.contains { $0.contains("thinking…") || $0.contains("starting Claude Code…") })
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains(#""type":"result""#))
     }
 
     /// Answers one AskUserQuestion about colours by typing `typed` once `shown` is on screen; what the model was sent next.

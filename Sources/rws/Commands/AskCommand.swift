@@ -20,6 +20,10 @@ struct AskCommand: AsyncParsableCommand {
             Ctrl+C at a question ends the turn. Without a terminal rws cannot ask, so it refuses to start unless \
             --permission-mode is given; questions that still come are then answered no.
 
+            On a terminal, one line of stderr says what is awaited and for how long (thinking… 12 s, running Bash… 3 s), \
+            erased before anything else is printed; --thinking also shows the model's thinking, dimmed. Neither appears with \
+            --json or when stderr is not a terminal.
+
             Ctrl+C interrupts the turn; a second Ctrl+C stops Claude Code and exits with 130.
 
             Terms: rws ask runs Claude Code in its headless stream-json mode (the mode of the Claude Agent SDK); rws claude \
@@ -69,6 +73,9 @@ struct AskCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON event per line.")
     var json = false
 
+    @Flag(name: .long, help: "Show Claude Code's thinking text on stderr (dimmed on a terminal).")
+    var thinking = false
+
     func validate() throws {
         guard (1...2).contains(words.count) || (words.isEmpty && !Terminal.isTTY(STDIN_FILENO)) else {
             throw ValidationError("give a PROMPT, optionally after a PROJECT (or - to read it from stdin)")
@@ -98,13 +105,18 @@ struct AskCommand: AsyncParsableCommand {
             }
             start.warnAboutUnknownMode()
             let prompt = ClaudePrompt(try promptText(), images: try images.map(ClaudeImage.init(contentsOfFile:)), files: files)
+            let indicator = WaitingIndicator(enabled: !json && Terminal.isTTY(STDERR_FILENO))
+            defer { indicator.stop() }
+            indicator.waiting(for: "starting Claude Code")
             return try await connection.withConnection { ssh in
                 let conversation = try await ClaudeConversation.start(on: ssh, options: options)
                 let ending = EndingSignal()
                 let question = TerminalQuestion()
-                let interrupts = AskInterrupts(conversation: conversation, question: question, quiet: json, ending: ending)
+                let interrupts = AskInterrupts(
+                    conversation: conversation, question: question, quiet: json, indicator: indicator, ending: ending)
                 defer { interrupts.remove() }
-                let turn = AskTurn(conversation: conversation, json: json, interactive: interactive, question: question)
+                let printer = AskPrinter(json: json, showThinking: thinking, indicator: indicator)
+                let turn = AskTurn(conversation: conversation, printer: printer, interactive: interactive, question: question)
                 do {
                     let code = try await turn.run(prompt)
                     await conversation.stop()
@@ -121,13 +133,16 @@ struct AskCommand: AsyncParsableCommand {
 /// One turn of `rws ask`: prints events, asks permission questions, returns the exit status.
 struct AskTurn {
     let conversation: ClaudeConversation
-    let json: Bool
+    let printer: AskPrinter
     let interactive: Bool
     let question: TerminalQuestion
 
+    private var json: Bool { printer.json }
+
     func run(_ prompt: ClaudePrompt) async throws -> Int32 {
         var code: Int32 = 0
-        var printer = AskPrinter(json: json)
+        var printer = self.printer
+        defer { printer.indicator.stop() }
         do {
             for try await event in try await conversation.send(prompt) {
                 printer.show(event)
@@ -143,6 +158,11 @@ struct AskTurn {
                         return RWSExitCode.interrupted
                     }
                     try await conversation.respond(to: request, with: decision)
+                    if case .deny = decision {
+                        printer.indicator.waiting(for: "thinking")
+                    } else {
+                        printer.indicator.waiting(for: "running \(AskPrinter.clip(request.toolName.safeLine, to: 40))")
+                    }
                 case .result(let result):
                     code = result.wasInterrupted ? RWSExitCode.interrupted : (result.isError ? RWSExitCode.failure : 0)
                 default:
@@ -189,47 +209,87 @@ struct AskTurn {
     }
 }
 
-/// Prints events as text (answer on stdout, the rest on stderr) or as JSON lines.
+/// Prints events as text (answer on stdout, the rest on stderr) or as JSON lines, and keeps the
+/// ``WaitingIndicator`` saying what is awaited.
 struct AskPrinter {
     let json: Bool
-    private var atLineStart = true
+    /// Whether to print thinking text (dimmed on a terminal) on stderr.
+    let showThinking: Bool
+    let indicator: WaitingIndicator
+    /// Which stream, if any, has a line open (printed without its newline yet).
+    private var openLine: OpenLine = .none
+    private enum OpenLine { case none, answer, thinking }
 
-    init(json: Bool) {
+    init(json: Bool, showThinking: Bool = false, indicator: WaitingIndicator = WaitingIndicator(enabled: false)) {
         self.json = json
+        self.showThinking = showThinking
+        self.indicator = indicator
     }
 
     mutating func show(_ event: ClaudeEvent) {
         if json { return Terminal.out(JSONWriter.string(from: event.json) + "\n") }
         switch event {
+        case .sessionStarted:
+            indicator.waiting(for: "thinking")
         case .textDelta(let text):
-            Terminal.out(text)
-            atLineStart = text.hasSuffix("\n")
+            if openLine == .thinking { endLine() }
+            indicator.print(endsMidLine: !text.hasSuffix("\n")) { Terminal.out(text) }
+            openLine = text.hasSuffix("\n") ? .none : .answer
+            indicator.waiting(for: "thinking")
+        case .thinkingDelta(let text) where showThinking:
+            if openLine == .answer { endLine() }
+            let dim = Terminal.isTTY(STDERR_FILENO)
+            let shown = text.safeText
+            indicator.print(endsMidLine: !shown.hasSuffix("\n")) { Terminal.err(dim ? "\u{1B}[2m\(shown)\u{1B}[0m" : shown) }
+            openLine = shown.hasSuffix("\n") ? .none : .thinking
         case .toolCall(let call):
             endLine()
-            Terminal.err("⏺ \(call.name)(\(Self.summary(of: call.input)))\n")
+            indicator.print(endsMidLine: false) { Terminal.err("⏺ \(call.name.safeLine)(\(Self.summary(of: call.input)))\n") }
+            indicator.waiting(for: "running \(Self.clip(call.name.safeLine, to: 40))")
         case .toolResult(let result):
+            endLine()
             let first = result.content.split(separator: "\n").first.map(String.init) ?? ""
-            Terminal.err("  ⎿ \(result.isError ? "error: " : "")\(Self.clip(first, to: 160))\n")
+            indicator.print(endsMidLine: false) {
+                Terminal.err("  ⎿ \(result.isError ? "error: " : "")\(Self.clip(first.safeLine, to: 160))\n")
+            }
+            indicator.waiting(for: "thinking")
+        case .permissionRequest:
+            endLine()
+            indicator.pause()
         case .apiRetry(let attempt, let maxRetries, let status, let error):
-            Terminal.err("rws: API error \(status.map(String.init) ?? error); retry \(attempt) of \(maxRetries)\n")
+            endLine()
+            indicator.print(endsMidLine: false) {
+                Terminal.err("rws: API error \(status.map(String.init) ?? error.safeLine); retry \(attempt) of \(maxRetries)\n")
+            }
         case .error(let error):
             endLine()
-            Terminal.err("rws: \(error.description)\n")
+            indicator.print(endsMidLine: false) { Terminal.err("rws: \(error.description)\n") }
         case .result(let result):
             endLine()
-            let cost = String(format: "$%.4f", result.costUSD)
-            let seconds = String(
-                format: "%.1f s",
-                Double(result.duration.components.seconds) + Double(result.duration.components.attoseconds) / 1e18)
-            Terminal.err("\(result.wasInterrupted ? "interrupted · " : "")session \(result.sessionID) · \(cost) · \(seconds)\n")
+            indicator.stop()
+            Terminal.err(Self.closing(result))
         default:
             break
         }
     }
 
+    /// The closing summary line of a turn.
+    static func closing(_ result: ClaudeTurnResult) -> String {
+        let cost = String(format: "$%.4f", result.costUSD)
+        let seconds = String(
+            format: "%.1f s",
+            Double(result.duration.components.seconds) + Double(result.duration.components.attoseconds) / 1e18)
+        return "\(result.wasInterrupted ? "interrupted · " : "")session \(result.sessionID) · \(cost) · \(seconds)\n"
+    }
+
+    /// Ends the open line, if any, on the stream it is open on.
     private mutating func endLine() {
-        if !atLineStart { Terminal.out("\n") }
-        atLineStart = true
+        switch openLine {
+        case .none: return
+        case .answer: indicator.print(endsMidLine: false) { Terminal.out("\n") }
+        case .thinking: indicator.print(endsMidLine: false) { Terminal.err("\n") }
+        }
+        openLine = .none
     }
 
     /// A tool input in one line: its command or path when it has one, else compact JSON.
@@ -260,7 +320,7 @@ final class AskInterrupts {
 
     private let handler: InterruptHandler
 
-    init(conversation: ClaudeConversation, question: TerminalQuestion, quiet: Bool, ending: EndingSignal) {
+    init(conversation: ClaudeConversation, question: TerminalQuestion, quiet: Bool, indicator: WaitingIndicator, ending: EndingSignal) {
         let presses = Presses()
         handler = InterruptHandler(signals: EndingSignal.numbers) { number in
             if number != SIGINT {
@@ -272,7 +332,7 @@ final class AskInterrupts {
                 // At a question, Ctrl+C ends the question and the turn itself (see AskTurn).
                 return
             } else if presses.next() == 1 {
-                if !quiet { Terminal.err("\nrws: interrupting the turn (Ctrl+C again to quit)\n") }
+                if !quiet { indicator.print(endsMidLine: false) { Terminal.err("\nrws: interrupting the turn (Ctrl+C again to quit)\n") } }
                 Task { try? await conversation.interrupt() }
             } else {
                 Task { await conversation.stop() }
