@@ -157,6 +157,22 @@ final class AskBox: @unchecked Sendable {
         #expect(thinking.stdout == "two\n")
     }
 
+    @Test func aFileThatIsNotOnTheBoxIsAnErrorBeforeAnythingIsSent() throws {
+        let box = try AskBox(turns: [["text": "never"]])
+        defer { box.stop() }
+        try "here\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
+        let arguments = ["ask", "app", "Look", "--permission-mode", "plan", "--file", "notes.txt", "--file", "gone 'x'.txt"]
+        let outcome = try box.rws(arguments)
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains(#"rws: the file "gone 'x'.txt" does not exist on the box (in "#), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("notes.txt"))
+        let json = try box.rws(arguments + ["--json"])
+        #expect(json.status == 1)
+        #expect(json.stdout.contains(#""type":"error""#) && json.stdout.contains("does not exist on the box"), "\(json.stdout)")
+        #expect(box.model.allRequests().isEmpty)
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
     @Test func anAPIErrorExitsWithOneAndSaysWhichError() throws {
         let box = try AskBox(turns: [["status": 529, "message": "Overloaded"]])
         defer { box.stop() }
@@ -444,6 +460,23 @@ final class AskBox: @unchecked Sendable {
         }
         #expect(!screens.contains { $0.contains("thinking…") || $0.contains("starting Claude Code…") })
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains(#""type":"result""#))
+    }
+
+    @Test func aMissingDirectoryGivesTheSameMessageAndStatusFromAskAndClaude() async throws {
+        let box = try AskBox(turns: [])
+        defer { box.stop() }
+        let ask = try box.rws(["ask", "/no/such/dir", "Hi", "--permission-mode", "plan"])
+        let message = "rws: the directory /no/such/dir does not exist on the box"
+        #expect(ask.status == 1)
+        #expect(ask.stderr == message + "\n")
+        let tmux = try Tmux.start(home: box.home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(
+            try ShellQuoting.commandLine([RWSBinary.path, "claude"] + box.server.rwsFlags + ["/no/such/dir"]) + "; echo rws-exit=$?")
+        let screen = try await tmux.wait(within: .seconds(20), for: "rws's exit") { Self.exited($0) }
+        #expect(screen.contains(message + "\nrws-exit=1"), "in:\n\(screen)")
+        #expect(box.model.allRequests().isEmpty)
     }
 
     /// Answers one AskUserQuestion about colours by typing `typed` once `shown` is on screen; what the model was sent next.

@@ -4,6 +4,8 @@ public enum ClaudeConversationError: Error, Sendable, Equatable, CustomStringCon
     case claudeNotFound(executable: String)
     /// The project directory does not exist on the box.
     case directoryNotFound(String)
+    /// Files given with a prompt do not exist on the box (paths as given, relative to `directory`).
+    case filesNotFound([String], directory: String)
     /// Claude Code has no credentials on the box: someone has to run `claude` there and log in.
     case notLoggedIn(message: String)
     /// The Messages API refused the request (after Claude Code's own retries).
@@ -33,6 +35,9 @@ public enum ClaudeConversationError: Error, Sendable, Equatable, CustomStringCon
                 + "(https://docs.claude.com/en/docs/claude-code/setup)"
         case .directoryNotFound(let directory):
             return "the directory \(directory) does not exist on the box"
+        case .filesNotFound(let files, let directory):
+            let names = files.map { "\"\($0)\"" }.joined(separator: ", ")
+            return (files.count == 1 ? "the file \(names) does not" : "the files \(names) do not") + " exist on the box (in \(directory))"
         case .notLoggedIn(let message):
             return "Claude Code is not logged in on the box (\(message)); run `claude` there once and log in"
         case .apiError(let status, let type, let message):

@@ -33,6 +33,8 @@ public struct ClaudeConversationOptions: Sendable, Equatable {
     /// How long ``ClaudeConversation/start(on:options:)`` waits for Claude Code to answer the
     /// `initialize` request before it stops it.
     public var startTimeout: Duration
+    /// Whether ``resolved(on:)`` made these options (a resumed id is already the full one).
+    var isResolved = false
 
     /// Options for a conversation; every value has a default.
     ///
@@ -72,13 +74,61 @@ extension ClaudeConversationOptions {
     /// - Parameter connection: The connection to the box.
     /// - Throws: ``RemoteSessionError`` when no session or several match.
     public func resolved(on connection: SSHConnection) async throws -> ClaudeConversationOptions {
-        guard case .resume(let prefix) = start else { return self }
+        guard case .resume(let prefix) = start, !isResolved else { return self }
         let listing = try await RemoteSessions(connection: connection, locations: locations, cache: nil).findSession(prefix)
         var resolved = self
+        resolved.isResolved = true
         resolved.start = .resume(listing.id)
         if resolved.directory == nil { resolved.directory = listing.summary.cwd }
         return resolved
     }
+
+    /// Checks on the box, with one remote command, that ``directory`` exists and that each of
+    /// `files` (paths relative to it, `~/` allowed, as ``ClaudePrompt/files`` takes them) does,
+    /// before anything is started or sent there. Resolve a session prefix first with ``resolved(on:)``.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection to the box.
+    ///   - files: Paths on the box that have to exist.
+    /// - Throws: ``ClaudeConversationError/directoryNotFound(_:)``,
+    ///   ``ClaudeConversationError/filesNotFound(_:directory:)``, `SSHError` when the connection fails.
+    public func check(on connection: SSHConnection, files: [String] = []) async throws {
+        let arguments: [RemoteScript.Argument] = [.word(directory == nil ? "0" : "1"), .path(directory ?? "")] + files.map { .path($0) }
+        let result = try await connection.run(try Self.checkScript.commandLine(arguments), timeout: .seconds(60))
+        switch result.status.scriptExit(CheckExit.self) {
+        case .missingDirectory:
+            throw ClaudeConversationError.directoryNotFound(directory ?? "~")
+        case .missingFiles:
+            let missing = result.stdoutText.split(separator: "\n").compactMap { Int($0) }.filter(files.indices.contains).map { files[$0] }
+            throw ClaudeConversationError.filesNotFound(missing, directory: directory ?? "~")
+        case nil:
+            guard result.status.isSuccess else {
+                throw ClaudeConversationError.processExited(status: result.status.description, stderr: result.stderrText)
+            }
+        }
+    }
+
+    /// Why ``checkScript`` failed.
+    enum CheckExit: Int32, RemoteScriptExit {
+        /// The directory does not exist.
+        case missingDirectory = 2
+        /// Some files do not exist; their indexes (from 0) are on stdout, one a line.
+        case missingFiles = 3
+    }
+
+    /// `$1` 1 to change to directory `$2`; then the files, each checked with `-e`.
+    static let checkScript = RemoteScript(
+        step: "checking the directory and files on the box", exits: CheckExit.self,
+        body: #"""
+            if [ "$1" = 1 ]; then cd "$2" 2>/dev/null || exit 2; fi
+            shift 2
+            i=0 missing=0
+            for f in "$@"; do
+              [ -e "$f" ] || { echo "$i"; missing=1; }
+              i=$((i + 1))
+            done
+            [ "$missing" = 0 ] || exit 3
+            """#)
 
     /// The command line that runs Claude Code's own interactive UI with these options (for a
     /// remote terminal: `ShellConfiguration(command:)`). Resolve a session prefix first with

@@ -82,6 +82,7 @@ extension ClaudeConversationError {
         switch self {
         case .claudeNotFound: return "claude_not_found"
         case .directoryNotFound: return "directory_not_found"
+        case .filesNotFound: return "files_not_found"
         case .notLoggedIn: return "not_logged_in"
         case .apiError: return "api_error"
         case .turnFailed: return "turn_failed"

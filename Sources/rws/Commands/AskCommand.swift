@@ -67,7 +67,8 @@ struct AskCommand: AsyncParsableCommand {
     // A path on the box: local file completion would offer the wrong files.
     @Option(
         name: .customLong("file"),
-        help: ArgumentHelp("Have Claude Code read this file on the box into the prompt; repeatable.", valueName: "path"))
+        help: ArgumentHelp(
+            "Have Claude Code read this file on the box (it must exist there) into the prompt; repeatable.", valueName: "path"))
     var files: [String] = []
 
     @Flag(name: .long, help: "Print one JSON event per line.")
@@ -109,7 +110,8 @@ struct AskCommand: AsyncParsableCommand {
             defer { indicator.stop() }
             indicator.waiting(for: "starting Claude Code")
             return try await connection.withConnection { ssh in
-                let conversation = try await ClaudeConversation.start(on: ssh, options: options)
+                let prepared = try await ClaudeStartOptions.prepare(options, files: files, on: ssh)
+                let conversation = try await ClaudeConversation.start(on: ssh, options: prepared)
                 let ending = EndingSignal()
                 let question = TerminalQuestion()
                 let interrupts = AskInterrupts(

@@ -37,7 +37,7 @@ struct ClaudeCommand: AsyncParsableCommand {
             let options = try start.options(project: project, locations: workspace.locations())
             start.warnAboutUnknownMode()
             return try await connection.withConnection { ssh in
-                let command = try await options.resolved(on: ssh).interactiveCommandLine()
+                let command = try await ClaudeStartOptions.prepare(options, on: ssh).interactiveCommandLine()
                 return try await RemoteTerminal.run(command, on: ssh)
             }
         }
@@ -85,6 +85,17 @@ struct ClaudeStartOptions: ParsableArguments {
         Terminal.err(
             "rws: warning: permission mode \"\(permissionMode.safeLine)\" is not one rws knows (\(Self.knownModes)); "
                 + "passing it on to Claude Code on the box\n")
+    }
+
+    /// `options` resolved on the box (a session prefix to its id and directory) with the directory
+    /// and `files` checked there, before anything runs: `rws ask` and `rws claude` fail alike
+    /// (``ClaudeConversationError/directoryNotFound(_:)``, exit 1) when the directory is missing.
+    static func prepare(
+        _ options: ClaudeConversationOptions, files: [String] = [], on ssh: SSHConnection
+    ) async throws -> ClaudeConversationOptions {
+        let resolved = try await options.resolved(on: ssh)
+        try await resolved.check(on: ssh, files: files)
+        return resolved
     }
 
     /// The library options; a project name means a folder of the workspace root, a path (with
