@@ -173,6 +173,26 @@ final class AskBox: @unchecked Sendable {
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
     }
 
+    @Test func theClosingSummarySaysThisTurnsCostAndTokensAndSeparatelyTheSessionsTotal() throws {
+        let box = try AskBox(turns: [
+            ["text": "one", "usage": ["input_tokens": 1000, "output_tokens": 50]],
+            ["text": "two", "usage": ["input_tokens": 2000, "output_tokens": 70]],
+        ])
+        defer { box.stop() }
+        let first = try box.rws(["ask", "app", "One", "--permission-mode", "plan"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let id = String(try #require(first.stderr.firstMatch(of: /session ([0-9a-f-]{36})/)?.1))
+        let second = try box.rws(["ask", "--resume", id, "Two", "--permission-mode", "plan"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let summary = /this turn \$([0-9.]+), (\d+) tokens in \/ (\d+) out · session total \$([0-9.]+), (\d+) tokens in \/ (\d+) out/
+        let one = try #require(first.stderr.firstMatch(of: summary), "\(first.stderr)")
+        let two = try #require(second.stderr.firstMatch(of: summary), "\(second.stderr)")
+        #expect(one.2 == "1000" && one.3 == "50" && one.5 == "1000" && one.6 == "50")
+        #expect(two.2 == "2000" && two.3 == "70" && two.5 == "3000" && two.6 == "120", "\(second.stderr)")
+        let (firstTurn, secondTurn, total) = (Double(one.1) ?? 0, Double(two.1) ?? 0, Double(two.4) ?? 0)
+        #expect(firstTurn > 0 && secondTurn > firstTurn && abs(total - (firstTurn + secondTurn)) < 0.0002, "\(second.stderr)")
+    }
+
     @Test func anAPIErrorExitsWithOneAndSaysWhichError() throws {
         let box = try AskBox(turns: [["status": 529, "message": "Overloaded"]])
         defer { box.stop() }

@@ -55,6 +55,11 @@ extension ClaudeEvent {
                     ("cost_usd", .number(result.costUSD)), ("turns", .number(Double(result.turns))),
                     ("usage", .object(JSONObject(Self.members(of: result.usage).map { JSONMember($0.0, $0.1) }))),
                     ("denied_tools", .array(result.deniedTools.map(JSONValue.string))),
+                    ("turn_cost_usd", result.turnCostUSD.map(JSONValue.number) ?? .null),
+                    (
+                        "session_usage",
+                        result.sessionUsage.map { .object(JSONObject(Self.members(of: $0).map { JSONMember($0.0, $0.1) })) } ?? .null
+                    ),
                 ])
         }
     }

@@ -100,7 +100,8 @@ public struct ClaudeTurnResult: Sendable, Equatable {
     public var duration: Duration
     /// Time spent waiting for the API.
     public var apiDuration: Duration
-    /// Cost of the conversation so far, in US dollars, as Claude Code computes it.
+    /// Cost of the session so far (earlier turns and runs of a resumed session included), in US
+    /// dollars, as Claude Code computes it (`total_cost_usd`).
     public var costUSD: Double
     /// Model requests in the turn.
     public var turns: Int
@@ -108,4 +109,8 @@ public struct ClaudeTurnResult: Sendable, Equatable {
     public var usage: TokenUsage
     /// Tools refused in the turn.
     public var deniedTools: [String]
+    /// Cost of this turn alone, in US dollars (`model_usage_since_last_result`); nil when Claude Code does not say.
+    public var turnCostUSD: Double? = nil
+    /// Token usage of the whole session so far, every model added (`modelUsage`); nil when Claude Code does not say.
+    public var sessionUsage: TokenUsage? = nil
 }

@@ -144,7 +144,11 @@ struct ClaudeMessageParser {
             apiDuration: .milliseconds(message["duration_api_ms"]?.intValue ?? 0),
             costUSD: message["total_cost_usd"]?.numberValue ?? 0, turns: message["num_turns"]?.intValue ?? 0,
             usage: usage(message["usage"]),
-            deniedTools: message["permission_denials"]?.arrayValue?.compactMap { $0["tool_name"]?.stringValue } ?? [])
+            deniedTools: message["permission_denials"]?.arrayValue?.compactMap { $0["tool_name"]?.stringValue } ?? [],
+            turnCostUSD: perModel(message["model_usage_since_last_result"]).map { models in
+                models.reduce(0) { $0 + ($1["costUSD"]?.numberValue ?? 0) }
+            },
+            sessionUsage: perModel(message["modelUsage"]).map { models in models.reduce(TokenUsage()) { $0 + modelUsage($1) } })
         guard isError, !interrupted else { return [.result(result)] }
         return [.error(failure(of: message, text: text, subtype: subtype, terminal: terminal)), .result(result)]
     }
@@ -159,6 +163,20 @@ struct ClaudeMessageParser {
             return .apiError(status: status, type: message["api_error_type"]?.stringValue, message: text)
         }
         return .turnFailed(subtype: subtype, message: text)
+    }
+
+    /// The entries of an object keyed by model name (`modelUsage`); nil when it is not there.
+    private static func perModel(_ value: JSONValue?) -> [JSONValue]? {
+        guard case .object(let models)? = value else { return nil }
+        return models.members.map(\.value)
+    }
+
+    /// One model's entry of a result's `modelUsage` (camel-case counts).
+    private static func modelUsage(_ value: JSONValue) -> TokenUsage {
+        TokenUsage(
+            inputTokens: value["inputTokens"]?.intValue ?? 0, outputTokens: value["outputTokens"]?.intValue ?? 0,
+            cacheCreationInputTokens: value["cacheCreationInputTokens"]?.intValue ?? 0,
+            cacheReadInputTokens: value["cacheReadInputTokens"]?.intValue ?? 0)
     }
 
     private static func usage(_ value: JSONValue?) -> TokenUsage {

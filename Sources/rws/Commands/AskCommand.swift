@@ -275,13 +275,23 @@ struct AskPrinter {
         }
     }
 
-    /// The closing summary line of a turn.
+    /// The closing summary line of a turn: this turn's cost and tokens, then the session's total
+    /// (earlier runs of a resumed session included), each as far as Claude Code reports it.
     static func closing(_ result: ClaudeTurnResult) -> String {
-        let cost = String(format: "$%.4f", result.costUSD)
         let seconds = String(
             format: "%.1f s",
             Double(result.duration.components.seconds) + Double(result.duration.components.attoseconds) / 1e18)
-        return "\(result.wasInterrupted ? "interrupted · " : "")session \(result.sessionID) · \(cost) · \(seconds)\n"
+        let turn = ([result.turnCostUSD.map(dollars)] + [tokens(result.usage)]).compactMap { $0 }.joined(separator: ", ")
+        let total = ([dollars(result.costUSD)] + [result.sessionUsage.map(tokens)]).compactMap { $0 }.joined(separator: ", ")
+        let interrupted = result.wasInterrupted ? "interrupted · " : ""
+        return "\(interrupted)session \(result.sessionID.safeLine) · this turn \(turn) · session total \(total) · \(seconds)\n"
+    }
+
+    private static func dollars(_ amount: Double) -> String { String(format: "$%.4f", amount) }
+
+    /// `N tokens in / M out`, the input counting cached tokens too.
+    private static func tokens(_ usage: TokenUsage) -> String {
+        "\(usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens) tokens in / \(usage.outputTokens) out"
     }
 
     /// Ends the open line, if any, on the stream it is open on.
