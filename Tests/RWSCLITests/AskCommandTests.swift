@@ -406,25 +406,32 @@ final class AskBox: @unchecked Sendable {
         try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
     }
 
-    @Test func aBashQuestionShowsTheWholeCommandAndItsDescription() async throws {
+    /// The screen at the question for one `tool` call with `input` (then answered no, and rws's exit awaited).
+    private static func questionScreen(tool: String, input: [String: Any]) async throws -> String {
         let box = try AskBox(turns: [
-            [
-                "blocks": [
-                    [
-                        "type": "tool_use", "name": "Bash",
-                        "input": ["command": "echo one > one.txt\necho two > two.txt", "description": "Write two files"],
-                    ]
-                ]
-            ],
+            ["blocks": [["type": "tool_use", "name": tool, "input": input]]],
             ["blocks": [["type": "text", "text": "done"]]],
         ])
         defer { box.stop() }
-        let tmux = try await Self.startAsk(box, "Print")
+        let tmux = try await startAsk(box, "Go")
         defer { tmux.stop() }
         let screen = try await tmux.wait(for: "[N]o:", within: .seconds(30))
-        #expect(screen.contains("  $ echo one > one.txt\n    echo two > two.txt\n  # Write two files"), "in:\n\(screen)")
         try tmux.type("n")
         try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        return screen
+    }
+
+    @Test func aBashQuestionShowsTheWholeCommandAndItsDescription() async throws {
+        let screen = try await Self.questionScreen(
+            tool: "Bash", input: ["command": "echo one > one.txt\necho two > two.txt", "description": "Write two files"])
+        #expect(screen.contains("  $ echo one > one.txt\n    echo two > two.txt\n  # Write two files"), "in:\n\(screen)")
+    }
+
+    @Test func aWebFetchQuestionShowsTheURL() async throws {
+        let screen = try await Self.questionScreen(
+            tool: "WebFetch", input: ["url": "https://example.invalid/notes?v=2", "prompt": "Get the notes"])
+        #expect(screen.contains("  https://example.invalid/notes?v=2\n  # Get the notes\n"), "in:\n\(screen)")
+        #expect(screen.contains("Allow WebFetch: https://example.invalid/notes?v=2?"), "in:\n\(screen)")
     }
 
     @Test func alwaysOffersClaudeCodesOwnRuleWithWhereItIsKeptAndClaudeCodeKeepsIt() async throws {

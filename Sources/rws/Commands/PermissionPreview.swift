@@ -36,6 +36,8 @@ struct PermissionPreview {
         case "WebFetch":
             lines = ["  " + Self.clip((input["url"]?.stringValue ?? "").safeLine)]
             if let prompt = input["prompt"]?.stringValue { lines.append("  # " + Self.clip(prompt.safeLine)) }
+        case let name where name.hasPrefix("mcp__"):
+            lines = [Self.mcpName(name)] + Self.members(of: input)
         default:
             lines = Self.members(of: input)
         }
@@ -63,6 +65,13 @@ struct PermissionPreview {
             "  \(member.key.safeLine): " + clip((member.value.stringValue ?? JSONWriter.string(from: member.value)).safeLine)
         }
         return shown + more(object.members.count - shown.count, "more fields")
+    }
+
+    /// `mcp__SERVER__TOOL` said in words; a name of another shape as it is.
+    private static func mcpName(_ name: String) -> String {
+        let parts = name.dropFirst("mcp__".count).split(separator: "__", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return "  MCP tool " + clip(name.safeLine) }
+        return "  MCP server \(clip(String(parts[0]).safeLine)), tool \(clip(String(parts[1]).safeLine))"
     }
 
     private static func path(_ input: JSONValue) -> String {
