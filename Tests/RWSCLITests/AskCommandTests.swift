@@ -11,8 +11,9 @@ final class AskBox: @unchecked Sendable {
     let project: String
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-ask-home-\(UUID().uuidString.prefix(8))").path
 
-    init(turns: [[String: Any]]) throws {
-        server = try TestSSHServer()
+    /// A box on a server of `kind` (OpenSSH unless `RWS_TEST_SERVER` says otherwise).
+    init(turns: [[String: Any]], kind: ServerKind = .default) throws {
+        server = try TestSSHServer(kind)
         try ClaudeCodeCLI.install(on: server)
         model = try ScriptedModelServer(turns: turns)
         project = server.remoteHome + "/workspace/app"
@@ -35,8 +36,9 @@ final class AskBox: @unchecked Sendable {
 }
 
 @Suite(.serialized, .timeLimit(.minutes(1))) struct AskCommandTests {
-    @Test func askStreamsTheAnswerAndTheSessionIsListedByRwsSessions() async throws {
-        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "The answer is 42.", "chunks": 4]]]])
+    @Test(arguments: ServerKind.allCases)
+    func askStreamsTheAnswerAndTheSessionIsListedByRwsSessions(kind: ServerKind) async throws {
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "The answer is 42.", "chunks": 4]]]], kind: kind)
         defer { box.stop() }
         let outcome = try box.rws(["ask", "app", "What is the answer?", "--permission-mode", "default"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -157,8 +159,9 @@ final class AskBox: @unchecked Sendable {
         #expect(thinking.stdout == "two\n")
     }
 
-    @Test func aFileThatIsNotOnTheBoxIsAnErrorBeforeAnythingIsSent() throws {
-        let box = try AskBox(turns: [["text": "never"]])
+    @Test(arguments: ServerKind.allCases)
+    func aFileThatIsNotOnTheBoxIsAnErrorBeforeAnythingIsSent(kind: ServerKind) throws {
+        let box = try AskBox(turns: [["text": "never"]], kind: kind)
         defer { box.stop() }
         try "here\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
         let arguments = ["ask", "app", "Look", "--permission-mode", "plan", "--file", "notes.txt", "--file", "gone 'x'.txt"]
@@ -225,11 +228,12 @@ final class AskBox: @unchecked Sendable {
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
     }
 
-    @Test(arguments: [(SIGTERM, 143), (SIGHUP, 129)] as [(Int32, Int32)])
-    func sigtermOrSighupStopsClaudeCodeAndExits128PlusTheSignal(signal: Int32, status: Int32) throws {
-        let box = try AskBox(turns: [
-            ["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]
-        ])
+    @Test(arguments: ServerKind.allCases, [(SIGTERM, 143), (SIGHUP, 129)] as [(Int32, Int32)])
+    func sigtermOrSighupStopsClaudeCodeAndExits128PlusTheSignal(kind: ServerKind, ending: (Int32, Int32)) throws {
+        let (signal, status) = ending
+        let box = try AskBox(
+            turns: [["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]],
+            kind: kind)
         defer { box.stop() }
         let outcome = try RWSBinary.interrupted(
             ["ask"] + box.server.rwsFlags + ["app", "Talk", "--permission-mode", "plan"], home: box.home, after: "slow slow",
@@ -239,10 +243,11 @@ final class AskBox: @unchecked Sendable {
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
     }
 
-    @Test func aSecondCtrlCStopsClaudeCodeAndExitsWith130() async throws {
-        let box = try AskBox(turns: [
-            ["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]
-        ])
+    @Test(arguments: ServerKind.allCases)
+    func aSecondCtrlCStopsClaudeCodeAndExitsWith130(kind: ServerKind) async throws {
+        let box = try AskBox(
+            turns: [["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]],
+            kind: kind)
         defer { box.stop() }
         let tmux = try Tmux.start(home: box.home)
         defer { tmux.stop() }
@@ -257,17 +262,18 @@ final class AskBox: @unchecked Sendable {
     }
 
     /// A box whose model streams slowly, then asks for `echo yes > asked.txt`, then (after the tool's answer) says "done".
-    private static func slowTextThenBash() throws -> AskBox {
-        try AskBox(turns: [
-            [
-                "blocks": [
-                    ["type": "text", "text": String(repeating: "slow ", count: 30), "chunks": 30],
-                    ["type": "tool_use", "name": "Bash", "input": ["command": "echo yes > asked.txt"]],
+    private static func slowTextThenBash(kind: ServerKind = .default) throws -> AskBox {
+        try AskBox(
+            turns: [
+                [
+                    "blocks": [
+                        ["type": "text", "text": String(repeating: "slow ", count: 30), "chunks": 30],
+                        ["type": "tool_use", "name": "Bash", "input": ["command": "echo yes > asked.txt"]],
+                    ],
+                    "chunk_delay": 0.1,
                 ],
-                "chunk_delay": 0.1,
-            ],
-            ["blocks": [["type": "text", "text": "done"]]],
-        ])
+                ["blocks": [["type": "text", "text": "done"]]],
+            ], kind: kind)
     }
 
     private static func startAsk(_ box: AskBox, _ prompt: String) async throws -> Tmux {
@@ -279,8 +285,8 @@ final class AskBox: @unchecked Sendable {
     }
 
     /// `rws ask` in a tmux pane, waiting at the question for `echo yes > asked.txt`.
-    private static func atBashQuestion() async throws -> (AskBox, Tmux) {
-        let box = try slowTextThenBash()
+    private static func atBashQuestion(kind: ServerKind = .default) async throws -> (AskBox, Tmux) {
+        let box = try slowTextThenBash(kind: kind)
         do {
             let tmux = try await startAsk(box, "Make asked.txt")
             do {
@@ -320,8 +326,9 @@ final class AskBox: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
     }
 
-    @Test(arguments: [1, 2]) func ctrlCAtAQuestionEndsTheTurnWithinASecondAndTheToolDoesNotRun(presses: Int) async throws {
-        let (box, tmux) = try await Self.atBashQuestion()
+    @Test(arguments: ServerKind.allCases, [1, 2])
+    func ctrlCAtAQuestionEndsTheTurnWithinASecondAndTheToolDoesNotRun(kind: ServerKind, presses: Int) async throws {
+        let (box, tmux) = try await Self.atBashQuestion(kind: kind)
         defer {
             tmux.stop()
             box.stop()
@@ -489,8 +496,9 @@ final class AskBox: @unchecked Sendable {
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains(#""type":"result""#))
     }
 
-    @Test func aMissingDirectoryGivesTheSameMessageAndStatusFromAskAndClaude() async throws {
-        let box = try AskBox(turns: [])
+    @Test(arguments: ServerKind.allCases)
+    func aMissingDirectoryGivesTheSameMessageAndStatusFromAskAndClaude(kind: ServerKind) async throws {
+        let box = try AskBox(turns: [], kind: kind)
         defer { box.stop() }
         let ask = try box.rws(["ask", "/no/such/dir", "Hi", "--permission-mode", "plan"])
         let message = "rws: the directory /no/such/dir does not exist on the box"
