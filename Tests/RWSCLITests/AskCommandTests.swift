@@ -33,6 +33,18 @@ final class AskBox: @unchecked Sendable {
         server.stop()
         try? FileManager.default.removeItem(atPath: home)
     }
+
+    /// A box whose model asks one AskUserQuestion, "Which colour?" (Red — warm, Blue — cold), then says "done".
+    static func colourQuestion(multiSelect: Bool) throws -> AskBox {
+        let question: [String: Any] = [
+            "question": "Which colour?", "header": "Colour", "multiSelect": multiSelect,
+            "options": [["label": "Red", "description": "warm"], ["label": "Blue", "description": "cold"]],
+        ]
+        return try AskBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "AskUserQuestion", "input": ["questions": [question]]]]],
+            ["blocks": [["type": "text", "text": "done"]]],
+        ])
+    }
 }
 
 @Suite(.serialized, .timeLimit(.minutes(1))) struct AskCommandTests {
@@ -76,6 +88,20 @@ final class AskBox: @unchecked Sendable {
         #expect(events.contains { $0["type"] as? String == "tool_result" && $0["is_error"] as? Bool == true })
         #expect(outcome.stderr.contains("no terminal to ask: denied"))
         #expect(!FileManager.default.fileExists(atPath: box.project + "/no.txt"))
+    }
+
+    @Test func askUserQuestionIsItsOwnJSONEventAndWithoutATerminalIsNotAnswered() throws {
+        let box = try AskBox.colourQuestion(multiSelect: false)
+        defer { box.stop() }
+        let outcome = try box.rws(["ask", "app", "Pick", "--permission-mode", "default", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let events = outcome.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let asked = try #require(events.first { $0["type"] as? String == "user_question" }, "\(outcome.stdout)")
+        #expect((asked["questions"] as? [[String: Any]])?.first?["question"] as? String == "Which colour?")
+        #expect(!events.contains { $0["type"] as? String == "permission_request" })
+        #expect(outcome.stderr.contains("AskUserQuestion needs permission and there is no terminal to ask: denied"))
     }
 
     @Test func imageAndFileFlagsReachTheModel() throws {
@@ -516,14 +542,7 @@ final class AskBox: @unchecked Sendable {
 
     /// Answers one AskUserQuestion about colours by typing `typed` once `shown` is on screen; what the model was sent next.
     private static func answerColourQuestion(multiSelect: Bool, shown: String, typed: String) async throws -> String {
-        let question: [String: Any] = [
-            "question": "Which colour?", "header": "Colour", "multiSelect": multiSelect,
-            "options": [["label": "Red", "description": "warm"], ["label": "Blue", "description": "cold"]],
-        ]
-        let box = try AskBox(turns: [
-            ["blocks": [["type": "tool_use", "name": "AskUserQuestion", "input": ["questions": [question]]]]],
-            ["blocks": [["type": "text", "text": "done"]]],
-        ])
+        let box = try AskBox.colourQuestion(multiSelect: multiSelect)
         defer { box.stop() }
         let tmux = try await startAsk(box, "Pick")
         defer { tmux.stop() }

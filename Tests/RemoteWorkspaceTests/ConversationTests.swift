@@ -126,6 +126,46 @@ import Testing
         }
     }
 
+    @Test func askUserQuestionArrivesAsATypedEventAndTheTypedAnswerReachesTheModel() async throws {
+        let questions: [[String: Any]] = [
+            [
+                "question": "Which colour?", "header": "Colour", "multiSelect": false,
+                "options": [["label": "Red", "description": "warm"], ["label": "Blue", "description": "cold"]],
+            ],
+            [
+                "question": "Which sizes?", "header": "Size", "multiSelect": true,
+                "options": ["S", "M", "L"].map { ["label": $0, "description": "size " + $0] },
+            ],
+        ]
+        let box = try ConversationBox(turns: [
+            ["blocks": [["type": "tool_use", "name": "AskUserQuestion", "input": ["questions": questions]]]], Turn.text("Noted."),
+        ])
+        defer { box.stop() }
+        try await box.server.withConnection { ssh in
+            let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
+            var asked: [ClaudeUserQuestions] = []
+            let events = try await collect(
+                try await conversation.send("Ask me"), in: conversation,
+                onEvent: { event in
+                    guard case .userQuestion(let question) = event else { return }
+                    asked.append(question)
+                    let answers: [ClaudeUserAnswer] = [
+                        .options([1], of: question.questions[0]), .options([0, 2], of: question.questions[1]),
+                    ]
+                    try await conversation.respond(to: question.request, with: question.answer(answers))
+                })
+            #expect(events.permissionRequests.isEmpty)
+            let question = try #require(asked.first, "no question in \(events.toolResults)")
+            #expect(question.questions.map(\.question) == ["Which colour?", "Which sizes?"])
+            #expect(question.questions[0].options == [.init(label: "Red", description: "warm"), .init(label: "Blue", description: "cold")])
+            #expect(question.questions.map(\.multiSelect) == [false, true] && question.questions[0].header == "Colour")
+            #expect(question.request.requiresUserInteraction)
+            let sent = "\(box.model.conversationRequests().last?["messages"] ?? "")"
+            #expect(sent.contains(#"\"Which colour?\"=\"Blue\""#) && sent.contains(#"\"Which sizes?\"=\"S, L\""#), "\(sent)")
+            await conversation.stop()
+        }
+    }
+
     @Test func stopKillsClaudeAndTheToolItRuns() async throws {
         let box = try ConversationBox(turns: [Turn.bash("tail -f /dev/null")])
         defer { box.stop() }

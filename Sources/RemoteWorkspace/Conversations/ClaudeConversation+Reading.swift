@@ -54,7 +54,7 @@ extension ClaudeConversation {
             case .failure(let error): waiter.continuation.resume(throwing: error)
             }
         case .permissionRequest(let request):
-            deliver([.permissionRequest(request)], endsTurn: false)
+            deliver([ClaudeUserQuestions(request).map(ClaudeEvent.userQuestion) ?? .permissionRequest(request)], endsTurn: false)
         case .unsupportedControlRequest(let id, let subtype):
             try? await command.write(ClaudeOutgoing.controlError(id: id, message: "rws does not serve \(subtype) requests"))
         case .events(let events, let endsTurn):

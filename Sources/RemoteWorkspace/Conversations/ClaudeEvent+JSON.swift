@@ -33,6 +33,14 @@ extension ClaudeEvent {
                 [
                     ("request_id", .string(request.requestID)), ("tool_name", .string(request.toolName)), ("input", request.input),
                     ("description", request.description.map(JSONValue.string) ?? .null),
+                    ("requires_user_interaction", .bool(request.requiresUserInteraction)),
+                ])
+        case .userQuestion(let asked):
+            return Self.object(
+                "user_question",
+                [
+                    ("request_id", .string(asked.request.requestID)), ("tool_name", .string(asked.request.toolName)),
+                    ("questions", asked.request.input["questions"] ?? .array([])),
                 ])
         case .permissionCancelled(let id): return Self.object("permission_cancelled", [("request_id", .string(id))])
         case .usage(let usage): return Self.object("usage", Self.members(of: usage))

@@ -18,6 +18,10 @@ public enum ClaudeEvent: Sendable, Equatable {
     case toolResult(ClaudeToolResult)
     /// Claude Code asks whether a tool may run: answer with ``ClaudeConversation/respond(to:with:)``.
     case permissionRequest(ClaudePermissionRequest)
+    /// The model asks the user questions with options (Claude Code's AskUserQuestion tool), instead
+    /// of a ``permissionRequest(_:)`` for it: answer with ``ClaudeConversation/respond(to:with:)``,
+    /// passing ``ClaudeUserQuestions/request`` and ``ClaudeUserQuestions/answer(_:)``.
+    case userQuestion(ClaudeUserQuestions)
     /// Claude Code withdrew the permission question with this request id (the turn was interrupted).
     case permissionCancelled(requestID: String)
     /// Token usage of one model response.
@@ -82,6 +86,10 @@ public struct ClaudePermissionRequest: Sendable, Equatable {
     public var toolUseID: String?
     /// What Claude Code suggests "always" should mean for this call; empty when it offers none.
     public var suggestions: [ClaudePermissionSuggestion] = []
+    /// Whether the answer has to come from a person looking at what the tool shows, never from a
+    /// one-key or standing approval (`requires_user_interaction`: tools whose question is their own
+    /// interface, such as AskUserQuestion): "always" is not to be offered.
+    public var requiresUserInteraction = false
 }
 
 /// How a turn ended, from Claude Code's `result` message.

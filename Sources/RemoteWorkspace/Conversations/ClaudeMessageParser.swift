@@ -51,7 +51,8 @@ struct ClaudeMessageParser {
                 requestID: id, toolName: request["tool_name"]?.stringValue ?? "", input: request["input"] ?? .object(JSONObject()),
                 description: request["description"]?.stringValue, blockedPath: request["blocked_path"]?.stringValue,
                 toolUseID: request["tool_use_id"]?.stringValue,
-                suggestions: (request["permission_suggestions"]?.arrayValue ?? []).map(ClaudePermissionSuggestion.init(json:))))
+                suggestions: (request["permission_suggestions"]?.arrayValue ?? []).map(ClaudePermissionSuggestion.init(json:)),
+                requiresUserInteraction: request["requires_user_interaction"]?.boolValue == true))
     }
 
     private static func system(_ message: JSONValue) -> [ClaudeEvent] {

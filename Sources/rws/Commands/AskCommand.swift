@@ -31,7 +31,7 @@ struct AskCommand: AsyncParsableCommand {
             plans: check their current terms.
 
             With --json, every event is one JSON object per line (session_started, text_delta, tool_call, tool_result, \
-            permission_request, usage, error, result…).
+            permission_request, user_question, usage, error, result…).
 
             Exit status: 0 when the turn ended well; 1 when it ended in an error (API error, not logged in, Claude Code missing); \
             130 when interrupted; 255 when the connection failed.
@@ -148,27 +148,31 @@ struct AskTurn {
         do {
             for try await event in try await conversation.send(prompt) {
                 printer.show(event)
+                let asked: (request: ClaudePermissionRequest, questions: ClaudeUserQuestions?)
                 switch event {
-                case .permissionRequest(let request):
-                    guard let decision = await decide(request) else {
-                        // Ctrl+C at the question: Claude Code is told no and to stop the turn, then
-                        // stopped, so that rws returns at once instead of waiting for the turn's end.
-                        let message = "The user pressed Ctrl+C at the permission question: the tool was not run."
-                        try? await conversation.respond(to: request, with: .denyAndInterrupt(message: message))
-                        await conversation.stop()
-                        if !json { Terminal.err("\nrws: interrupted at the question; \(request.toolName) was not run\n") }
-                        return RWSExitCode.interrupted
-                    }
-                    try await conversation.respond(to: request, with: decision)
-                    if case .deny = decision {
-                        printer.indicator.waiting(for: "thinking")
-                    } else {
-                        printer.indicator.waiting(for: "running \(AskPrinter.clip(request.toolName.safeLine, to: 40))")
-                    }
+                case .permissionRequest(let request): asked = (request, nil)
+                case .userQuestion(let questions): asked = (questions.request, questions)
                 case .result(let result):
                     code = result.wasInterrupted ? RWSExitCode.interrupted : (result.isError ? RWSExitCode.failure : 0)
+                    continue
                 default:
-                    break
+                    continue
+                }
+                let request = asked.request
+                guard let decision = await decide(request, questions: asked.questions) else {
+                    // Ctrl+C at the question: Claude Code is told no and to stop the turn, then
+                    // stopped, so that rws returns at once instead of waiting for the turn's end.
+                    let message = "The user pressed Ctrl+C at the permission question: the tool was not run."
+                    try? await conversation.respond(to: request, with: .denyAndInterrupt(message: message))
+                    await conversation.stop()
+                    if !json { Terminal.err("\nrws: interrupted at the question; \(request.toolName) was not run\n") }
+                    return RWSExitCode.interrupted
+                }
+                try await conversation.respond(to: request, with: decision)
+                if case .deny = decision {
+                    printer.indicator.waiting(for: "thinking")
+                } else {
+                    printer.indicator.waiting(for: "running \(AskPrinter.clip(request.toolName.safeLine, to: 40))")
                 }
             }
         } catch ClaudeConversationError.stopped {
@@ -178,16 +182,17 @@ struct AskTurn {
     }
 
     /// The user's answer; nil when Ctrl+C was pressed at the question.
-    private func decide(_ request: ClaudePermissionRequest) async -> ClaudePermissionDecision? {
+    private func decide(_ request: ClaudePermissionRequest, questions: ClaudeUserQuestions?) async -> ClaudePermissionDecision? {
         guard interactive else {
             Terminal.err("rws: \(request.toolName) needs permission and there is no terminal to ask: denied\n")
             return .deny(message: "The user could not be asked (no terminal); the permission mode does not allow this tool.")
         }
-        if request.toolName == "AskUserQuestion" { return await AskUserQuestionPrompt(request: request, question: question).answer() }
+        if let questions { return await AskUserQuestionPrompt(asked: questions, question: question).answer() }
         let preview = PermissionPreview(request: request, color: Terminal.isTTY(STDERR_FILENO)).text
         let tool = request.toolName.safeLine
-        // "Always" is what Claude Code suggests for this call, worded as the rule; no suggestion, no "always".
-        let always = request.suggestions.map { "  [a]lways: \($0.summary.safeLine)\n" }.joined()
+        // "Always" is what Claude Code suggests for this call, worded as the rule; no suggestion, no
+        // "always"; never for a call whose answer must come from a person each time.
+        let always = (request.requiresUserInteraction ? [] : request.suggestions).map { "  [a]lways: \($0.summary.safeLine)\n" }.joined()
         let choices = always.isEmpty ? "[y]es / [N]o" : "[y]es / [a]lways / [N]o"
         let again =
             always.isEmpty ? "rws: answer y (yes) or n (no); Enter is no: " : "rws: answer y (yes), a (always) or n (no); Enter is no: "
@@ -255,7 +260,7 @@ struct AskPrinter {
                 Terminal.err("  ⎿ \(result.isError ? "error: " : "")\(Self.clip(first.safeLine, to: 160))\n")
             }
             indicator.waiting(for: "thinking")
-        case .permissionRequest:
+        case .permissionRequest, .userQuestion:
             endLine()
             indicator.pause()
         case .apiRetry(let attempt, let maxRetries, let status, let error):
