@@ -502,6 +502,25 @@ final class AskBox: @unchecked Sendable {
         #expect(screen.contains("done\n"))
     }
 
+    @Test func thinkingIsShownDimmedOnATerminalWithTheFlag() async throws {
+        let box = try AskBox(turns: [
+            ["blocks": [["type": "thinking", "thinking": "Weighing the colours"], ["type": "text", "text": "Blue."]]]
+        ])
+        defer { box.stop() }
+        let tmux = try Tmux.start(home: box.home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(
+            try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Pick", "--thinking"])
+                + "; echo rws-exit=$?")
+        let screen = try await tmux.wait(for: "rws-exit=0", within: .seconds(30))
+        #expect(screen.contains("Weighing the colours\nBlue.\n"), "in:\n\(screen)")
+        // With its attributes: dim (SGR 2) on the thinking, not on the answer.
+        let styled = try tmux.command(["capture-pane", "-p", "-e", "-t", "main"])
+        #expect(styled.contains("\u{1B}[2mWeighing the colours"), "\(styled.debugDescription)")
+        #expect(!styled.contains("\u{1B}[2mBlue."))
+    }
+
     @Test func withJSONNoWaitingIndicatorIsShownOnATerminal() async throws {
         let box = try AskBox(turns: [["blocks": [["type": "text", "text": "done"]], "delay": 2]])
         defer { box.stop() }
