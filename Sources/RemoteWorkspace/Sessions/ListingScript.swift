@@ -14,8 +14,8 @@ import SessionHistory
 /// Every new or grown session file is also counted whole on the box (`grep -c`, one process for
 /// all of them; unless the client asks not to): its lines holding `"type":"user"` or
 /// `"type":"assistant"`, whitespace around the colon allowed (`grep -c -E` with
-/// ``MessageLines/extendedRegex``, ``SessionSummary/messageCount``), and the files holding a
-/// title record are named (`grep -l -E`, ``TitleLines/extendedRegex``) so that a rename the 8 KiB windows miss is looked for in
+/// `MessageLines.extendedRegex`, ``SessionSummary/messageCount``), and the files holding a
+/// title record are named (`grep -l -E`, `TitleLines.extendedRegex`) so that a rename the 8 KiB windows miss is looked for in
 /// the wide ones.
 /// Running `head` and `tail` once over many files keeps the cost at a few processes whatever the
 /// number of sessions; both print `==> NAME <==` headers between files (parsed by

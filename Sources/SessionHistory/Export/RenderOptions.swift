@@ -13,7 +13,7 @@ public struct RenderOptions: Sendable, Equatable {
     /// A title to print at the top (e.g. ``SessionSummary/title``).
     public var title: String?
     /// Text and Markdown only: show control and escape characters from the session visibly
-    /// (``TerminalText``), so printing the rendering cannot drive the terminal. Off for a raw
+    /// (`TerminalText`), so printing the rendering cannot drive the terminal. Off for a raw
     /// export to a file.
     public var neutralizesControlCharacters: Bool
     /// JSON only: lines of the file that could not be decoded (a torn last line among them),

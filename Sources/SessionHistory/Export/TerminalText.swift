@@ -6,14 +6,14 @@
 /// is shown visibly instead: `ESC` as `\e`, `CR` as `\r`, other C0 controls and `DEL` as `\x07`
 /// style, C1 controls and bidirectional overrides as `\u009b` style. Newlines and tabs are kept
 /// in multi-line text (a transcript), and shown as `\n` and `\t` in one-line text (a name).
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with its control characters shown visibly.
     ///
     /// - Parameters:
     ///   - text: Text from a session file or a remote box.
     ///   - keepingLineBreaks: Keep `\n` and `\t` as they are (multi-line text).
     /// - Returns: The text, unchanged when it holds nothing to neutralise.
-    public static func neutralize(_ text: String, keepingLineBreaks: Bool = true) -> String {
+    package static func neutralize(_ text: String, keepingLineBreaks: Bool = true) -> String {
         var text = text
         return text.withUTF8 { bytes in
             guard let first = firstEscape(in: bytes, from: 0, keepingLineBreaks: keepingLineBreaks) else { return nil }

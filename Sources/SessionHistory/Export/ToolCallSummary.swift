@@ -1,9 +1,9 @@
 import Foundation
 
 /// One-line descriptions of tool calls and results, for the text and Markdown renderings.
-public enum ToolCallSummary {
+package enum ToolCallSummary {
     /// `Bash(git status)`, `Read(src/main.swift)`, `Task(Explore the parser)`, ….
-    public static func oneLine(_ call: ToolUseBlock, width: Int = 100) -> String {
+    package static func oneLine(_ call: ToolUseBlock, width: Int = 100) -> String {
         let argument = keyArgument(of: call).map(FirstPromptRules.fold) ?? ""
         let text = argument.isEmpty ? call.name : "\(call.name)(\(argument))"
         return clip(text, to: width)
@@ -21,7 +21,7 @@ public enum ToolCallSummary {
     }
 
     /// `12 lines`, `error: File not found`, `empty`, …: a result in a few words.
-    public static func outcome(_ outcome: ToolOutcome, width: Int = 60) -> String {
+    package static func outcome(_ outcome: ToolOutcome, width: Int = 60) -> String {
         let text = outcome.result.text
         let images = outcome.result.content.filter { if case .image = $0 { return true } else { return false } }.count
         if outcome.result.isError { return clip("error: " + FirstPromptRules.fold(text), to: width) }

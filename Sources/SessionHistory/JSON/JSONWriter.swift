@@ -1,14 +1,14 @@
 /// Serialises ``JSONValue`` trees to JSON text.
-public enum JSONWriter {
+package enum JSONWriter {
     /// The JSON text of `value`; `pretty` adds newlines and two-space indentation.
-    public static func string(from value: JSONValue, pretty: Bool = false) -> String {
+    package static func string(from value: JSONValue, pretty: Bool = false) -> String {
         var output = ""
         write(value, to: &output, indent: pretty ? 0 : nil)
         return output
     }
 
     /// `text` as a JSON string literal, quotes included.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var output = ""
         appendQuoted(text, to: &output)
         return output

@@ -3,26 +3,26 @@
 ///
 /// A chunk may end in the middle of a line; that part waits until the rest arrives (or
 /// ``finish()`` is called). Line numbers and byte offsets continue across chunks.
-public struct SessionStream: Sendable {
+package struct SessionStream: Sendable {
     private var pending: [UInt8] = []
     private var nextLine: Int
     private var nextOffset: Int
 
     /// Starts at the beginning of a file, or at `byteOffset`/`lineNumber` when resuming after
     /// bytes already read (the offset must be a line start).
-    public init(byteOffset: Int = 0, lineNumber: Int = 1) {
+    package init(byteOffset: Int = 0, lineNumber: Int = 1) {
         self.nextOffset = byteOffset
         self.nextLine = lineNumber
     }
 
     /// File offset up to which lines are complete and decoded; resume reading here.
-    public var committedByteOffset: Int { nextOffset }
+    package var committedByteOffset: Int { nextOffset }
 
     /// Bytes of an incomplete last line waiting for their end.
-    public var pendingByteCount: Int { pending.count }
+    package var pendingByteCount: Int { pending.count }
 
     /// Decodes the complete lines that `chunk` finishes; returns only the new ones.
-    public mutating func append(_ chunk: some Collection<UInt8>) -> ParsedLines {
+    package mutating func append(_ chunk: some Collection<UInt8>) -> ParsedLines {
         var buffer = pending
         buffer.append(contentsOf: chunk)
         return consume(buffer, isFinal: false)
@@ -30,7 +30,7 @@ public struct SessionStream: Sendable {
 
     /// Decodes a waiting incomplete last line as the file's end (it is reported as torn if it
     /// does not parse).
-    public mutating func finish() -> ParsedLines {
+    package mutating func finish() -> ParsedLines {
         consume(pending, isFinal: true)
     }
 

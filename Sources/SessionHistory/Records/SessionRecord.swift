@@ -84,6 +84,6 @@ public enum RecordKind: Sendable, Equatable {
     /// `cost-state` (2.1.x): the cost so far, written after each turn.
     case costState(CostStateRecord)
     /// Any other type (see ``SessionRecord/raw``), including the ones
-    /// ``SessionRecordTypes/ignored`` lists as known and not needed.
+    /// `SessionRecordTypes.ignored` lists as known and not needed.
     case unknown
 }

@@ -3,9 +3,9 @@
 ///
 /// A `type` in neither set is new to rws: the oracle tests fail naming it, so a new Claude Code
 /// record shows up as a failing test rather than a silent gap.
-public enum SessionRecordTypes {
+package enum SessionRecordTypes {
     /// The `type`s decoded into a ``RecordKind`` other than `unknown`.
-    public static let decoded: Set<String> = Set(
+    package static let decoded: Set<String> = Set(
         [
             "user", "assistant", "system", "progress", "attachment", "summary", "file-history-snapshot",
             "queue-operation", "cost-state",
@@ -13,7 +13,7 @@ public enum SessionRecordTypes {
 
     /// Known `type`s kept as raw records, with why rws does not need them
     /// (see docs/session-history.md).
-    public static let ignored: [String: String] = [
+    package static let ignored: [String: String] = [
         "api-request-shape": "the shape (system prompt, tool schemas) of API requests, by hash: debugging data",
         "api-request-blob": "content-addressed pieces of API requests (system prompt, reminders): debugging data",
         "api-request": "one line per API request (id, query source, shape hash): no content, no usage",
@@ -28,7 +28,7 @@ public enum SessionRecordTypes {
     ]
 
     /// Whether rws knows `type` (decoded or known-ignorable).
-    public static func isKnown(_ type: String) -> Bool {
+    package static func isKnown(_ type: String) -> Bool {
         decoded.contains(type) || ignored[type] != nil
     }
 }

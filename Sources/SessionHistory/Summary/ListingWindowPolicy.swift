@@ -5,7 +5,7 @@
 /// enough, the first or last `wide` bytes (64 KiB, Claude Code's own window): the head when it
 /// shows no first prompt or cwd, the tail when it shows no time of its own, no model or no
 /// transcript record to tell the session's activity (a last line longer than the window), and
-/// both ends when the file holds a title record (``TitleLines``) the first windows did not show,
+/// both ends when the file holds a title record (`TitleLines`) the first windows did not show,
 /// since Claude Code takes a title from anywhere in its 64 KiB windows. A file whose records
 /// carry no time at all is dated by its modification time
 /// (``SessionSummary/fillLastTimestamp(modificationTime:)``).
@@ -32,7 +32,7 @@ public struct ListingWindowPolicy: Sendable, Equatable {
     ///   - headCount: How many bytes the head window holds.
     ///   - tailCount: How many bytes the tail window holds.
     ///   - holdsTitleRecord: Whether the whole file holds a `custom-title` or `ai-title` line
-    ///     (``TitleLines``); a rename is then looked for in the wide windows.
+    ///     (`TitleLines`); a rename is then looked for in the wide windows.
     /// - Returns: Whether to widen the head and whether to widen the tail.
     public func widening(
         _ summary: SessionSummary, headCount: Int, tailCount: Int, holdsTitleRecord: Bool = false

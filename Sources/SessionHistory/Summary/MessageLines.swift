@@ -7,17 +7,17 @@
 /// and `KeyValueLines.extendedRegex` (internal), which is this same rule, so both listings
 /// agree. Inside JSON strings quotes are escaped, so the patterns only match JSON structure;
 /// nested messages (`agent_progress` records) add a few.
-public enum MessageLines {
+package enum MessageLines {
     static let pattern = KeyValueLines(key: "type", values: ["user", "assistant"])
     static let userType = KeyValueLines(key: "type", values: ["user"])
 
     /// The lines of `bytes` (split at `\n`, a last line without one included) holding either pattern.
-    public static func count(in bytes: [UInt8]) -> Int {
+    package static func count(in bytes: [UInt8]) -> Int {
         pattern.count(in: bytes)
     }
 
     /// The `grep -E` pattern the remote listing counts with.
-    public static var extendedRegex: String { pattern.extendedRegex }
+    package static var extendedRegex: String { pattern.extendedRegex }
 }
 
 /// Whether a session file holds a title record anywhere (`custom-title` from a rename,
@@ -28,14 +28,14 @@ public enum MessageLines {
 /// (``ListingWindowPolicy/widening(_:headCount:tailCount:holdsTitleRecord:)``). The remote
 /// listing asks the box (`LC_ALL=C grep -l -E` with ``extendedRegex``, in the pass that counts
 /// messages); the local listing applies this.
-public enum TitleLines {
+package enum TitleLines {
     static let pattern = KeyValueLines(key: "type", values: ["custom-title", "ai-title"])
 
     /// Whether any line of `bytes` holds either pattern.
-    public static func present(in bytes: [UInt8]) -> Bool {
+    package static func present(in bytes: [UInt8]) -> Bool {
         pattern.count(in: bytes, stopAtFirst: true) > 0
     }
 
     /// The `grep -E` pattern the remote listing looks for titles with.
-    public static var extendedRegex: String { pattern.extendedRegex }
+    package static var extendedRegex: String { pattern.extendedRegex }
 }

@@ -36,7 +36,7 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     /// Subagent transcripts attached by the listing (compaction agents `agent-acompact-*` not counted).
     public var subagentCount = 0
     /// Message lines in the whole file, as a picker's message count: lines holding
-    /// `"type":"user"` or `"type":"assistant"` (``MessageLines``); filled in by the listing.
+    /// `"type":"user"` or `"type":"assistant"` (`MessageLines`); filled in by the listing.
     public var messageCount: Int?
     /// The file's modification time (seconds since 1970), filled in by the listing.
     public var modificationTime: Int?
