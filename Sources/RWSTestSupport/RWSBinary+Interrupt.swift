@@ -20,6 +20,16 @@ extension RWSBinary {
         _ arguments: [String], home: String, after marker: String, within limit: Duration = .seconds(10),
         _ action: (pid_t) throws -> Void
     ) throws -> Outcome {
+        try run(arguments, home: home, until: { $0.contains(marker) }, within: limit, action)
+    }
+
+    /// Runs `rws` with `arguments`, calls `action` with its PID once `ready` holds for what its
+    /// stdout shows so far (unless it exited first, or `limit` passed), waits for its end, and
+    /// returns what it printed and how it exited.
+    public static func run(
+        _ arguments: [String], home: String, until ready: (_ stdout: String) -> Bool, within limit: Duration = .seconds(10),
+        _ action: (pid_t) throws -> Void
+    ) throws -> Outcome {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("rws-int-\(UUID().uuidString.prefix(8))").path
         let outPath = base + ".out", errPath = base + ".err"
         defer { for path in [outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }
@@ -29,8 +39,7 @@ extension RWSBinary {
         var status: Int32 = 0
         var exited = false
         while !exited {
-            let shown = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-            if shown.contains(marker) { break }
+            if ready((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "") { break }
             if ContinuousClock.now > deadline { break }
             exited = waitpid(child, &status, WNOHANG) == child
             Thread.sleep(forTimeInterval: 0.02)

@@ -77,6 +77,30 @@ import Testing
         if !left.isEmpty { try watch.signal(SIGKILL) }
     }
 
+    /// With the box gone for longer than `--reconnect-for`, the follow gives up with 255 and says
+    /// how long it tried; its loop on the box ended with the link.
+    @Test(arguments: ServerKind.allCases)
+    func aLinkThatDoesNotComeBackEndsTheFollowWith255SayingHowLongRwsTried(kind: ServerKind) async throws {
+        let session = try SessionCommandsTests(kind)
+        let proxy = try FaultProxy(targetPort: session.server.port)
+        defer { proxy.stop() }
+        let run = try FollowingRws(session, flags: try session.server.rwsFlags(through: proxy), extra: ["--reconnect-for", "3s"])
+        defer { if run.process.isRunning { run.kill() } }
+        let watch = FollowingRws.loopWatch(session)
+        #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
+        #expect(try await watch.waitUntilRunning(within: 30))
+        let lost = ContinuousClock.now
+        proxy.stop()  // the listener goes too: every reconnect attempt is refused
+        #expect(await run.waitForExit(within: 60), "rws gave up")
+        let tried = ContinuousClock.now - lost
+        #expect(run.process.terminationStatus == 255)
+        let errors = run.errors.collected
+        #expect(errors.contains("rws tried to reconnect for") && errors.contains("and gave up"), "\(errors)")
+        #expect(tried >= .seconds(2) && tried < .seconds(30), "attempts for about --reconnect-for (3 s, ±20 % jitter): \(tried)")
+        let left = try await watch.leftovers(after: 10)
+        #expect(left.isEmpty, "the loop on the box ended with the link: \(left)")
+    }
+
     @Test(arguments: ServerKind.allCases)
     func noReconnectEndsAtTheFirstCutWith255(kind: ServerKind) async throws {
         let session = try SessionCommandsTests(kind)

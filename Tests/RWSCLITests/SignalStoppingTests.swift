@@ -54,6 +54,34 @@ import Testing
         #expect(try running("sleep \(second)") == [])
     }
 
+    /// A clone whose git waits on a server that never answers (a black-holed proxy): the signal
+    /// stops git and its ssh on the box and removes the half-made project.
+    @Test(arguments: cases.filter { $0.1 != SIGINT })
+    func cloneStopsGitOnTheBoxLeavesNoPartialProjectAndExits128PlusTheSignal(
+        kind: ServerKind, signal: Int32, status: Int32
+    ) throws {
+        let server = try SharedTestServer.get(kind)
+        let directory = server.remoteHome + "/cli-clone-signal-\(UUID().uuidString.prefix(8))"
+        let root = directory + "/workspace"
+        let flags = server.rwsFlags + ["--workspace-root", root, "--claude-dir", directory + "/claude"]
+        let silent = try FaultProxy(targetPort: server.port)
+        defer { silent.stop() }
+        silent.setBlackHole(true)
+        let repository = "never-\(unique()).git"
+        let outcome = try RWSBinary.run(
+            ["clone", "ssh://git@127.0.0.1:\(silent.port)/\(repository)", "--name", "stuck"] + flags, home: home,
+            until: { _ in silent.acceptedConnections > 0 }, within: .seconds(20)
+        ) { rws in try SystemCall.kill(rws, signal) }
+        #expect(silent.acceptedConnections > 0, "git's ssh reached the silent server before the signal: \(outcome.stderr)")
+        #expect(outcome.status == status, "\(outcome.stderr)")
+        #expect(outcome.killedBy == nil, "rws must stop the box's processes and exit, not die of the signal")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        #expect(left.isEmpty, "no partial project: \(left)")
+        let running = try Shell.run("/bin/ps", ["-eo", "stat=,args="]).split(separator: "\n")
+            .filter { $0.contains(repository) && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("Z") }
+        #expect(running.isEmpty, "git and its ssh are gone from the box: \(running)")
+    }
+
     @Test(arguments: ServerKind.allCases)
     func closingTheTerminalOfExecStopsTheRemoteTree(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)

@@ -27,10 +27,11 @@ struct HistoryCommand: AsyncParsableCommand {
             message, tool calls one line each, long tool output folded.
 
             --follow prints the session, then each new message as Claude Code writes it, until Ctrl+C. It needs nothing on the \
-            box but sh: the file is polled four times a second. A lost link is re-established (1 s to 30 s apart, 12 attempts) and \
-            the follow resumes after the last complete line, so no message is lost or shown twice; --no-reconnect ends it instead \
-            (exit status 255). Ctrl+C (or SIGTERM, SIGHUP) stops that polling loop on the box, \
-            and rws exits once it is gone: 130 after Ctrl+C, 143 after SIGTERM, 129 after SIGHUP.
+            box but sh: the file is polled four times a second. A lost link is re-established (attempts 1 s to 30 s apart, for \
+            --reconnect-for, default 4 minutes) and the follow resumes after the last complete line, so no message is lost or \
+            shown twice; when the link does not come back in that time, rws says how long it tried and exits with status 255. \
+            --no-reconnect ends the follow at the first loss instead (exit status 255). Ctrl+C (or SIGTERM, SIGHUP) stops that \
+            polling loop on the box, and rws exits once it is gone: 130 after Ctrl+C, 143 after SIGTERM, 129 after SIGHUP.
 
             Examples:
               rws history --host box 0b1c
@@ -62,6 +63,12 @@ struct HistoryCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "With --follow: how long to try to re-establish a lost link before giving up (default 4m).", valueName: "duration"))
+    var reconnectFor: DurationArgument?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Only the last N messages: on a box, read backwards from the end of the file (fast on slow links; " + "subagents left out).",
             valueName: "n"))
     var last: Int?
@@ -70,6 +77,9 @@ struct HistoryCommand: AsyncParsableCommand {
         if let last, last < 1 { throw ValidationError("--last takes a number of messages, 1 or more") }
         if follow, format == .json { throw ValidationError("--follow prints text or markdown; leave out --format json") }
         if noReconnect, !follow { throw ValidationError("--no-reconnect goes with --follow") }
+        if reconnectFor != nil, !follow || noReconnect {
+            throw ValidationError("--reconnect-for goes with --follow, without --no-reconnect")
+        }
     }
 
     func run() async throws {
@@ -84,7 +94,7 @@ struct HistoryCommand: AsyncParsableCommand {
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 return 0
             }
-            let reconnect = follow && !noReconnect ? Self.followReconnect : nil
+            let reconnect = follow && !noReconnect ? Self.followReconnect(for: reconnectFor?.duration ?? .seconds(240)) : nil
             return try await RemoteSessionsSupport.with(connection, workspace, reconnect: reconnect) { sessions -> Int32 in
                 let loaded =
                     if let last { try await sessions.loadSession(session, last: last) } else { try await sessions.loadSession(session) }
@@ -97,7 +107,20 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     /// How `--follow` re-establishes a lost link: 1 s → 30 s apart, 12 attempts (about four minutes).
-    static let followReconnect = ReconnectPolicy(maximumAttempts: 12, waitForConnection: .seconds(60))
+    /// Attempts 1 s to 30 s apart until their delays add up to `duration` (4 minutes: 12 attempts).
+    static func followReconnect(for duration: Duration) -> ReconnectPolicy {
+        var policy = ReconnectPolicy(maximumAttempts: 1, waitForConnection: .seconds(60))
+        var waited = Duration.zero
+        var delay = policy.initialDelay
+        var attempts = 0
+        while waited < duration {
+            attempts += 1
+            waited += delay
+            delay = min(policy.maximumDelay, delay * policy.multiplier)
+        }
+        policy.maximumAttempts = max(1, attempts)
+        return policy
+    }
 
     /// At `-v`: each line of the file that could not be decoded, a torn last line named as such.
     private func reportLineIssues(_ issues: [LineIssue]) {
