@@ -29,7 +29,7 @@ public enum Spawn {
     /// Starts `executable` with stdin from /dev/null, stdout to `stdoutPath` and stderr to
     /// `stderrPath` (nil: the same file), an empty signal mask and default handlers; returns its
     /// PID for the caller to wait for.
-    static func start(
+    public static func start(
         _ executable: String, _ arguments: [String], environment: [String],
         stdoutPath: String, stderrPath: String?
     ) throws -> pid_t {

@@ -7,11 +7,12 @@ struct ProcessResources: Codable, Sendable {
     let threads: Int
     let rssKiB: Int
 
-    static func sample(at seconds: Double) -> ProcessResources {
+    /// This process (`process` "self") or another one, by PID.
+    static func sample(at seconds: Double, process: String = "self") -> ProcessResources {
         let manager = FileManager.default
-        let fds = (try? manager.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-        let threads = (try? manager.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
-        return ProcessResources(seconds: seconds, fds: fds, threads: threads, rssKiB: residentKiB() ?? -1)
+        let fds = (try? manager.contentsOfDirectory(atPath: "/proc/\(process)/fd").count) ?? -1
+        let threads = (try? manager.contentsOfDirectory(atPath: "/proc/\(process)/task").count) ?? -1
+        return ProcessResources(seconds: seconds, fds: fds, threads: threads, rssKiB: residentKiB(process) ?? -1)
     }
 
     /// What each open descriptor refers to (`socket:[123]`, `pipe:[456]`, a path), by number.
@@ -25,9 +26,9 @@ struct ProcessResources: Codable, Sendable {
         return targets
     }
 
-    /// `VmRSS:    12345 kB` of /proc/self/status.
-    private static func residentKiB() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    /// `VmRSS:    12345 kB` of /proc/PROCESS/status.
+    private static func residentKiB(_ process: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
         }

@@ -54,31 +54,17 @@ struct LongLivedConnectionTests {
         let server = try TestSSHServer(kind)
         defer { server.stop() }
         let race = DropbearChannelRace(server)
-        let bench = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("rws-bench").path
-        try #require(FileManager.default.isExecutableFile(atPath: bench), "\(bench) is missing: build with `swift build --build-tests`")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bench)
-        process.arguments = [
-            "soak", "--duration", "30", "--execs", "600", "--reads", "60", "--cut-every", "10", "--cut-length", "3", "--sample", "2",
-        ]
-        process.environment = [
-            "BENCH_HOST": "127.0.0.1", "BENCH_PORT": "\(server.port)", "BENCH_USER": server.user, "BENCH_KEY": server.clientKeyPath,
-            "BENCH_KNOWN_HOSTS": server.knownHostsPath, "BENCH_MAX_CHANNELS": "10", "PATH": "/usr/bin:/bin",
-        ]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let errorText = Task { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-        let summaryData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let log = await errorText.value
+        let run = try await RWSBench.run(
+            ["soak", "--duration", "30", "--execs", "600", "--reads", "60", "--cut-every", "10", "--cut-length", "3", "--sample", "2"],
+            environment: [
+                "BENCH_HOST": "127.0.0.1", "BENCH_PORT": "\(server.port)", "BENCH_USER": server.user, "BENCH_KEY": server.clientKeyPath,
+                "BENCH_KNOWN_HOSTS": server.knownHostsPath, "BENCH_MAX_CHANNELS": "10", "PATH": "/usr/bin:/bin",
+            ])
+        let (log, summaryData) = (run.log, run.stdout)
         let parsed = try? JSONSerialization.jsonObject(with: summaryData) as? [String: Any]
-        let summary = try #require(parsed, "no summary (exit \(process.terminationStatus)); log:\n\(log.prefix(6000))")
-        if kind == .dropbear, process.terminationStatus != 0, race.serverAborted { return }
-        #expect(process.terminationStatus == 0, "problems: \(summary["problems"] ?? [])\n\(log.suffix(3000))")
+        let summary = try #require(parsed, "no summary (exit \(run.status)); log:\n\(log.prefix(6000))")
+        if kind == .dropbear, run.status != 0, race.serverAborted { return }
+        #expect(run.status == 0, "problems: \(summary["problems"] ?? [])\n\(log.suffix(3000))")
         #expect(summary["failures"] as? Int == 0)
         #expect((summary["followLines"] as? Int ?? 0) >= 20, "follow lines: \(summary["followLines"] ?? "none")")
         #expect(log.components(separatedBy: "link cut at").count - 1 == 2, "\(log.suffix(2000))")

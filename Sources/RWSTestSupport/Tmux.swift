@@ -1,14 +1,15 @@
 import Foundation
-import RWSTestSupport
 
 /// A private tmux server (own socket) with one pane running a plain local bash, for driving
 /// `rws shell` as a person at a terminal would. ``stop()`` kills the server; call it on every path.
-struct Tmux {
-    let socket = "rws-test-\(UUID().uuidString.prefix(8))"
-    static let localPrompt = "local$ "
+public struct Tmux: Sendable {
+    /// The private server's socket name (`tmux -L`).
+    public let socket = "rws-test-\(UUID().uuidString.prefix(8))"
+    /// The prompt of the pane's bash.
+    public static let localPrompt = "local$ "
 
     /// Starts the pane (`columns`×`rows`, no status line) with HOME set to `home`.
-    static func start(home: String, columns: Int = 120, rows: Int = 40) throws -> Tmux {
+    public static func start(home: String, columns: Int = 120, rows: Int = 40) throws -> Tmux {
         try Prerequisites.require("/usr/bin/tmux", package: "tmux")
         let tmux = Tmux()
         let shell =
@@ -19,30 +20,31 @@ struct Tmux {
         return tmux
     }
 
+    /// Runs a tmux command against the private server; returns its stdout.
     @discardableResult
-    func command(_ arguments: [String]) throws -> String {
+    public func command(_ arguments: [String]) throws -> String {
         try Spawn.run("/usr/bin/tmux", ["-L", socket] + arguments, environment: ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color"])
     }
 
     /// Types `text` literally, then Enter unless told otherwise.
-    func type(_ text: String, enter: Bool = true) throws {
+    public func type(_ text: String, enter: Bool = true) throws {
         try command(["send-keys", "-t", "main", "-l", text])
         if enter { try command(["send-keys", "-t", "main", "Enter"]) }
     }
 
     /// Presses keys by tmux name (`C-c`, `Enter`).
-    func press(_ keys: String...) throws {
+    public func press(_ keys: String...) throws {
         try command(["send-keys", "-t", "main"] + keys)
     }
 
     /// What the pane shows now.
-    func screen() throws -> String {
+    public func screen() throws -> String {
         try command(["capture-pane", "-p", "-t", "main"])
     }
 
     /// Waits until `condition` holds for the screen; fails with the screen after `limit`.
     @discardableResult
-    func wait(within limit: Duration = .seconds(10), for what: String, until condition: (String) -> Bool) async throws -> String {
+    public func wait(within limit: Duration = .seconds(10), for what: String, until condition: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + limit
         while true {
             let shown = try screen()
@@ -56,12 +58,12 @@ struct Tmux {
 
     /// Waits until the screen contains `text`.
     @discardableResult
-    func wait(for text: String, within limit: Duration = .seconds(10)) async throws -> String {
+    public func wait(for text: String, within limit: Duration = .seconds(10)) async throws -> String {
         try await wait(within: limit, for: text.debugDescription) { $0.contains(text) }
     }
 
     /// Waits until the last non-empty line of the screen is `line` (trailing spaces ignored).
-    func waitForLastLine(_ line: String, within limit: Duration = .seconds(10)) async throws {
+    public func waitForLastLine(_ line: String, within limit: Duration = .seconds(10)) async throws {
         let wanted = line.trimmingCharacters(in: .whitespaces)
         try await wait(within: limit, for: "a last line \(wanted.debugDescription)") { screen in
             screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?
@@ -70,11 +72,12 @@ struct Tmux {
     }
 
     /// PID of the process running in the pane (the local bash).
-    func panePID() throws -> Int32 {
+    public func panePID() throws -> Int32 {
         Int32(try command(["display-message", "-p", "-t", "main", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    func stop() {
+    /// Kills the private tmux server and everything in its pane.
+    public func stop() {
         _ = try? command(["kill-server"])
     }
 }
