@@ -21,8 +21,11 @@ enum SoakBenchmark {
         try await warmUp(configuration)
         let beforeConnect = ProcessResources.sample(at: 0)
         let descriptorsBefore = ProcessResources.descriptorTargets()
-        let ledger = SoakLedger()
-        let latencies = SoakLatencies()
+        let ledger = SoakLedger(expectedSamples: Int(options.duration / options.interval) + 2)
+        // A shell key at most every 20 ms (the lane sleeps that long between keys).
+        let latencies = SoakLatencies(expected: [
+            .exec: options.execCount, .sftpStat: options.readCount, .shellEcho: Int(options.duration / 0.020) + 1,
+        ])
         let link = try SoakLink(configuration, options: options)
         // The connection lives only inside `drive`: once it returns, nothing holds it.
         let statistics: PollCounters
@@ -208,8 +211,6 @@ enum SoakBenchmark {
         if afterClose.fds != beforeConnect.fds {
             problems.append("fds after close: \(afterClose.fds), before connecting: \(beforeConnect.fds)")
         }
-        var execLatencies = LatencySamples(capacity: state.execLatencies.count)
-        for value in state.execLatencies { execLatencies.add(value) }
         let (startVersusEnd, slower) = latencies.startVersusEnd(
             warmup: options.warmup, duration: options.duration, span: options.latencySpan, tolerance: options.latencyTolerance ?? 0.1)
         if options.latencyTolerance != nil { problems += slower }
@@ -225,7 +226,7 @@ enum SoakBenchmark {
                 "rssKiB": state.samples.map(\.rssKiB).max() ?? -1,
             ],
             "last": state.samples.last?.dictionary ?? [:], "afterClose": afterClose.dictionary,
-            "execLatencyMs": execLatencies.summary, "loop": polls.fields, "problems": problems,
+            "execLatencyMs": state.execLatencies.summary, "loop": polls.fields, "problems": problems,
             "verdict": problems.isEmpty ? "pass" : "FAIL",
         ]
         do {
@@ -261,17 +262,25 @@ final class SoakLedger: Sendable {
         var keys = 0
         var followLines = 0
         var failures: [String] = []
-        var execLatencies: [Double] = []
+        /// Every exec, cut or not, in constant memory.
+        var execLatencies = LatencyHistogram()
         var samples: [ProcessResources] = []
         var baseline: ProcessResources?
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+
+    /// A ledger with room for `expectedSamples` resource samples, allocated before the run.
+    init(expectedSamples: Int) {
+        var initial = State()
+        initial.samples.reserveCapacity(expectedSamples)
+        state = Mutex(initial)
+    }
 
     func execDone(milliseconds: Double) {
         state.withLock {
             $0.execs += 1
-            $0.execLatencies.append(milliseconds)
+            $0.execLatencies.add(milliseconds)
         }
     }
     func readDone() { state.withLock { $0.reads += 1 } }

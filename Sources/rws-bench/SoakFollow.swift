@@ -14,7 +14,10 @@ enum SoakFollow {
         do {
             _ = try await connection.run(": > \(path)")
             let follow = try connection.stream("exec tail -n +1 -F \(path) 2>/dev/null")
-            let received = Mutex<[String]>([])
+            // One line a second: room for all of them before the run, so the record does not grow.
+            var room = [String](repeating: "", count: Int(ContinuousClock.now.duration(to: end).components.seconds) + 16)
+            room.removeAll(keepingCapacity: true)
+            let received = Mutex(room)
             let reader = Task {
                 var pending: [UInt8] = []
                 for try await event in follow.output {

@@ -4,6 +4,9 @@ import Synchronization
 /// Every timed operation of a soak, by kind and by when it started, so that latency can be
 /// compared between the start and the end of the run. Operations that began during a link cut
 /// in the 2 s before it or in the ``settle`` time after it are left out: they measure the cut, not the connection.
+///
+/// The record is allocated and touched in full before the run, so that the RSS a soak measures
+/// after its warm-up is the connection's own: a record grown as the run goes would read as a leak.
 final class SoakLatencies: Sendable {
     enum Kind: String, CaseIterable, Sendable {
         case exec, shellEcho = "shell_echo", sftpStat = "sftp_stat"
@@ -13,11 +16,23 @@ final class SoakLatencies: Sendable {
     static let settle = 10.0
 
     private struct State {
-        var samples: [Kind: [(at: Double, ms: Double)]] = [:]
+        var samples: [Kind: [(at: Double, ms: Double)]]
         var cuts: [(from: Double, to: Double)] = []
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+
+    /// A record with room for `expected` samples of each kind (more still fit, by growing).
+    init(expected: [Kind: Int]) {
+        var samples: [Kind: [(at: Double, ms: Double)]] = [:]
+        for kind in Kind.allCases {
+            let count = expected[kind] ?? 0
+            var record = [(at: Double, ms: Double)](repeating: (0, 0), count: count)
+            record.removeAll(keepingCapacity: true)
+            samples[kind] = record
+        }
+        state = Mutex(State(samples: samples))
+    }
 
     func add(_ kind: Kind, at seconds: Double, milliseconds: Double) {
         state.withLock { $0.samples[kind, default: []].append((seconds, milliseconds)) }
@@ -28,9 +43,8 @@ final class SoakLatencies: Sendable {
     /// The undisturbed samples of `kind` that started in `range`.
     func samples(_ kind: Kind, in range: Range<Double>) -> LatencySamples {
         state.withLock { state in
-            let all = state.samples[kind, default: []]
-            var result = LatencySamples(capacity: all.count)
-            for sample in all where range.contains(sample.at) {
+            var result = LatencySamples(capacity: 0)
+            for sample in state.samples[kind, default: []] where range.contains(sample.at) {
                 let disturbed = state.cuts.contains { sample.at >= $0.from - 2 && sample.at < $0.to + Self.settle }
                 if !disturbed { result.add(sample.ms) }
             }
