@@ -206,6 +206,12 @@ import Testing
                 "\(run)")
         },
         ScriptCase(
+            "taking a snapshot of the work tree", ReviewScripts.snapshot, setup: repository, arguments: { [.path($0 + "/" + hostile)] }
+        ) { run, _ in
+            // The tree holding one blob `x\n` named with the hostile word: the same id under every shell.
+            try ScriptCase.require(run.status == 0 && run.stdoutText.count == 41, "\(run)")
+        },
+        ScriptCase(
             "starting a missing Claude Code", ClaudeCommandLine.run,
             arguments: {
                 [

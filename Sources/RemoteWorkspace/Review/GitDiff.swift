@@ -6,6 +6,19 @@ public enum GitDiffBase: Sendable, Equatable {
     case staged
     /// The work tree against a commit, branch, tag or tree (`git diff REV`; untracked files count as new).
     case revision(String)
+    /// The work tree against a ``GitSnapshot``: what changed since it was taken (during a
+    /// conversation turn, say), untracked files included.
+    case snapshot(GitSnapshot)
+}
+
+/// The whole work tree at one moment, tracked and untracked files, kept as a git tree object
+/// (``ProjectReview/snapshot()``); compare with it through ``GitDiffBase/snapshot(_:)``.
+public struct GitSnapshot: Sendable, Equatable, Hashable {
+    /// The tree object's id.
+    public let tree: String
+
+    /// A snapshot from a tree id (one a previous ``ProjectReview/snapshot()`` returned).
+    public init(tree: String) { self.tree = tree }
 }
 
 /// How much of a diff is sent back; what is cut is counted and reported.

@@ -1,3 +1,4 @@
+import Foundation
 import SSHClient
 
 /// What changed in a repository on the box, and the acts of a review: stage, unstage, discard,
@@ -44,12 +45,27 @@ public struct ProjectReview: Sendable {
         case .revision(let rev):
             try Self.validate(revision: rev)
             (name, revision) = ("rev", rev)
+        case .snapshot(let snapshot):
+            try Self.validate(revision: snapshot.tree)
+            (name, revision) = ("rev", snapshot.tree)
         }
         let arguments: [RemoteScript.Argument] =
             [name, revision, String(limits.bytesPerFile), String(limits.totalBytes), String(limits.largeFileBytes)].map { .word($0) }
             + (try paths.map { .word(try Self.pathspec($0)) })
         let result = try await run(ReviewScripts.diff, arguments, operation: "reading the diff")
         return try GitDiffParser.parse(result.stdout)
+    }
+
+    /// The whole work tree now, to compare with later (``GitDiffBase/snapshot(_:)``): take one
+    /// when a conversation turn starts, and the diff against it afterwards is what the turn
+    /// changed. Nothing in the repository's index, branches or work tree changes.
+    public func snapshot() async throws -> GitSnapshot {
+        let result = try await run(ReviewScripts.snapshot, [], operation: "taking a snapshot of the work tree")
+        let tree = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard tree.count >= 40, tree.allSatisfy(\.isHexDigit) else {
+            throw ReviewError.malformedOutput(step: "taking a snapshot of the work tree", reason: "no tree id")
+        }
+        return GitSnapshot(tree: tree)
     }
 
     /// Runs a review script in ``directory``; its declared failures become ``ReviewError``s.

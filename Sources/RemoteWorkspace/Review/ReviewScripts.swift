@@ -87,6 +87,24 @@ enum ReviewScripts {
         if [ "$status" != 0 ]; then cat "$tmp/err" >&2; exit 203; fi
         """#)
 
+    /// The whole work tree of `$1` as a git tree object (tracked and untracked files, ignored
+    /// ones left out), written through a copy of the index so the real one is never touched;
+    /// prints the tree's id. The object stays in the repository until git's garbage collection.
+    static let snapshot = RemoteScript(
+        step: "taking a snapshot of the work tree", exits: ReviewScriptExit.self,
+        body: enter,
+        #"""
+        tmp=$(mktemp -d "${TMPDIR:-/tmp}/rws-snapshot.XXXXXX") || exit 1
+        trap 'rm -rf "$tmp"' EXIT
+        trap 'exit 143' HUP INT TERM
+        index=$(git rev-parse --git-path index) || exit 203
+        if [ -f "$index" ]; then cp "$index" "$tmp/index" || exit 1; fi
+        GIT_INDEX_FILE=$tmp/index
+        export GIT_INDEX_FILE
+        git add -A -- . >/dev/null || exit 203
+        git write-tree || exit 203
+        """#)
+
     /// Every review script, for the script tests.
-    static let all: [RemoteScript] = [status, diff]
+    static let all: [RemoteScript] = [status, diff, snapshot]
 }

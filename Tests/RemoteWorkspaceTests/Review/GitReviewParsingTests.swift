@@ -174,3 +174,21 @@ import Testing
         #expect(throws: ReviewError.self) { try ProjectReview.validate(revision: "a\nb") }
     }
 }
+
+extension GitReviewParsingTests {
+    @Test func aSnapshotComparedWithNowShowsOnlyWhatChangedSinceUntrackedFilesIncluded() throws {
+        let folder = try TemporaryFolder()
+        let repo = try ReviewRepository.makeLong(in: folder.path, lines: 3)
+        try Shell.sh("cd '\(repo)' && echo before > untracked-before.txt")
+        let indexBefore = try Data(contentsOf: URL(fileURLWithPath: repo + "/.git/index"))
+        let snapshot = try Self.run(ReviewScripts.snapshot, in: repo)
+        try #require(snapshot.status == 0, "\(snapshot)")
+        let tree = snapshot.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: repo + "/.git/index")) == indexBefore)
+
+        try Shell.sh("cd '\(repo)' && echo during > made-during-turn.txt && echo more >> untracked-before.txt && rm small.txt")
+        let diff = try Self.diff(repo, base: "rev", revision: tree)
+        let changes = Dictionary(uniqueKeysWithValues: diff.files.map { ($0.path.description, $0.change) })
+        #expect(changes == ["made-during-turn.txt": .added, "untracked-before.txt": .modified, "small.txt": .deleted])
+    }
+}
