@@ -39,6 +39,13 @@ package enum ScriptShells {
         ]
     }
 
+    /// dash alone, the `/bin/sh` of Debian boxes: for tests that run a script for its output
+    /// rather than to compare shells.
+    package static func dash() throws -> Shell {
+        try Prerequisites.require("/usr/bin/dash", package: "dash")
+        return Shell(name: "dash", path: "/usr/bin/dash")
+    }
+
     /// shellcheck's findings for `script` as a POSIX sh script; empty when there are none.
     package static func shellcheck(_ script: RemoteScript) throws -> String {
         try Prerequisites.require("/usr/bin/shellcheck", package: "shellcheck")

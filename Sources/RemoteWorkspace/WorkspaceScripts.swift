@@ -2,10 +2,11 @@ import SSHClient
 
 extension RemoteScript {
     /// Every script RemoteWorkspace runs on the box, for tests.
-    static let workspaceScripts: [RemoteScript] = [
-        ListingScript.script, WideningScript.script, RemoteByteReader.script, FollowScript.script,
-        SessionEditing.appendScript, SessionEditing.removeScript,
-        ProjectScanScript.script, ProjectScripts.create, ProjectScripts.registerHistoryFolder, ProjectDeletionScript.script,
-        CloneScript.script, CloneScript.cleanup, ClaudeCommandLine.run, FileListScript.script,
-    ]
+    static let workspaceScripts: [RemoteScript] =
+        [
+            ListingScript.script, WideningScript.script, RemoteByteReader.script, FollowScript.script,
+            SessionEditing.appendScript, SessionEditing.removeScript,
+            ProjectScanScript.script, ProjectScripts.create, ProjectScripts.registerHistoryFolder, ProjectDeletionScript.script,
+            CloneScript.script, CloneScript.cleanup, ClaudeCommandLine.run, FileListScript.script,
+        ] + ReviewScripts.all
 }

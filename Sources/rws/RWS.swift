@@ -29,6 +29,7 @@ struct RWS: AsyncParsableCommand {
                     SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
                     AskCommand.self, ClaudeCommand.self,
                 ]),
+            CommandGroup(name: "Review", subcommands: [StatusCommand.self, DiffCommand.self]),
             CommandGroup(name: "Files", subcommands: [ListCommand.self, CatCommand.self, FilesCommand.self]),
         ]
     )

@@ -36,6 +36,11 @@ import Testing
         touch -d @1700000000 claude/projects/p/s.jsonl
         """#
 
+    /// A git repository named with the hostile word, holding an untracked file of that name.
+    private static let repository = #"""
+        git init -q -b main "$1/$2" && printf 'x\n' > "$1/$2/$2"
+        """#
+
     /// Device and inode numbers differ from run to run.
     private static let withoutInodes: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { run in
         var run = run
@@ -217,6 +222,27 @@ import Testing
             }
         ) { run, _ in
             try ScriptCase.require(run.status == ClaudeCommandLine.Exit.missingDirectory.rawValue && run.stderr == "m1\n", "\(run)")
+        },
+        ScriptCase("reading git status", ReviewScripts.status, setup: repository, arguments: { [.path($0 + "/" + hostile)] }) { run, _ in
+            let entries = fields(run)
+            try ScriptCase.require(run.status == 0 && entries.contains("? " + hostile) && entries.contains("# branch.head main"), "\(run)")
+        },
+        ScriptCase(
+            "reading the diff", ReviewScripts.diff, setup: repository,
+            arguments: {
+                [.path($0 + "/" + hostile), .word("worktree"), .word(""), .word("100000"), .word("100000"), .word("100000")]
+                    + [.word(":(top,literal)" + hostile)]
+            }
+        ) { run, _ in
+            try ScriptCase.require(
+                run.status == 0 && run.stdoutText.contains("+x\n\u{1}rws-end 1 0 0 0\n") && run.stdoutText.hasSuffix("\u{1}rws-done 0\n"),
+                "\(run)")
+        },
+        ScriptCase(
+            "taking a snapshot of the work tree", ReviewScripts.snapshot, setup: repository, arguments: { [.path($0 + "/" + hostile)] }
+        ) { run, _ in
+            // The tree holding one blob `x\n` named with the hostile word: the same id under every shell.
+            try ScriptCase.require(run.status == 0 && run.stdoutText.count == 41, "\(run)")
         },
         ScriptCase(
             "starting a missing Claude Code", ClaudeCommandLine.run,

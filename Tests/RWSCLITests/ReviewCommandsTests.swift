@@ -1,0 +1,60 @@
+import Foundation
+import RWSTestSupport
+import Testing
+
+@Suite struct ReviewCommandsTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+
+    /// A workspace root on the box holding project `app`: one commit, then a changed line, a new
+    /// file with a newline in its name and a staged deletion.
+    func project(_ server: TestSSHServer) throws -> [String] {
+        let root = server.remoteHome + "/cli-review-\(UUID().uuidString.prefix(8))/workspace"
+        try Shell.sh(
+            """
+            set -e; mkdir -p '\(root)'; cd '\(root)'; git init -q -b main app; cd app
+            printf 'one\\ntwo\\n' > a.txt; echo bye > gone.txt; git add -A; git -c user.name=t -c user.email=t@t commit -qm one
+            printf 'one\\nTWO\\n' > a.txt; printf 'n\\n' > "$(printf 'new\\nline')"; git rm -q gone.txt
+            """)
+        return server.rwsFlags + ["--workspace-root", root]
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func statusAndDiffOnAPipeArePlainTextWithEveryNameOnOneLine(kind: ServerKind) throws {
+        let flags = try project(try SharedTestServer.get(kind))
+        let status = try RWSBinary.run(["status", "app"] + flags, home: home)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.hasPrefix("On main\n"))
+        #expect(status.stdout.contains("Staged:\n  D  gone.txt\n") && status.stdout.contains("Not staged:\n  M  a.txt\n"))
+        #expect(status.stdout.contains("Untracked:\n  ?  new\\nline\n"), "a newline in a name is shown, not obeyed")
+        #expect(!status.stdout.contains("\u{1B}["), "no colour on a pipe")
+
+        let diff = try RWSBinary.run(["diff", "app"] + flags, home: home)
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(
+            diff.stdout.contains("modified a.txt (mode 100644, +1 -1)") || diff.stdout.contains("modified a.txt (+1 -1)"), "\(diff.stdout)")
+        #expect(diff.stdout.contains("    2       -two\n") && diff.stdout.contains("          2 +TWO\n"), "\(diff.stdout)")
+        #expect(diff.stdout.contains("added new\\nline"))
+
+        let stat = try RWSBinary.run(["diff", "app", "--staged", "--stat"] + flags, home: home)
+        #expect(
+            stat.stdout.contains("gone.txt") && stat.stdout.contains("1 file changed, 0 insertions(+), 1 deletions(-)"), "\(stat.stdout)")
+    }
+
+    @Test func jsonCarriesTheTypedDiffAndBadInputIsAUsageError() throws {
+        let flags = try project(try SharedTestServer.get())
+        let diff = try RWSBinary.run(["diff", "app", "a.txt", "--json"] + flags, home: home)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.map { $0["path"] as? String } == ["a.txt"])
+        #expect(files[0]["added"] as? Int == 1 && files[0]["change"] as? String == "modified")
+        let lines = (files[0]["hunks"] as? [[String: Any]])?.first?["lines"] as? [[String: Any]] ?? []
+        #expect(lines.contains { $0["kind"] as? String == "added" && $0["text"] as? String == "TWO" && $0["newLine"] as? Int == 2 })
+
+        let option = try RWSBinary.run(["diff", "app", "--since=--output=/tmp/x"] + flags, home: home)
+        #expect(option.status == 64 && option.stderr.contains("starts with '-'"), "\(option.stderr)")
+        let missing = try RWSBinary.run(["status", "nope"] + flags, home: home)
+        #expect(missing.status == 1 && missing.stderr.contains("no such directory on the box"), "\(missing.stderr)")
+        let none = try RWSBinary.run(["status"] + flags, home: home)
+        #expect(none.status == 64 && none.stderr.contains("name a project"))
+    }
+}
