@@ -41,6 +41,18 @@ import Testing
         git init -q -b main "$1/$2" && printf 'x\n' > "$1/$2/$2"
         """#
 
+    /// A repository ready to commit: everything staged, an author set.
+    private static let committable = #"""
+         && git -C "$1/$2" add -A && git -C "$1/$2" config user.name rws && git -C "$1/$2" config user.email rws@example.invalid
+        """#
+
+    /// A commit id depends on the time it was made.
+    private static let withoutCommitIDs: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { run in
+        var run = run
+        run.stdout = Array(run.stdoutText.replacing(/[0-9a-f]{40}/, with: "ID").utf8)
+        return run
+    }
+
     /// Device and inode numbers differ from run to run.
     private static let withoutInodes: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { run in
         var run = run
@@ -243,6 +255,28 @@ import Testing
         ) { run, _ in
             // The tree holding one blob `x\n` named with the hostile word: the same id under every shell.
             try ScriptCase.require(run.status == 0 && run.stdoutText.count == 41, "\(run)")
+        },
+        ScriptCase(
+            "staging paths", ReviewScripts.paths, setup: repository, input: Array(hostile.utf8) + [0],
+            arguments: { [.path($0 + "/" + hostile), .word("stage")] }
+        ) { run, sandbox in
+            let staged = try Shell.run("/usr/bin/git", ["-C", sandbox + "/" + hostile, "diff", "--cached", "--name-only", "-z"])
+            try ScriptCase.require(run.status == 0 && staged == hostile + "\0", "\(run), staged \(staged.debugDescription)")
+        },
+        ScriptCase(
+            "committing", ReviewScripts.commit, setup: repository + committable, input: Array(hostile.utf8),
+            normalize: withoutCommitIDs, arguments: { [.path($0 + "/" + hostile)] }
+        ) { run, sandbox in
+            let message = try Shell.run("/usr/bin/git", ["-C", sandbox + "/" + hostile, "log", "-1", "--format=%B"])
+            try ScriptCase.require(run.status == 0 && run.stdoutText.count == 41 && message == hostile + "\n\n", "\(run) \(message)")
+        },
+        ScriptCase(
+            "pushing", ReviewScripts.push,
+            setup: repository + committable + #" && git -C "$1/$2" commit -q -m first && git init -q --bare "$1/remote.git""#,
+            arguments: { [.path($0 + "/" + hostile), .word($0 + "/remote.git"), .word("main")] }
+        ) { run, sandbox in
+            let pushed = try Shell.run("/usr/bin/git", ["-C", sandbox + "/remote.git", "rev-parse", "--verify", "-q", "main"])
+            try ScriptCase.require(run.status == 0 && pushed.count == 41, "\(run)")
         },
         ScriptCase(
             "starting a missing Claude Code", ClaudeCommandLine.run,

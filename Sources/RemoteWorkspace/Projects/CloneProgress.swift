@@ -6,6 +6,8 @@ public enum ClonePhase: String, Sendable, Equatable, Comparable, CaseIterable, C
     case counting
     /// The server deltifies them (`remote: Compressing objects`).
     case compressing
+    /// A push sends its pack (`Writing objects`); a clone has no such phase.
+    case writing
     /// The pack arrives (`Receiving objects`).
     case receiving
     /// Deltas are applied (`Resolving deltas`).
@@ -23,6 +25,7 @@ public enum ClonePhase: String, Sendable, Equatable, Comparable, CaseIterable, C
         case .enumerating: return "Enumerating objects"
         case .counting: return "Counting objects"
         case .compressing: return "Compressing objects"
+        case .writing: return "Writing objects"
         case .receiving: return "Receiving objects"
         case .resolvingDeltas: return "Resolving deltas"
         case .checkingObjects: return "Checking objects"

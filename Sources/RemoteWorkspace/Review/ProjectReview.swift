@@ -77,12 +77,20 @@ public struct ProjectReview: Sendable {
         let result = try await connection.run(try script.commandLine([.path(directory)] + arguments), input: input)
         guard !result.status.isSuccess else { return result }
         let detail = result.stderrText.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no message"
-        switch result.status.scriptExit(ReviewScriptExit.self) {
-        case .directoryNotFound?: throw ReviewError.directoryNotFound(path: directory)
-        case .notARepository?: throw ReviewError.notARepository(path: directory)
-        case .gitMissing?: throw ReviewError.gitMissing
+        throw Self.error(for: result.status, operation: operation, directory: directory, detail: detail)
+    }
+
+    /// The error a review script's failing `status` stands for.
+    static func error(for status: ExitStatus, operation: String, directory: String, detail: String) -> ReviewError {
+        switch status.scriptExit(ReviewScriptExit.self) {
+        case .directoryNotFound?: return .directoryNotFound(path: directory)
+        case .notARepository?: return .notARepository(path: directory)
+        case .gitMissing?: return .gitMissing
+        case .nothingToCommit?: return .nothingToCommit(path: directory)
+        case .outsideRepository?: return .invalidPath(detail, reason: "it is outside the repository")
+        case .authenticationRequired?: return .authenticationRequired(remote: "the remote", detail: detail)
         case .gitFailed?, .failed?, .terminated?, nil:
-            throw ReviewError.gitFailed(operation: operation, status: result.status.description, detail: detail)
+            return .gitFailed(operation: operation, status: status.description, detail: detail)
         }
     }
 

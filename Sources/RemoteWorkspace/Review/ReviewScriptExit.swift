@@ -10,4 +10,7 @@ enum ReviewScriptExit: Int32, RemoteScriptExit {
     case notARepository = 202
     case gitFailed = 203
     case gitMissing = 204
+    case nothingToCommit = 205
+    case outsideRepository = 206
+    case authenticationRequired = 207
 }

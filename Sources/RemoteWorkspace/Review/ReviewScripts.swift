@@ -105,6 +105,86 @@ enum ReviewScripts {
         git write-tree || exit 203
         """#)
 
+    /// Acts on the NUL-separated paths on stdin (from the top of the repository, literal):
+    /// `$2` is `stage` (`git add`: changes, new files and deletions), `unstage` (back to HEAD
+    /// in the index; the work tree keeps the change), `restore` (tracked paths back to HEAD in
+    /// the index and the work tree) or `clean` (untracked paths removed). git refuses a path
+    /// outside the repository or beyond a symbolic link (exit 206).
+    static let paths = RemoteScript(
+        step: "changing files in the repository", exits: ReviewScriptExit.self,
+        body: enter,
+        #"""
+        tmp=$(mktemp "${TMPDIR:-/tmp}/rws-paths.XXXXXX") || exit 1
+        trap 'rm -f "$tmp" "$tmp.in"' EXIT
+        case $1 in
+          stage) git --literal-pathspecs add --pathspec-from-file=- --pathspec-file-nul 2>"$tmp" ;;
+          unstage)
+            if git rev-parse -q --verify HEAD >/dev/null; then
+              git --literal-pathspecs reset -q --pathspec-from-file=- --pathspec-file-nul 2>"$tmp"
+            else
+              git --literal-pathspecs rm -q --cached --pathspec-from-file=- --pathspec-file-nul 2>"$tmp"
+            fi ;;
+          restore)
+            git --literal-pathspecs restore --source=HEAD --staged --worktree --pathspec-from-file=- --pathspec-file-nul 2>"$tmp" ;;
+          clean)
+            # git clean skips, silently, a path it will not remove (tracked, ignored, beyond a
+            # symbolic link): each path given must come back as "Removing".
+            cat > "$tmp.in" || exit 203
+            given=$(tr -cd '\000' < "$tmp.in" | wc -c)
+            removed=$(xargs -0 git --literal-pathspecs clean -f -d -- < "$tmp.in" 2>"$tmp" | grep -c '^Removing ')
+            if [ -s "$tmp" ]; then
+              cat "$tmp" >&2
+              if grep -q -e 'outside repository' -e 'beyond a symbolic link' "$tmp"; then exit 206; fi
+              exit 203
+            fi
+            [ "$removed" -eq "$given" ] && exit 0
+            echo "not an untracked file of the repository (outside it, or beyond a symbolic link)" >&2
+            exit 206 ;;
+          *) exit 203 ;;
+        esac
+        status=$?
+        [ $status -eq 0 ] && exit 0
+        cat "$tmp" >&2
+        if grep -q -e 'outside repository' -e 'beyond a symbolic link' "$tmp"; then exit 206; fi
+        exit 203
+        """#)
+
+    /// Commits what is staged with the message on stdin; prints the new commit's id.
+    static let commit = RemoteScript(
+        step: "committing", exits: ReviewScriptExit.self,
+        body: enter,
+        #"""
+        if git rev-parse -q --verify HEAD >/dev/null; then
+          git diff --cached --quiet && exit 205
+        else
+          [ -n "$(git ls-files --cached | head -n 1)" ] || exit 205
+        fi
+        git commit -q -F - >&2 || exit 203
+        git rev-parse HEAD
+        """#)
+
+    /// `git push --progress` with the arguments given (remote, refspecs), never waiting on a
+    /// prompt: no terminal prompts, ssh in batch mode, stdin closed. git's output goes to
+    /// stderr as it comes (progress); a failure that asks for credentials exits 207.
+    static let push = RemoteScript(
+        step: "pushing", exits: ReviewScriptExit.self,
+        body: enter,
+        #"""
+        GIT_TERMINAL_PROMPT=0 GIT_PROGRESS_DELAY=0 SSH_ASKPASS_REQUIRE=never
+        GIT_SSH_COMMAND=${GIT_SSH_COMMAND:-ssh -o BatchMode=yes}
+        export GIT_TERMINAL_PROMPT GIT_PROGRESS_DELAY SSH_ASKPASS_REQUIRE GIT_SSH_COMMAND
+        tmp=$(mktemp -d "${TMPDIR:-/tmp}/rws-push.XXXXXX") || exit 1
+        trap 'rm -rf "$tmp"' EXIT
+        trap 'exit 143' HUP INT TERM
+        { git push --progress "$@" </dev/null 2>&1; echo $? > "$tmp/status"; } | tee "$tmp/log" >&2
+        [ "$(cat "$tmp/status")" = 0 ] && exit 0
+        if grep -q -e 'Permission denied' -e 'Authentication failed' -e 'could not read Username' -e 'could not read Password' \
+          -e 'terminal prompts disabled' -e 'Invalid username or password' "$tmp/log"; then
+          exit 207
+        fi
+        exit 203
+        """#)
+
     /// Every review script, for the script tests.
-    static let all: [RemoteScript] = [status, diff, snapshot]
+    static let all: [RemoteScript] = [status, diff, snapshot, paths, commit, push]
 }
