@@ -29,7 +29,12 @@ struct RWS: AsyncParsableCommand {
                     SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
                     AskCommand.self, ClaudeCommand.self,
                 ]),
-            CommandGroup(name: "Review", subcommands: [StatusCommand.self, DiffCommand.self]),
+            CommandGroup(
+                name: "Review",
+                subcommands: [
+                    StatusCommand.self, DiffCommand.self, StageCommand.self, UnstageCommand.self, DiscardCommand.self, CommitCommand.self,
+                    PushCommand.self,
+                ]),
             CommandGroup(name: "Files", subcommands: [ListCommand.self, CatCommand.self, FilesCommand.self]),
         ]
     )

@@ -57,4 +57,40 @@ import Testing
         let none = try RWSBinary.run(["status"] + flags, home: home)
         #expect(none.status == 64 && none.stderr.contains("name a project"))
     }
+
+    /// The acts a user takes after reviewing, each over the wire: stage, unstage, discard (asked
+    /// for on a terminal, --force elsewhere), commit, push to a remote on the box.
+    @Test(arguments: ServerKind.allCases)
+    func stageUnstageDiscardCommitAndPushChangeTheRepositoryOnTheBox(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let flags = try project(server)
+        let root = try #require(flags.last)
+        let stage = try RWSBinary.run(["stage", "app", "a.txt", "new\nline"] + flags, home: home)
+        #expect(stage.status == 0 && stage.stdout == "staged 2 paths\n", "\(stage.stderr)")
+        let unstage = try RWSBinary.run(["unstage", "app", "new\nline"] + flags, home: home)
+        #expect(unstage.status == 0, "\(unstage.stderr)")
+        let status = try RWSBinary.run(["status", "app"] + flags, home: home).stdout
+        #expect(status.contains("Staged:\n  M  a.txt\n  D  gone.txt\n") && status.contains("Untracked:\n  ?  new\\nline\n"), "\(status)")
+
+        let unasked = try RWSBinary.run(["discard", "app", "new\nline"] + flags, home: home)
+        #expect(unasked.status == 64 && unasked.stderr.contains("--force"), "\(unasked.stderr)")
+        #expect(FileManager.default.fileExists(atPath: root + "/app/new\nline"), "nothing discarded without --force")
+        let discarded = try RWSBinary.run(["discard", "app", "new\nline", "--force"] + flags, home: home)
+        #expect(discarded.status == 0, "\(discarded.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/app/new\nline"))
+
+        try Shell.sh("cd '\(root)/app' && git config user.name rws && git config user.email rws@example.invalid")
+        let commit = try RWSBinary.run(["commit", "app", "-m", "Fix $(touch pwned) `two`"] + flags, home: home)
+        #expect(commit.status == 0 && commit.stdout.hasPrefix("committed "), "\(commit.stderr)")
+        #expect(try Shell.sh("git -C '\(root)/app' log -1 --format=%s") == "Fix $(touch pwned) `two`\n")
+        #expect(!FileManager.default.fileExists(atPath: root + "/app/pwned"))
+        let again = try RWSBinary.run(["commit", "app", "-m", "empty"] + flags, home: home)
+        #expect(again.status == 1 && again.stderr.contains("nothing"), "\(again.stderr)")
+
+        try Shell.sh("git init -q --bare '\(root)/remote.git'")
+        let push = try RWSBinary.run(["push", "app", root + "/remote.git", "main"] + flags, home: home)
+        #expect(push.status == 0 && push.stdout == "pushed\n", "\(push.stderr)")
+        #expect(push.stderr.contains("Writing objects"), "git's progress, a line per phase on a pipe: \(push.stderr)")
+        #expect(try Shell.sh("git -C '\(root)/remote.git' log -1 --format=%s main") == "Fix $(touch pwned) `two`\n")
+    }
 }
