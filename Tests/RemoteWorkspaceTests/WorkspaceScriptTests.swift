@@ -81,6 +81,32 @@ import Testing
                     && run.stdoutText.hasSuffix("B end\n"), "\(run)")
         },
         ScriptCase(
+            "searching sessions", SessionSearchScript.script, setup: sessions,
+            arguments: {
+                [.word("B")]
+                    + SessionSearchScript.arguments(
+                        pattern: try! SearchPattern.text("ASSISTANT"), projectPattern: "*", since: 0, limits: SessionSearchLimits(),
+                        folders: [$0 + "/claude/projects", $0 + "/" + hostile])
+            }
+        ) { run, _ in
+            try ScriptCase.require(
+                run.status == 0 && run.stdoutText.contains("\nB dir 1 1\n")
+                    && run.stdoutText.contains("\nB files\n48 1700000000 ./p/s.jsonl\n")
+                    && run.stdoutText.contains("f ./p/s.jsonl\nh 2 1\nr assistant\nu \nt \nw 9 9 9 {\"type\":\"assistant\"}\n")
+                    && run.stdoutText.hasSuffix("B end\n"), "\(run)")
+        },
+        ScriptCase(
+            "searching with an expression grep refuses", SessionSearchScript.script, setup: sessions,
+            arguments: {
+                [.word("B")]
+                    + SessionSearchScript.arguments(
+                        pattern: try! SearchPattern.regex("(unclosed"), projectPattern: "*", since: 0, limits: SessionSearchLimits(),
+                        folders: [$0 + "/claude/projects"])
+            }
+        ) { run, _ in
+            try ScriptCase.require(run.status == SessionSearchScript.Exit.badExpression.rawValue && !run.stderr.isEmpty, "\(run)")
+        },
+        ScriptCase(
             "widening windows", WideningScript.script, setup: sessions,
             arguments: { [.word("B"), .word("10"), .path($0 + "/claude/projects"), .word("1"), .word("./p/s.jsonl")] }
         ) { run, _ in

@@ -17,6 +17,9 @@ public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConverti
     case invalidTitle(reason: String)
     /// The local cache of session listings (under ~/.cache/rws) could not be written.
     case cacheUnwritable(path: String, reason: String)
+    /// A search text or expression that cannot be searched for (empty, or an expression the
+    /// box's grep refuses, with what it said).
+    case invalidSearch(String, reason: String)
 
     /// One line saying what failed.
     public var description: String {
@@ -40,6 +43,8 @@ public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConverti
         case .cacheUnwritable(let path, let reason):
             return "cannot write the session listing cache \(path): \(reason); make that folder writable, "
                 + "or set XDG_CACHE_HOME to a writable folder"
+        case .invalidSearch(let query, let reason):
+            return "cannot search for \"\(query)\": \(reason)"
         }
     }
 }

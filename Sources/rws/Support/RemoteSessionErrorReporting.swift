@@ -1,11 +1,11 @@
 import RemoteWorkspace
 
 extension RemoteSessionError {
-    /// An id, project name or title that cannot be used is a usage error (exit 64); the rest are
+    /// An id, project name, title or search that cannot be used is a usage error (exit 64); the rest are
     /// failures on the box (exit 1).
     var isUsageError: Bool {
         switch self {
-        case .invalidName, .invalidTitle: return true
+        case .invalidName, .invalidTitle, .invalidSearch: return true
         default: return false
         }
     }
