@@ -27,7 +27,7 @@ struct RWS: AsyncParsableCommand {
                 name: "Sessions",
                 subcommands: [
                     SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
-                    AskCommand.self, ClaudeCommand.self,
+                    SearchCommand.self, AskCommand.self, ClaudeCommand.self,
                 ]),
             CommandGroup(
                 name: "Review",

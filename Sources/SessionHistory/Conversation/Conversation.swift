@@ -156,12 +156,15 @@ public struct ToolOutcome: Sendable {
     public var structured: RawJSON?
     /// When the result was written.
     public var timestamp: String?
+    /// The uuid of the record that carried it.
+    public var recordUuid: String?
 
     /// Creates a tool outcome.
-    public init(result: ToolResultBlock, structured: RawJSON?, timestamp: String?) {
+    public init(result: ToolResultBlock, structured: RawJSON?, timestamp: String?, recordUuid: String? = nil) {
         self.result = result
         self.structured = structured
         self.timestamp = timestamp
+        self.recordUuid = recordUuid
     }
 }
 

@@ -45,7 +45,7 @@ struct TranscriptAssembler {
                 continue
             }
             turn.toolResults[result.toolUseId] = ToolOutcome(
-                result: result, structured: user.toolUseResult, timestamp: record.envelope.timestamp)
+                result: result, structured: user.toolUseResult, timestamp: record.envelope.timestamp, recordUuid: record.envelope.uuid)
             entries[owner] = .assistant(turn)
             touched = owner
         }

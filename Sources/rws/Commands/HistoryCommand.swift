@@ -38,6 +38,7 @@ struct HistoryCommand: AsyncParsableCommand {
               rws history --host box 0b1c --follow
               rws history --host box 0b1c --last 20 --follow
               rws history --host box 0b1c --format markdown > session.md
+              rws history --host box 0b1c --at 5c4a25c7-ccba-48f8-af91-49219cca4e65
               rws history ~/.claude/projects/-home-me-app/0b1c....jsonl
             """
     )
@@ -73,8 +74,14 @@ struct HistoryCommand: AsyncParsableCommand {
             valueName: "n"))
     var last: Int?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Start at the message holding this record (a uuid `rws search` shows).", valueName: "uuid"))
+    var at: String?
+
     func validate() throws {
         if let last, last < 1 { throw ValidationError("--last takes a number of messages, 1 or more") }
+        if at != nil, last != nil { throw ValidationError("--at and --last both choose where to start; give one") }
         if follow, format == .json { throw ValidationError("--follow prints text or markdown; leave out --format json") }
         if noReconnect, !follow { throw ValidationError("--no-reconnect goes with --follow") }
         if reconnectFor != nil, !follow || noReconnect {
@@ -90,20 +97,32 @@ struct HistoryCommand: AsyncParsableCommand {
                 guard !follow else { throw CLIError.usage("--follow watches a session on a box: give --host") }
                 var loaded = try LocalSession.load(at: try RemoteSessionsSupport.localSessionFile(session))
                 if let last { loaded.conversation = loaded.conversation.suffix(messages: last) }
+                if let at { loaded.conversation = try Self.conversation(loaded.conversation, from: at, in: session) }
                 reportLineIssues(loaded.lines.issues)
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 return 0
             }
             let reconnect = follow && !noReconnect ? Self.followReconnect(for: reconnectFor?.duration ?? .seconds(240)) : nil
             return try await RemoteSessionsSupport.with(connection, workspace, reconnect: reconnect) { sessions -> Int32 in
-                let loaded =
+                var loaded =
                     if let last { try await sessions.loadSession(session, last: last) } else { try await sessions.loadSession(session) }
+                if let at { loaded.conversation = try Self.conversation(loaded.conversation, from: at, in: session) }
                 reportLineIssues(loaded.lines.issues)
                 Terminal.out(loaded.render(format.exportFormat, options: options))
                 guard follow else { return 0 }
                 return try await Self.follow(loaded, sessions: sessions, format: format.exportFormat, options: options)
             }
         }
+    }
+
+    /// The conversation from the record `uuid` on (`--at`).
+    static func conversation(_ conversation: Conversation, from uuid: String, in session: String) throws -> Conversation {
+        guard let suffix = conversation.suffix(fromRecord: uuid) else {
+            throw CLIError.failed(
+                "session \(session) has no message with record \(uuid); give a uuid that `rws search` shows for this session",
+                code: RWSExitCode.noInput)
+        }
+        return suffix
     }
 
     /// How `--follow` re-establishes a lost link: 1 s → 30 s apart, 12 attempts (about four minutes).
