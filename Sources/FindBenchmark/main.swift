@@ -6,7 +6,8 @@ import SSHClient
 // `rws files` on a 100,000-file git repository, measured on a throwaway sshd on 127.0.0.1:
 // the first query of a fresh FileFinder (the list crosses the connection) and further queries
 // (one small command answers that the index is unchanged), against the bare round trip of
-// `git ls-files` and of `true` on the same connection. Prints Markdown. Run with scripts/bench-find.
+// `git ls-files` and of `true` on the same connection. Prints Markdown. Run with scripts/bench-find;
+// `scripts/bench-find review` measures `rws status` and `rws diff` of a large change instead.
 
 let fileCount = 100_000
 let coldRuns = 10
@@ -26,6 +27,10 @@ func summary(_ samples: [Double]) -> String {
 
 let server = try TestSSHServer()
 defer { server.stop() }
+if CommandLine.arguments.dropFirst().first == "review" {
+    try await ReviewBenchmark.run(server: server)
+    exit(0)
+}
 let repo = server.remoteHome + "/big"
 print("writing a repository of \(fileCount) files…")
 // 200 packages × 50 modules × 10 files; 90 % committed, 10 % untracked, plus ignored build output.

@@ -40,14 +40,14 @@ enum LocalScriptRunner {
         return CommandResult(stdout: stdout, stderr: stderr, status: status)
     }
 
-    /// Every session in the project folders of `folders` (absolute paths on this machine), for
+    /// Every session in the `projects` folders of `folders` (paths on this machine), for
     /// ``RemoteSessions/searchLocally(_:folders:workspaceRoot:)``.
-    static func listSessions(in folders: [String]) throws -> [SessionSearch.Listed] {
+    static func listSessions(in folders: [String], projects wanted: Set<String>) throws -> [SessionSearch.Listed] {
         var result: [SessionSearch.Listed] = []
         for folder in folders {
             let root = URL(fileURLWithPath: NSString(string: folder).expandingTildeInPath)
             let projects = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-            for project in projects.sorted() {
+            for project in projects.sorted() where wanted.contains(project) {
                 let url = root.appendingPathComponent(project)
                 guard (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true else { continue }
                 // Paths as the script names them: the folder as given, then the path in it.

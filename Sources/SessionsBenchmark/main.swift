@@ -6,7 +6,8 @@ import SSHClient
 // Remote session browsing, measured on a throwaway sshd on 127.0.0.1 against a synthetic
 // history of 1,000 sessions (~1 GB) made from the real corpus. Prints a Markdown table.
 // Run with scripts/bench-sessions; `SessionsBenchmark slow-link` (scripts/bench-history-remote) measures
-// loading one 50 MB session over a slow link instead.
+// loading one 50 MB session over a slow link instead; `SessionsBenchmark search` measures
+// searching every session (SearchBenchmark).
 
 let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("shared/claude-corpus/jsonl")
@@ -23,6 +24,10 @@ print("writing the synthetic history…")
 let history = try SyntheticHistory.write(
     into: claude + "/projects", corpus: corpus, count: 1_000, totalBytes: 1_000_000_000, bigBytes: 100_000_000)
 print("\(history.files.count) sessions, \(history.totalBytes / 1_000_000) MB\n")
+if CommandLine.arguments.dropFirst().first == "search" {
+    try await SearchBenchmark.run(server: server, history: history, claude: claude)
+    exit(0)
+}
 
 var rows: [Row] = []
 try await server.withConnection(maxChannels: 10) { connection in

@@ -60,6 +60,14 @@ import Testing
         return run
     }
 
+    /// How many progress updates git draws (`\r` between them) depends on timing: keep each line's last.
+    private static let withoutProgressUpdates: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { run in
+        var run = run
+        let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        run.stderr = lines.map { $0.split(separator: "\r").last.map(String.init) ?? "" }.joined(separator: "\n")
+        return run
+    }
+
     /// The stamp holds the index's modification time, which differs from sandbox to sandbox.
     private static let withoutStamp: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { run in
         var run = run
@@ -105,6 +113,17 @@ import Testing
             }
         ) { run, _ in
             try ScriptCase.require(run.status == SessionSearchScript.Exit.badExpression.rawValue && !run.stderr.isEmpty, "\(run)")
+        },
+        ScriptCase(
+            "listing two project folders by name", ListingScript.script,
+            setup: sessions + "\nmkdir -p claude/projects/q claude/projects/r"
+                + "\ncp claude/projects/p/s.jsonl claude/projects/q/t.jsonl && cp claude/projects/p/s.jsonl claude/projects/r/u.jsonl",
+            normalize: withoutInodes,
+            arguments: { [.word("B")] + ListingScript.arguments(window: 4_096, projectPattern: "p\nr", folders: [$0 + "/claude/projects"]) }
+        ) { run, _ in
+            try ScriptCase.require(
+                run.status == 0 && run.stdoutText.contains("./p/s.jsonl") && run.stdoutText.contains("./r/u.jsonl")
+                    && !run.stdoutText.contains("./q/t.jsonl"), "\(run)")
         },
         ScriptCase(
             "widening windows", WideningScript.script, setup: sessions,
@@ -299,6 +318,7 @@ import Testing
         ScriptCase(
             "pushing", ReviewScripts.push,
             setup: repository + committable + #" && git -C "$1/$2" commit -q -m first && git init -q --bare "$1/remote.git""#,
+            normalize: withoutProgressUpdates,
             arguments: { [.path($0 + "/" + hostile), .word($0 + "/remote.git"), .word("main")] }
         ) { run, sandbox in
             let pushed = try Shell.run("/usr/bin/git", ["-C", sandbox + "/remote.git", "rev-parse", "--verify", "-q", "main"])

@@ -9,12 +9,13 @@ enum SessionSearch {
         var subagentPaths: [String]
     }
 
-    /// Runs the search script through `run` (the box's shell, or this machine's for `--local`)
-    /// while `listed` lists the sessions, and attributes each file's matches to its session.
+    /// Runs the search script through `run` (the box's shell, or this machine's for `--local`),
+    /// then `listed` lists the project folders with a match, and each file's matches go to its
+    /// session.
     static func search(
         _ query: SessionSearchQuery, folders: [String], workspaceRoot: String,
         run: @Sendable (_ commandLine: String) async throws -> CommandResult,
-        listed: @Sendable () async throws -> [Listed]
+        listed: @Sendable (_ projectFolders: [String]) async throws -> (sessions: [Listed], bytes: Int)
     ) async throws -> SessionSearchResult {
         let pattern: SearchPattern
         switch query.match {
@@ -28,9 +29,7 @@ enum SessionSearch {
             [.word(boundary)]
             + SessionSearchScript.arguments(
                 pattern: pattern, projectPattern: projectPattern, since: query.since ?? 0, limits: query.limits, folders: folders)
-        let commandLine = try script.commandLine(arguments)
-        async let listing = listed()
-        let result = try await run(commandLine)
+        let result = try await run(try script.commandLine(arguments))
         if result.status == SessionSearchScript.Exit.badExpression {
             let said = result.stderrText.split(separator: "\n").first.map(String.init) ?? "grep refused it"
             throw RemoteSessionError.invalidSearch(query.text, reason: "the box's grep says: \(said)")
@@ -44,9 +43,13 @@ enum SessionSearch {
         var output = SessionSearchOutput(
             folders: folders, limits: query.limits, isRegex: pattern.isRegex, sinceTimestamp: query.since.map(isoTimestamp))
         try output.take(Array(sections.dropLast()))
+        // Titles from the listing of only the project folders with a match: the listing reads a
+        // whole project (titles may come from summaries in its other files), nothing beyond.
+        let projects = Set(output.files.map(\.projectFolder)).sorted()
+        let titles: (sessions: [Listed], bytes: Int) = projects.isEmpty ? ([], 0) : try await listed(projects)
         return SessionSearchResult(
-            sessions: attribute(output.files, to: try await listing), matchedFileCount: output.matchedFileCount,
-            isTruncated: output.isTruncated, bytesTransferred: result.stdout.count + result.stderr.count)
+            sessions: attribute(output.files, to: titles.sessions), matchedFileCount: output.matchedFileCount,
+            isTruncated: output.isTruncated, bytesTransferred: result.stdout.count + result.stderr.count + titles.bytes)
     }
 
     /// Each file's hits under its session (a subagent's under the session that started it),
@@ -133,12 +136,14 @@ extension RemoteSessions {
         return try await SessionSearch.search(
             query, folders: locations.claudeProjectFolders, workspaceRoot: locations.workspaceRoot,
             run: { try await connection.run($0, timeout: .seconds(300)) },
-            listed: {
-                try await self.listing(project: query.project, includeUnlisted: true).sessions.map {
+            listed: { projects in
+                let listing = try await self.listing(projectPattern: projects.joined(separator: "\n"), includeUnlisted: true)
+                let sessions = listing.sessions.map {
                     SessionSearch.Listed(
                         session: SessionSearchSession(file: $0.file, projectFolder: $0.projectFolder, summary: $0.summary, hits: []),
                         subagentPaths: $0.subagentFiles.map(\.path))
                 }
+                return (sessions, listing.statistics.bytesTransferred)
             })
     }
 
@@ -152,6 +157,6 @@ extension RemoteSessions {
     {
         try await SessionSearch.search(
             query, folders: folders, workspaceRoot: workspaceRoot, run: { try LocalScriptRunner.run($0) },
-            listed: { try LocalScriptRunner.listSessions(in: folders) })
+            listed: { (try LocalScriptRunner.listSessions(in: folders, projects: Set($0)), 0) })
     }
 }

@@ -4,6 +4,8 @@ import SessionHistory
 struct SearchedFile: Sendable {
     /// The file on the box (`folder/project/…`).
     var file: RemoteFile
+    /// Its project folder's name.
+    var projectFolder: String
     /// The matching records sent back, in file order.
     var hits: [SessionSearchHit]
 }
@@ -47,7 +49,10 @@ struct SessionSearchOutput {
                 for stat in stats {
                     guard let found = hits[stat.path], !found.isEmpty else { continue }
                     let path = Self.join(folder, String(stat.path.dropFirst(2)))
-                    files.append(SearchedFile(file: RemoteFile(path: path, size: stat.size, modified: stat.modified), hits: found))
+                    let project = String(stat.path.dropFirst(2).prefix { $0 != "/" })
+                    files.append(
+                        SearchedFile(
+                            file: RemoteFile(path: path, size: stat.size, modified: stat.modified), projectFolder: project, hits: found))
                 }
             default: continue
             }

@@ -9,7 +9,7 @@ public struct SessionSearchResult: Sendable {
     public var matchedFileCount: Int
     /// Whether a limit left matches out (sessions, records or matches per record).
     public var isTruncated: Bool
-    /// Bytes that crossed the connection.
+    /// Bytes that crossed the connection: the search's output and the listing behind the titles.
     public var bytesTransferred: Int
 
     /// All hits, session by session.

@@ -4,7 +4,8 @@ import SessionHistory
 /// The remote half of a session listing: one POSIX sh script for every Claude data folder.
 ///
 /// For each folder it prints the `stat` line of every `.jsonl` and `.meta.json` file under the
-/// selected project folders (`dev_inode size mtime ./path`, GNU and BusyBox `stat -c` agree),
+/// selected project folders (`pat`: globs over folder names, one per line) as
+/// `dev_inode size mtime ./path` (GNU and BusyBox `stat -c` agree),
 /// then, for the session files directly inside a project folder only:
 /// - nothing, when stdin named the file unchanged (`k_<dev_inode>_<size>_<mtime>=1`);
 /// - the appended bytes (`range` sections), when stdin gave an older size (`o_<dev_inode>=<size>`):
@@ -36,7 +37,11 @@ enum ListingScript {
               i=$((i + 1))
               (
               cd "$d" 2>/dev/null || exit 0
-              l=$(find . -path "./$pat/*" -type f \( -name '*.jsonl' -o -name '*.meta.json' \) ! -name "*$nl*" \
+              IFS=$nl
+              set -f --
+              for q in $pat; do set -- "$@" -o -path "./$q/*"; done
+              [ $# -gt 0 ] && shift
+              l=$(find . \( "$@" \) -type f \( -name '*.jsonl' -o -name '*.meta.json' \) ! -name "*$nl*" \
                     -exec stat -c '%d_%i %s %Y %n' {} + 2>/dev/null)
               printf '\n%s dir %s\n%s' "$b" "$i" "$l"
               h='' t='' n=''

@@ -39,9 +39,15 @@ public final class RemoteSessions: Sendable {
     ///     absolute path on the box, a `~/` path, or a project name in the workspace root.
     ///   - includeUnlisted: also list files Claude Code's picker hides (no title, sidechain).
     public func listing(project: String? = nil, includeUnlisted: Bool = false) async throws -> SessionListing {
-        let pattern = try ProjectPattern.pattern(for: project, workspaceRoot: locations.workspaceRoot)
+        try await listing(
+            projectPattern: try ProjectPattern.pattern(for: project, workspaceRoot: locations.workspaceRoot),
+            includeUnlisted: includeUnlisted)
+    }
+
+    /// Lists the project folders matching `projectPattern` (globs over folder names, one per line).
+    func listing(projectPattern: String, includeUnlisted: Bool) async throws -> SessionListing {
         let lister = SessionLister(connection: connection, folders: locations.claudeProjectFolders, cache: cache, options: options)
-        return try await lister.list(projectPattern: pattern, includeUnlisted: includeUnlisted)
+        return try await lister.list(projectPattern: projectPattern, includeUnlisted: includeUnlisted)
     }
 
     /// The sessions of one project or of all, newest first, subagent files attached to their session.

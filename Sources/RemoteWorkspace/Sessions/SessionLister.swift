@@ -10,7 +10,7 @@ struct SessionLister: Sendable {
     let cache: SessionListingCache?
     let options: SessionListingOptions
 
-    /// Lists the project folders matching `projectPattern` (a glob over folder names).
+    /// Lists the project folders matching `projectPattern` (globs over folder names, one per line).
     func list(projectPattern: String, includeUnlisted: Bool) async throws -> SessionListing {
         var statistics = ListingStatistics()
         let contents = cache?.load() ?? CacheContents()
@@ -125,7 +125,7 @@ struct SessionLister: Sendable {
             let prefix = folder.hasSuffix("/") ? folder : folder + "/"
             guard path.hasPrefix(prefix) else { continue }
             let project = String(path.dropFirst(prefix.count).prefix { $0 != "/" })
-            return fnmatch(pattern, project, 0) == 0
+            return pattern.split(separator: "\n").contains { fnmatch(String($0), project, 0) == 0 }
         }
         return false
     }
