@@ -100,7 +100,7 @@ import Testing
             try ScriptCase.require(
                 run.status == 0 && run.stdoutText.contains("\nB dir 1 1\n")
                     && run.stdoutText.contains("\nB files\n48 1700000000 ./p/s.jsonl\n")
-                    && run.stdoutText.contains("f ./p/s.jsonl\nh 2 1\nr assistant\nu \nt \nw 9 9 9 {\"type\":\"assistant\"}\n")
+                    && run.stdoutText.contains("f ./p/s.jsonl\nh 2 1\ny assistant\nr assistant\nu \nt \nw 9 9 9 {\"type\":\"assistant\"}\n")
                     && run.stdoutText.hasSuffix("B end\n"), "\(run)")
         },
         ScriptCase(

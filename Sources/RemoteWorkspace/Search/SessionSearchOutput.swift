@@ -59,6 +59,16 @@ struct SessionSearchOutput {
         }
     }
 
+    /// The records a conversation is made of, by their first `type` (the API message's or a
+    /// content block's when the message comes before the record's own type; none at all from
+    /// other writers). Claude
+    /// Code's bookkeeping copies of a prompt (`queue-operation`, `last-prompt`, the
+    /// `api-request-blob` of the request) and whatever it adds later are not searched.
+    static let conversationTypes: Set<String> = [
+        "", "user", "assistant", "system", "summary", "custom-title", "ai-title", "message", "text", "tool_use", "tool_result", "thinking",
+        "image", "document",
+    ]
+
     /// `size mtime ./path` lines.
     private static func statLines(_ content: [UInt8]) -> [(size: Int, modified: Int, path: String)] {
         content.split(separator: UInt8(ascii: "\n")).compactMap { line in
@@ -74,10 +84,11 @@ struct SessionSearchOutput {
     private mutating func hits(_ content: [UInt8]) -> [String: [SessionSearchHit]] {
         var result: [String: [SessionSearchHit]] = [:]
         var file = ""
-        var record: (line: Int, role: String, uuid: String, timestamp: String, windows: [SearchWindow])?
+        var record: (line: Int, type: String, role: String, uuid: String, timestamp: String, windows: [SearchWindow])?
         func close() {
             guard let open = record else { return }
             record = nil
+            guard Self.conversationTypes.contains(open.type) else { return }
             if let hit = hit(open.line, open.role, open.uuid, open.timestamp, open.windows) { result[file, default: []].append(hit) }
         }
         for line in content.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -96,10 +107,11 @@ struct SessionSearchOutput {
                 let fields = text().split(separator: " ")
                 guard let number = fields.first.flatMap({ Int($0) }) else { continue }
                 if let count = fields.dropFirst().first.flatMap({ Int($0) }), count >= limits.matchesPerRecord { isTruncated = true }
-                record = (number, "", "", "", [])
+                record = (number, "", "", "", "", [])
             case UInt8(ascii: "x"):
                 close()
                 isTruncated = true
+            case UInt8(ascii: "y"): record?.type = text()
             case UInt8(ascii: "r"): record?.role = text()
             case UInt8(ascii: "u"): record?.uuid = text()
             case UInt8(ascii: "t"): record?.timestamp = text()

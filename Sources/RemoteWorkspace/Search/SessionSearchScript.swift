@@ -8,7 +8,7 @@ import SSHClient
 /// `files` of those prints:
 /// - `files`: their `stat` lines (`size mtime ./path`);
 /// - `hits`: per matching line (`grep -n`, then `awk` over the line lowercased), the line's
-///   number, its role, uuid and time, and a window of `window` bytes on each side of each of its
+///   number, its first `type`, its role, uuid and time, and a window of `window` bytes on each side of each of its
 ///   first `perLine` matches — never the whole line; at most `records` lines per file, then
 ///   an `x` line when more of that file matched.
 /// A `dir` header gives the folder's number and how many files matched in all. Exit 3 when grep
@@ -59,7 +59,7 @@ enum SessionSearchScript {
                   if (f == pf && h >= mr) { if (!cut) print "x"; cut = 1; next }
                   r = substr($0, i + 7); j = index(r, ":")
                   n = substr(r, 1, j - 1); s = substr(r, j + 1); l = tolower(s); ls = length(s)
-                  ro = field(s, "role"); if (ro == "") ro = field(s, "type")
+                  ty = field(s, "type"); ro = field(s, "role"); if (ro == "") ro = ty
                   if (index(s, "\"tool_result\"")) ro = "tool_result"
                   u = field(s, "uuid"); ts = field(s, "timestamp")
                   c = 0; p = 0; o = ""
@@ -73,7 +73,7 @@ enum SessionSearchScript {
                   }
                   if (c == 0) next
                   if (f != pf) { print "f " f; pf = f; h = 0; cut = 0 }
-                  printf "h %s %s\nr %s\nu %s\nt %s\n%s", n, c, ro, u, ts, o
+                  printf "h %s %s\ny %s\nr %s\nu %s\nt %s\n%s", n, c, ty, ro, u, ts, o
                   h++
                 }'
               exit 0
