@@ -9,7 +9,7 @@ import Testing
 /// The remote scripts give the same answers with BusyBox's sh, find, stat, head and tail as
 /// with GNU coreutils and dash. BusyBox runs from a folder of applet links put first on PATH.
 @Suite struct BusyBoxUserlandTests {
-    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat", "gzip", "grep"]
+    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat", "gzip", "grep", "awk", "sort"]
 
     /// A folder of BusyBox applet links; fails loudly when BusyBox is not installed.
     static func appletFolder(in sandbox: SessionSandbox) throws -> String {
@@ -74,6 +74,28 @@ import Testing
             let bbRanges = try ListedFolder.parse(Array(grown.busybox.dropLast()), folders: [sandbox.projects], window: 4_096)[0].ranges
             #expect(!gnuRanges.isEmpty)
             #expect(bbRanges.mapValues { $0.map(\.bytes) } == gnuRanges.mapValues { $0.map(\.bytes) })
+        }
+    }
+
+    /// BusyBox's grep, awk and sort find the same records and send the same windows as GNU grep
+    /// and mawk, for plain, accented and escaped text.
+    @Test func theSearchScriptFindsTheSameMatches() async throws {
+        let sandbox = try SessionSandbox()
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus(only: ["daaain__claude-code-log__0", "daaain__claude-code-log__2", "agent-", "ef958aa1"])
+        try sandbox.writeSession("s-foreign", lines: SessionSearchTests.foreignLines)
+        let busybox = try Self.appletFolder(in: sandbox)
+        try await sandbox.server.withConnection { connection in
+            for query in ["permission", "café", "say \"bonjour\"", "FÉVR", "the"] {
+                let arguments = SessionSearchScript.arguments(
+                    pattern: try SearchPattern.text(query), projectPattern: "*", since: 0, limits: SessionSearchLimits(),
+                    folders: [sandbox.projects])
+                let (gnu, bb) = try await Self.runBoth(SessionSearchScript.script, arguments, busybox: busybox, on: connection)
+                #expect(bb.last?.header == "end")
+                #expect(bb.map(\.header) == gnu.map(\.header), "\(query)")
+                #expect(bb.map(\.content) == gnu.map(\.content), "\(query)")
+                #expect(gnu.contains { $0.header == "hits" && !$0.content.isEmpty }, "\(query)")
+            }
         }
     }
 
