@@ -26,15 +26,26 @@ enum SlowLinkLoad {
             for level in [6, 1] {
                 rows.append(
                     try await measure(
-                        "last 50 messages, gzip -\(level)", sessions, listing, SessionLoadOptions(lastMessages: 50, compressionLevel: level)
+                        "last 50 messages, gzip -\(level)", sessions, listing,
+                        SessionLoadOptions(lastMessages: 50, compression: .gzip(level: level))
                     ))
             }
             rows.append(
-                try await measure("last 50 messages, raw", sessions, listing, SessionLoadOptions(lastMessages: 50, compressionLevel: nil)))
+                try await measure("last 50 messages, raw", sessions, listing, SessionLoadOptions(lastMessages: 50, compression: .none)))
+            // A fresh RemoteSessions: nothing measured yet, so the load probes the link first.
+            let fresh = RemoteSessions(connection: connection, locations: sessions.locations, cache: nil)
+            let automatic = ContinuousClock.now
+            let measured = try await fresh.load(listing, options: SessionLoadOptions())
+            rows.append(
+                Row(
+                    step: "whole \(big.size / 1_000_000) MB session, automatic (probe, then the level the link calls for)",
+                    seconds: Row.seconds(since: automatic), bytes: measured.bytesTransferred))
+            rows.append(
+                try await measure("last 50 messages, automatic (link measured)", fresh, listing, SessionLoadOptions(lastMessages: 50)))
             var whole: RemoteSession?
             for level in [6, 1] {
                 let started = ContinuousClock.now
-                let loaded = try await sessions.load(listing, options: SessionLoadOptions(compressionLevel: level))
+                let loaded = try await sessions.load(listing, options: SessionLoadOptions(compression: .gzip(level: level)))
                 rows.append(
                     Row(
                         step: "whole \(big.size / 1_000_000) MB session, gzip -\(level) (\(loaded.conversation.messageCount) messages)",

@@ -54,3 +54,20 @@ import Testing
         #expect(local.stdout == remote.stdout)
     }
 }
+
+/// `rws history -v` says how it chose to move a big session's bytes.
+@Suite struct HistoryTransferChoiceTests {
+    @Test func verboseHistorySaysTheMeasuredLinkAndTheChoice() async throws {
+        let box = try SessionCommandsTests()
+        let id = "99999999-0000-4000-8000-000000000009"
+        let line = { (n: Int) in
+            #"{"type":"user","uuid":"u\#(n)","sessionId":"\#(id)","timestamp":"2026-01-02T10:00:00.000Z","#
+                + #""message":{"role":"user","content":"line \#(n) \#(String(repeating: "text ", count: 200))"}}"#
+        }
+        let text = (0..<6_000).map(line).joined(separator: "\n") + "\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: box.claude + "/projects/-home-dev-proj/\(id).jsonl"))
+        let history = try await box.rws(["history", "-v", id, "--format", "json"])
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stderr.contains("link measured at") && history.stderr.contains("raw bytes from here on"), "\(history.stderr)")
+    }
+}

@@ -34,7 +34,7 @@ import Testing
         let path = try Self.bigSession(sandbox, id: id, pairs: 2_000)
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         try await sandbox.withSessions { sessions in
-            let full = try await sessions.load(try await sessions.findSession(id), options: SessionLoadOptions(compressionLevel: nil))
+            let full = try await sessions.load(try await sessions.findSession(id), options: SessionLoadOptions(compression: .none))
             let last = try await sessions.loadSession(id, last: count)
             #expect(last.conversation.messageCount == count)
             #expect(Self.shown(last.conversation) == Self.shown(full.conversation.suffix(messages: count)))
@@ -67,8 +67,8 @@ import Testing
         try sandbox.layOutCorpus(only: ["258c7280"])
         try await sandbox.withSessions { sessions in
             let listing = try await sessions.findSession("258c7280")
-            let raw = try await sessions.load(listing, options: SessionLoadOptions(compressionLevel: nil))
-            let compressed = try await sessions.load(listing, options: SessionLoadOptions(compressionLevel: 6))
+            let raw = try await sessions.load(listing, options: SessionLoadOptions(compression: .none))
+            let compressed = try await sessions.load(listing, options: SessionLoadOptions(compression: .gzip(level: 6)))
             #expect(compressed.render(.json) == raw.render(.json))
             #expect(compressed.lines.records.count == raw.lines.records.count)
             #expect(compressed.bytesTransferred * 3 < raw.bytesTransferred, "\(compressed.bytesTransferred) vs \(raw.bytesTransferred)")
@@ -94,7 +94,7 @@ import Testing
             try handle.close()
             let reloaded = try await sessions.reload(halfway)
             let reloadedLast = try await sessions.reload(last)
-            let fresh = try await sessions.load(try await sessions.findSession(id), options: SessionLoadOptions(compressionLevel: nil))
+            let fresh = try await sessions.load(try await sessions.findSession(id), options: SessionLoadOptions(compression: .none))
 
             #expect(halfway.conversation.messageCount == first.conversation.messageCount + 1)
             #expect(reloaded.render(.json) == fresh.render(.json))

@@ -43,8 +43,8 @@ public struct SessionLoadOptions: Sendable, Equatable {
     /// Only the last this many messages (user turns and responses): the file is read backwards
     /// from its end until they are all in; subagent transcripts are not read. Nil reads it all.
     public var lastMessages: Int?
-    /// gzip level the box compresses with (when it has gzip), nil to move raw bytes (6).
-    public var compressionLevel: Int?
+    /// How the bytes cross the link (``TransferCompression/automatic``).
+    public var compression: TransferCompression
     /// The first stretch read from the end with ``lastMessages`` (256 KiB); each next one is 4× larger.
     public var firstTailWindow: Int
 
@@ -53,15 +53,15 @@ public struct SessionLoadOptions: Sendable, Equatable {
     /// - Parameters:
     ///   - conversation: How the conversation is built.
     ///   - lastMessages: Only the last this many messages; nil for all.
-    ///   - compressionLevel: gzip level on the box, nil for raw bytes.
+    ///   - compression: How the bytes cross the link.
     ///   - firstTailWindow: Bytes read first from the end with `lastMessages`.
     public init(
         conversation: ConversationOptions = ConversationOptions(), lastMessages: Int? = nil,
-        compressionLevel: Int? = 6, firstTailWindow: Int = 262_144
+        compression: TransferCompression = .automatic, firstTailWindow: Int = 262_144
     ) {
         self.conversation = conversation
         self.lastMessages = lastMessages.map { max(0, $0) }
-        self.compressionLevel = compressionLevel
+        self.compression = compression
         self.firstTailWindow = max(4_096, firstTailWindow)
     }
 }

@@ -20,6 +20,8 @@ public final class RemoteSessions: Sendable {
     public let cache: SessionListingCache?
     /// How much of each file a listing reads.
     public let options: SessionListingOptions
+    /// The link's rate as the first big load measured it (``TransferCompression/automatic``).
+    let linkRate = LinkRate()
 
     /// Sessions of the box behind `connection`.
     public init(
@@ -83,7 +85,7 @@ public final class RemoteSessions: Sendable {
 
     /// Reads a listed session into its conversation, whole or its last messages.
     public func load(_ listing: RemoteSessionListing, options: SessionLoadOptions = SessionLoadOptions()) async throws -> RemoteSession {
-        try await SessionLoader.load(listing, connection: connection, options: options)
+        try await SessionLoader.load(listing, connection: connection, options: options, link: linkRate)
     }
 
     /// Reads a listed session and its subagent files into its conversation.
@@ -96,7 +98,7 @@ public final class RemoteSessions: Sendable {
     /// One listing (cheap with the cache) and one read.
     public func reload(_ previous: RemoteSession, options: SessionLoadOptions = SessionLoadOptions()) async throws -> RemoteSession {
         let listing = try await findSession(previous.listing.id)
-        return try await SessionLoader.reload(previous, as: listing, connection: connection, options: options)
+        return try await SessionLoader.reload(previous, as: listing, connection: connection, options: options, link: linkRate)
     }
 
     /// New conversation events as the session file grows, until the caller stops iterating or

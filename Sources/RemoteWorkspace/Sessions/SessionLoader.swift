@@ -4,16 +4,73 @@ import SessionHistory
 /// Reads a listed session from the box: whole (with its subagent files, in one command), only
 /// its last messages (backwards from the end), or what was appended since an earlier load.
 enum SessionLoader {
-    static func load(_ listing: RemoteSessionListing, connection: SSHConnection, options: SessionLoadOptions) async throws -> RemoteSession
-    {
-        let reader = RemoteByteReader(connection: connection, compressionLevel: options.compressionLevel)
-        if let last = options.lastMessages { return try await loadLast(last, listing, reader: reader, options: options) }
+    static func load(
+        _ listing: RemoteSessionListing, connection: SSHConnection, options: SessionLoadOptions, link: LinkRate
+    ) async throws -> RemoteSession {
+        if let last = options.lastMessages {
+            let reader = RemoteByteReader(connection: connection, compressionLevel: level(options.compression, link: link, probing: false))
+            return try await loadLast(last, listing, reader: reader, options: options)
+        }
+        var head: [UInt8] = []
+        var transferred = 0
+        var level = level(options.compression, link: link, probing: listing.file.size >= LinkRate.probeThreshold)
+        if options.compression == .automatic, link.measured == nil, listing.file.size >= LinkRate.probeThreshold {
+            (head, transferred) = try await probe(listing, connection: connection, link: link)
+            level = self.level(options.compression, link: link, probing: false)
+        }
+        let reader = RemoteByteReader(connection: connection, compressionLevel: level)
         let files = [listing.file] + listing.subagentFiles
-        let (contents, transferred) = try await reader.read(files.map { RemoteByteRange(path: $0.path, offset: 0, length: $0.size) })
+        var ranges = files.map { RemoteByteRange(path: $0.path, offset: 0, length: $0.size) }
+        ranges[0] = RemoteByteRange(path: listing.file.path, offset: head.count, length: max(0, listing.file.size - head.count))
+        let (contents, moved) = try await reader.read(ranges)
+        let bytes = head + contents[0]
         let agents = subagentSources(Array(zip(files, contents).dropFirst()))
         return assemble(
-            listing, bytes: contents[0], from: 0, records: SessionParser.parse(contents[0]), agents: agents,
-            transferred: transferred, options: options)
+            listing, bytes: bytes, from: 0, records: SessionParser.parse(bytes), agents: agents,
+            transferred: transferred + moved, options: options)
+    }
+
+    /// The gzip level for `compression`: a measured link's, else gzip -6 for small reads (round
+    /// trips dominate them, and compressing little costs little), and nil (raw) for the probes.
+    private static func level(_ compression: TransferCompression, link: LinkRate, probing: Bool) -> Int? {
+        switch compression {
+        case .none: return nil
+        case .gzip(let level): return level
+        case .automatic:
+            if let rate = link.measured { return LinkRate.level(for: rate) }
+            return probing ? nil : 6
+        }
+    }
+
+    /// Reads the session's first 64 KiB, then the MiB after it, raw and each timed: with a read
+    /// taking a round trip plus its bytes over the rate, the two give the rate without the round
+    /// trip. Returns the bytes read (the file's start).
+    private static func probe(
+        _ listing: RemoteSessionListing, connection: SSHConnection, link: LinkRate
+    ) async throws -> (bytes: [UInt8], transferred: Int) {
+        let reader = RemoteByteReader(connection: connection, compressionLevel: nil)
+        let clock = ContinuousClock()
+        var start = clock.now
+        let (first, firstMoved) = try await reader.read(path: listing.file.path, length: LinkRate.probes.first)
+        let firstTime = start.duration(to: clock.now)
+        start = clock.now
+        let (second, secondMoved) = try await reader.read([
+            RemoteByteRange(path: listing.file.path, offset: first.count, length: LinkRate.probes.second - LinkRate.probes.first)
+        ])
+        let secondTime = start.duration(to: clock.now)
+        let extraBytes = Double(second[0].count - first.count)
+        let extraSeconds = seconds(secondTime - firstTime)
+        let rate = extraSeconds > 0 && extraBytes > 0 ? extraBytes / extraSeconds : .infinity
+        link.record(rate)
+        let choice = LinkRate.level(for: rate).map { "gzip -\($0)" } ?? "raw bytes"
+        let measurement = "\(first.count) bytes in \(seconds(firstTime)) s, \(second[0].count) in \(seconds(secondTime)) s"
+        connection.configuration.logger.info(
+            "loading \(listing.id): link measured at \(LinkRate.describe(rate)) (\(measurement)): \(choice) from here on")
+        return (first + second[0], firstMoved + secondMoved)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Reads stretches from the end, each 4× the last, until the conversation they hold has more
@@ -51,14 +108,14 @@ enum SessionLoader {
     /// replaced or truncated file is read again as `previous` was (whole, or its last messages).
     static func reload(
         _ previous: RemoteSession, as listing: RemoteSessionListing, connection: SSHConnection,
-        options: SessionLoadOptions
+        options: SessionLoadOptions, link: LinkRate
     ) async throws -> RemoteSession {
         var options = options
         options.lastMessages = previous.messageLimit
         guard listing.fileIdentity == previous.listing.fileIdentity, listing.file.size >= previous.followOffset else {
-            return try await load(listing, connection: connection, options: options)
+            return try await load(listing, connection: connection, options: options, link: link)
         }
-        let reader = RemoteByteReader(connection: connection, compressionLevel: options.compressionLevel)
+        let reader = RemoteByteReader(connection: connection, compressionLevel: level(options.compression, link: link, probing: false))
         let offset = previous.followOffset
         var ranges = [RemoteByteRange(path: listing.file.path, offset: offset, length: listing.file.size - offset)]
         let agentsChanged = previous.messageLimit == nil && listing.subagentFiles != previous.listing.subagentFiles

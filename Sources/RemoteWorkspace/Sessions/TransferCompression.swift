@@ -1,0 +1,41 @@
+import Synchronization
+
+/// How session bytes cross the link when a session is loaded.
+public enum TransferCompression: Sendable, Equatable {
+    /// Measured per connection: the first load of a big session times two raw reads of its
+    /// start (64 KiB, then 1 MiB: the difference leaves the round trip out), and the link's rate
+    /// picks raw bytes (≥ 40 MB/s: gzip would be the bottleneck), `gzip -1` (≥ 7 MB/s) or
+    /// `gzip -6` (slower links, where the better ratio wins). Logged at `-v`.
+    case automatic
+    /// `gzip -c -LEVEL` on the box (when it has gzip), inflated here.
+    case gzip(level: Int)
+    /// Raw bytes.
+    case none
+}
+
+/// The measured rate of one connection's link, kept for the loads that follow.
+final class LinkRate: Sendable {
+    private let bytesPerSecond = Mutex<Double?>(nil)
+
+    /// The last measurement, if any.
+    var measured: Double? { bytesPerSecond.withLock { $0 } }
+
+    func record(_ rate: Double) { bytesPerSecond.withLock { $0 = rate } }
+
+    /// Bytes of the two probe reads: the second minus the first is what is timed.
+    static let probes = (first: 65_536, second: 65_536 + 1_048_576)
+
+    /// Files smaller than this are not worth probing: compressed at level 1 (cheap everywhere).
+    static let probeThreshold = 4 << 20
+
+    /// The gzip level for a link of `rate` bytes per second, nil for raw bytes.
+    static func level(for rate: Double) -> Int? {
+        if rate >= 40_000_000 { return nil }
+        return rate >= 7_000_000 ? 1 : 6
+    }
+
+    /// `12.3 MB/s`.
+    static func describe(_ rate: Double) -> String {
+        rate.isFinite ? "\((rate / 100_000).rounded() / 10) MB/s" : "too fast to time"
+    }
+}
