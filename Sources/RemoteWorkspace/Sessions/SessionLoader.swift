@@ -42,7 +42,7 @@ enum SessionLoader {
         }
     }
 
-    /// Reads the session's first 64 KiB, then the MiB after it, raw and each timed: with a read
+    /// Reads the session's first 32 KiB, then the 256 KiB after it, raw and each timed: with a read
     /// taking a round trip plus its bytes over the rate, the two give the rate without the round
     /// trip. Returns the bytes read (the file's start).
     private static func probe(

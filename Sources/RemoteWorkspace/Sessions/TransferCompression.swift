@@ -3,7 +3,7 @@ import Synchronization
 /// How session bytes cross the link when a session is loaded.
 public enum TransferCompression: Sendable, Equatable {
     /// Measured per connection: the first load of a big session times two raw reads of its
-    /// start (64 KiB, then 1 MiB: the difference leaves the round trip out), and the link's rate
+    /// start (32 KiB, then 256 KiB: the difference leaves the round trip out), and the link's rate
     /// picks raw bytes (≥ 40 MB/s: gzip would be the bottleneck), `gzip -1` (≥ 7 MB/s) or
     /// `gzip -6` (slower links, where the better ratio wins). Logged at `-v`.
     case automatic
@@ -23,7 +23,7 @@ final class LinkRate: Sendable {
     func record(_ rate: Double) { bytesPerSecond.withLock { $0 = rate } }
 
     /// Bytes of the two probe reads: the second minus the first is what is timed.
-    static let probes = (first: 65_536, second: 65_536 + 1_048_576)
+    static let probes = (first: 32_768, second: 32_768 + 262_144)
 
     /// Files smaller than this are not worth probing: compressed at level 1 (cheap everywhere).
     static let probeThreshold = 4 << 20
