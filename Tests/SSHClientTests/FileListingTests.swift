@@ -22,6 +22,37 @@ import Testing
         #expect(entries.first?.path == path + "/" + entries[0].name)
     }
 
+    /// READDIR requests go one round trip at a time: over a slow link a big directory is listed
+    /// by the exec listing once the SFTP one runs past its budget, with the same entries, and
+    /// the connection's SFTP listings stay right afterwards.
+    @Test(arguments: ServerKind.allCases)
+    func aBigDirectoryOverASlowLinkIsListedByExecWithTheSameEntries(kind: ServerKind) async throws {
+        let (path, _) = try FileFixtures.bigDirectory.get()
+        let small = try FileFixtures.scratchDirectory("after-slow")
+        for name in ["a", "b", "c"] { try FileFixtures.makeFile(small + "/" + name, Data(name.utf8)) }
+        let server = try SharedTestServer.get(kind)
+        let direct = try await server.withConnection { try await $0.listDirectory(path) }
+        let smallDirect = try await server.withConnection { try await $0.listDirectory(small) }
+
+        let proxy = try FaultProxy(targetPort: server.port, link: .init(latency: .milliseconds(100)))
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+        do {
+            let started = ContinuousClock.now
+            let slow = try await connection.listDirectory(path)
+            let elapsed = ContinuousClock.now - started
+            #expect(slow == direct)
+            // One READDIR per ~100 names at 200 ms each would take 20 s.
+            #expect(elapsed < .seconds(10), "\(elapsed)")
+            #expect(try await connection.activeFileTransport() == .sftp)
+            #expect(try await connection.listDirectory(small) == smallDirect)
+        } catch {
+            await connection.close()
+            throw error
+        }
+        await connection.close()
+    }
+
     @Test(arguments: ServerKind.allCases, FileRoute.allCases)
     func entriesCarryPermissionsOwnerModificationTimeAndLinkTargets(kind: ServerKind, route: FileRoute) async throws {
         let directory = try FileFixtures.scratchDirectory("attrs")

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The remote file API's state for one connection, kept on its ``ConnectionLoop``.
 ///
-/// ``transport`` and ``home`` are learned once and read from any thread (mutex); ``sftp`` and
+/// ``decision``, ``home`` and ``commandsRun`` are learned once and read from any thread (mutex); ``sftp`` and
 /// ``sftpRefusal`` belong to the I/O thread.
 final class FileAccessState: @unchecked Sendable {
     /// The transport the file calls use once decided.
@@ -11,6 +11,7 @@ final class FileAccessState: @unchecked Sendable {
     private struct Learned {
         var decision: Decision?
         var home: String?
+        var commandsRun: Bool?
     }
 
     private let learned = Mutex(Learned())
@@ -28,5 +29,11 @@ final class FileAccessState: @unchecked Sendable {
     var home: String? {
         get { learned.withLock { $0.home } }
         set { learned.withLock { $0.home = newValue } }
+    }
+
+    /// Whether exec commands run (false for an SFTP-only account), once tried.
+    var commandsRun: Bool? {
+        get { learned.withLock { $0.commandsRun } }
+        set { learned.withLock { $0.commandsRun = newValue } }
     }
 }

@@ -69,6 +69,7 @@ extension SSHConnection {
         if let home = sftp.loop.files.home { return home }
         var home = ""
         if let result = try? await run(ShellFileScripts.home.commandLine()), result.status.isSuccess { home = result.stdoutText }
+        sftp.loop.files.commandsRun = home.hasPrefix("/")
         if !home.hasPrefix("/") { home = try await sftp.realPath(".") }
         sftp.loop.files.home = home
         return home

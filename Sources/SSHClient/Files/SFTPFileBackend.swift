@@ -29,16 +29,28 @@ struct SFTPFileBackend: FileBackend {
         try await call("starting SFTP", "") { _ in .done(()) }
     }
 
+    /// How long an SFTP listing may take before the exec listing (one command, one round trip)
+    /// takes over: READDIR requests go one at a time, ~100 names each, so a big directory over
+    /// a slow link takes a round trip per hundred names.
+    static let listingBudget: Duration = .milliseconds(750)
+
     func list(_ path: String, symlinkTargets: Bool) async throws -> [ListedEntry] {
         var entries: [ListedEntry] = []
         var bufferSize = 4096
+        var deadline: ContinuousClock.Instant? = .now + Self.listingBudget
         while true {
             do {
-                let size = bufferSize
-                entries = try await perform { done in SFTPListDirectory(path: path, bufferSize: size, completion: done) }
+                let (size, until) = (bufferSize, deadline)
+                entries = try await perform { done in SFTPListDirectory(path: path, bufferSize: size, deadline: until, completion: done) }
                 break
             } catch RemoteFileError.failed(_, _, SFTPListDirectory.nameTooLong) where bufferSize < 1 << 20 {
                 bufferSize *= 16
+            } catch RemoteFileError.failed(_, _, SFTPListDirectory.tooSlow) {
+                deadline = nil
+                if await shell.commandsRun() {
+                    loop.configuration.logger.debug("listing \(path) by exec: SFTP ran past \(Self.listingBudget)")
+                    return try await shell.list(path, symlinkTargets: symlinkTargets)
+                }
             } catch let error as RemoteFileError {
                 throw try await refineDirectoryError(error, path: path)
             }

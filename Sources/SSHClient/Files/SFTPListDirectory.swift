@@ -9,13 +9,22 @@ import CLibSSH2
 final class SFTPListDirectory: SFTPHandleOperation {
     /// The failure reason that asks for a retry with a bigger buffer.
     static let nameTooLong = "a name did not fit the listing buffer"
+    /// The failure reason when the listing ran past its deadline (a big directory over a slow
+    /// link: READDIR requests go one round trip at a time).
+    static let tooSlow = "the listing ran past its deadline"
 
     private var names: [UInt8]
     private var longEntry: [UInt8]
     private var entries: [ListedEntry] = []
     private var completion: ((Result<[ListedEntry], FileFailure>) -> Void)?
+    private let deadline: ContinuousClock.Instant?
 
-    init(path: String, bufferSize: Int, completion: @escaping (Result<[ListedEntry], FileFailure>) -> Void) {
+    /// - Parameter deadline: When to give up with ``tooSlow``; nil lists to the end.
+    init(
+        path: String, bufferSize: Int, deadline: ContinuousClock.Instant? = nil,
+        completion: @escaping (Result<[ListedEntry], FileFailure>) -> Void
+    ) {
+        self.deadline = deadline
         names = [UInt8](repeating: 0, count: bufferSize)
         longEntry = [UInt8](repeating: 0, count: bufferSize)
         self.completion = completion
@@ -46,11 +55,22 @@ final class SFTPListDirectory: SFTPHandleOperation {
                 failure = channel.failure(rc, operation: operation, path: path)
                 return .done
             }
+            // Only here, with a name just returned, is no READDIR in flight: libssh2 1.10 keeps
+            // the request state on the SFTP session, so leaving mid-request would hand the
+            // answer to the next listing of any directory.
+            if isPastDeadline() { return .done }
             let name = Array(names[0..<Int(rc)])
             if name == [46] || name == [46, 46] { continue }
             entries.append(ListedEntry(name: name, attributes: SFTPAttributes.convert(attributes), target: nil))
         }
         return .yielded
+    }
+
+    /// Sets the ``tooSlow`` failure once the deadline has passed.
+    private func isPastDeadline() -> Bool {
+        guard let deadline, ContinuousClock.now >= deadline else { return false }
+        failure = .file(.failed(operation: operation, path: path, reason: Self.tooSlow))
+        return true
     }
 
     override func deliver(_ failure: FileFailure?) {

@@ -21,6 +21,17 @@ struct ShellFileBackend: FileBackend {
         [.word(String(offset + 1)), .word(length.map(String.init) ?? "")]
     }
 
+    /// Whether exec commands run on this box (not an SFTP-only account): learned once per
+    /// connection by running `printf %s "$HOME"`.
+    func commandsRun() async -> Bool {
+        guard let loop = try? await connection.link.usableLoop() else { return false }
+        if let known = loop.files.commandsRun { return known }
+        let result = try? await connection.run(try Scripts.home.commandLine(), timeout: .seconds(10))
+        let runs = result.map { $0.status.isSuccess && $0.stdoutText.hasPrefix("/") } ?? false
+        loop.files.commandsRun = runs
+        return runs
+    }
+
     func list(_ path: String, symlinkTargets: Bool) async throws -> [ListedEntry] {
         let output = try await run(Scripts.list, path, [Scripts.flag(symlinkTargets), .word(Scripts.listBatch.body)])
         do {

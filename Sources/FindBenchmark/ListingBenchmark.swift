@@ -1,0 +1,65 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+
+/// `FindBenchmark ls` (scripts/bench-find ls): `listDirectory` (`rws ls`) of a 50,000-entry
+/// directory and of a 100-entry one through a fault proxy adding 150 ms each way (300 ms round
+/// trips): the automatic transport (SFTP, then the exec listing once SFTP runs past its
+/// budget) against the exec listing forced. Prints Markdown.
+enum ListingBenchmark {
+    static let runs = 5
+
+    static func run(server: TestSSHServer) async throws {
+        let big = server.remoteHome + "/fifty-thousand"
+        let small = server.remoteHome + "/hundred"
+        print("writing 50,000 and 100 files…")
+        try Shell.run(
+            "/bin/sh",
+            [
+                "-c",
+                #"mkdir -p "$1" "$2" && cd "$1" && seq -f 'entry-%05g.txt' 1 50000 | xargs touch && cd "$2" && seq 1 100 | xargs touch"#,
+                "sh", big, small,
+            ])
+        let proxy = try FaultProxy(targetPort: server.port, link: .init(latency: .milliseconds(150)))
+        defer { proxy.stop() }
+        var rows: [(String, [Double])] = []
+        var reference: [RemoteFileEntry] = []
+        try await server.withConnection { reference = try await $0.listDirectory(big) }
+        for transport in [RemoteFileTransport.automatic, .shell] {
+            var configuration = try server.configuration(through: proxy)
+            configuration.fileTransport = transport
+            let connection = try await SSHConnection.connect(configuration)
+            do {
+                var samples: [Double] = []
+                var same = true
+                for _ in 0..<runs {
+                    let started = ContinuousClock.now
+                    let entries = try await connection.listDirectory(big)
+                    samples.append(seconds(since: started))
+                    same = same && entries == reference
+                }
+                rows.append(("50,000 entries, \(transport)\(same ? "" : " (ENTRIES DIFFER)")", samples))
+                var smallSamples: [Double] = []
+                for _ in 0..<runs {
+                    let started = ContinuousClock.now
+                    _ = try await connection.listDirectory(small)
+                    smallSamples.append(seconds(since: started))
+                }
+                rows.append(("100 entries, \(transport)", smallSamples))
+                var trips: [Double] = []
+                for _ in 0..<runs {
+                    let started = ContinuousClock.now
+                    _ = try await connection.run("true")
+                    trips.append(seconds(since: started))
+                }
+                rows.append(("reference: `true` round trip", trips))
+            } catch {
+                await connection.close()
+                throw error
+            }
+            await connection.close()
+        }
+        print("| step (300 ms round trips) | runs | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|")
+        for (step, samples) in rows { print("| \(step) | \(samples.count) | \(summary(samples)) |") }
+    }
+}
