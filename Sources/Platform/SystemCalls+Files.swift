@@ -4,19 +4,44 @@
 extension SystemCall {
     // MARK: Files
 
-    /// The whole contents of the file at `path` (symbolic links followed).
+    /// The whole contents of the file at `path` (symbolic links followed), read straight into an
+    /// array sized from `fstat` (no second copy of a big file in memory); a file that grows while
+    /// it is read is read to its end.
     public static func readFile(_ path: String) throws(SystemCallError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemCallError("open") }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw SystemCallError("fstat") }
         var contents: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var capacity = max(Int(status.st_size) + 1, 64 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw SystemCallError("read") }
-            if count == 0 { return contents }
-            contents += buffer[..<count]
+            contents.reserveCapacity(capacity)
+            var failure: SystemCallError?
+            var reachedEnd = false
+            let start = contents.count
+            contents.append(contentsOf: repeatElement(0, count: capacity - start))
+            let filled = contents.withUnsafeMutableBytes { buffer -> Int in
+                var position = start
+                while position < buffer.count {
+                    let count = Glibc.read(fd, buffer.baseAddress! + position, buffer.count - position)
+                    if count < 0, errno == EINTR { continue }
+                    if count < 0 {
+                        failure = SystemCallError("read")
+                        break
+                    }
+                    if count == 0 {
+                        reachedEnd = true
+                        break
+                    }
+                    position += count
+                }
+                return position
+            }
+            if let failure { throw failure }
+            contents.removeLast(contents.count - filled)
+            if reachedEnd { return contents }
+            capacity *= 2
         }
     }
 

@@ -47,6 +47,27 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("## ") }.map { $0.prefix(9) } == ["## You", "## Claude"].map { $0.prefix(9) })
     }
 
+    @Test func aFenceIsLongerThanTheLongestRunOfBackticksInsideIt() {
+        let output = "before ```` inside ``` and ` after"
+        let bytes = Array(
+            [
+                ##"{"type":"assistant","uuid":"a1","parentUuid":null,"message":{"id":"m1","content":"##
+                    + ##"[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cat `x`"}}]}}"##,
+                ##"{"type":"user","uuid":"u1","parentUuid":"a1","message":{"role":"user","content":"##
+                    + ##"[{"type":"tool_result","tool_use_id":"t1","content":"\##(output)"}]}}"##,
+            ].joined(separator: "\n").utf8)
+
+        let markdown = ConversationBuilder.build(records: SessionParser.parse(bytes).records).markdown()
+
+        #expect(markdown.contains("\n`````\n" + output + "\n`````\n"), "\(markdown)")
+        #expect(markdown.contains("**Tool call:** `Bash(cat 'x')`"), "\(markdown)")
+    }
+
+    @Test func jsonStringsEscapeQuotesBackslashesAndEveryControlACopyWouldObey() {
+        #expect(JSONWriter.quoted("a\"b\\c\n\t\u{1}\u{7F}\u{85}\u{9F}é🚀") == #""a\"b\\c\n\t\u0001\u007f\u0085\u009fé🚀""#)
+        #expect(JSONWriter.quoted("") == #""""#)
+    }
+
     @Test func markdownHasPromptsAnswersToolInputsAndMarkers() throws {
         let markdown = try conversation("compacted.jsonl").markdown(options: RenderOptions(title: "Parser work"))
 

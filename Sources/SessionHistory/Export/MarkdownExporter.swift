@@ -43,11 +43,14 @@ struct MarkdownWriter: TranscriptWriter {
     }
 
     mutating func text(_ text: String) {
-        output += MarkdownHeadings.demote(text, below: level) + "\n\n"
+        output += MarkdownHeadings.demote(text, below: level)
+        output += "\n\n"
     }
 
     mutating func thinking(_ text: String) {
-        output += "<details><summary>Thinking</summary>\n\n" + text + "\n\n</details>\n\n"
+        output += "<details><summary>Thinking</summary>\n\n"
+        output += text
+        output += "\n\n</details>\n\n"
     }
 
     mutating func toolCall(_ call: ToolUseBlock, outcome: ToolOutcome?, subagent: Subagent?) {
@@ -80,14 +83,29 @@ struct MarkdownWriter: TranscriptWriter {
 
     /// A code fence long enough not to be closed by backticks inside `text`.
     private mutating func fenced(_ folded: (text: String, hiddenLines: Int), language: String) {
-        var fence = "```"
-        while folded.text.contains(fence) { fence += "`" }
-        output += fence + language + "\n" + folded.text + "\n" + fence + "\n\n"
+        var longest = 0
+        var run = 0
+        for byte in folded.text.utf8 {
+            run = byte == UInt8(ascii: "`") ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: max(3, longest + 1))
+        // Appended piece by piece: a concatenation would copy the text once more.
+        output += fence
+        output += language
+        output += "\n"
+        output += folded.text
+        output += "\n"
+        output += fence
+        output += "\n\n"
         if folded.hiddenLines > 0 { output += "_… \(folded.hiddenLines) more lines_\n\n" }
     }
 }
 
 extension String {
     /// Backticks replaced by `'`, for inline code spans.
-    var replacingBackticks: String { String(map { $0 == "`" ? "'" : $0 }) }
+    var replacingBackticks: String {
+        guard utf8.contains(UInt8(ascii: "`")) else { return self }
+        return String(decoding: utf8.map { $0 == UInt8(ascii: "`") ? UInt8(ascii: "'") : $0 }, as: UTF8.self)
+    }
 }

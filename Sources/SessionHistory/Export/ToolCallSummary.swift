@@ -4,7 +4,9 @@ import Foundation
 package enum ToolCallSummary {
     /// `Bash(git status)`, `Read(src/main.swift)`, `Task(Explore the parser)`, ….
     package static func oneLine(_ call: ToolUseBlock, width: Int = 100) -> String {
-        let argument = keyArgument(of: call).map(FirstPromptRules.fold) ?? ""
+        // Only the start of a long argument can show: fold no more of it than that.
+        let argument =
+            keyArgument(of: call).map { FirstPromptRules.fold($0.utf8.count > 8 * width ? String($0.prefix(4 * width)) : $0) } ?? ""
         let text = argument.isEmpty ? call.name : "\(call.name)(\(argument))"
         return clip(text, to: width)
     }
@@ -42,7 +44,11 @@ package enum ToolCallSummary {
 enum TextFolding {
     /// Lines in `text`, counted on its UTF-8 bytes (Character-wise splitting is far slower).
     static func lineCount(_ text: String) -> Int {
-        text.isEmpty ? 0 : text.utf8.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        guard !text.isEmpty else { return 0 }
+        if let count = text.utf8.withContiguousStorageIfAvailable({ bytes in bytes.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 } }) {
+            return count
+        }
+        return text.utf8.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
     }
 
     /// The first `limit` lines, and how many were left out.
@@ -63,7 +69,7 @@ enum TextFolding {
     /// `2025-11-17 11:23:23` from `2025-11-17T11:23:23.498Z` (UTC, as written).
     static func shortTime(_ timestamp: String?) -> String {
         guard let timestamp, timestamp.count >= 19 else { return "" }
-        return timestamp.prefix(19).replacingOccurrences(of: "T", with: " ")
+        return String(timestamp.prefix(19).map { $0 == "T" ? " " : $0 })
     }
 
     /// `[2026-01-02 10:00:00] ` before a label, or nothing for a record without a usable timestamp.

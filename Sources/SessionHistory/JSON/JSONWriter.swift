@@ -58,22 +58,47 @@ package enum JSONWriter {
         return "\(number)"
     }
 
+    /// Runs of bytes that need no escape are copied whole; the UTF-8 is walked once.
     private static func appendQuoted(_ text: String, to output: inout String) {
+        var text = text
         output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            // C1 controls and DEL too: the same text, but a terminal showing the JSON obeys none of it.
-            case let control where control.value < 0x20 || (0x7F...0x9F).contains(control.value):
-                let hex = String(control.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+        text.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            func flush(_ end: Int) {
+                if end > runStart { output += String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self) }
             }
+            while index < bytes.count {
+                let byte = bytes[index]
+                let escape: String?
+                var width = 1
+                switch byte {
+                case 0x22: escape = "\\\""
+                case 0x5C: escape = "\\\\"
+                case 0x0A: escape = "\\n"
+                case 0x0D: escape = "\\r"
+                case 0x09: escape = "\\t"
+                // C1 controls and DEL too: the same text, but a terminal showing the JSON obeys none of it.
+                case 0x00..<0x20, 0x7F: escape = unicodeEscape(UInt32(byte))
+                case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+                    escape = unicodeEscape(UInt32(bytes[index + 1]))
+                    width = 2
+                default: escape = nil
+                }
+                if let escape {
+                    flush(index)
+                    output += escape
+                    runStart = index + width
+                }
+                index += width
+            }
+            flush(bytes.count)
         }
         output += "\""
+    }
+
+    private static func unicodeEscape(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

@@ -6,11 +6,9 @@ enum LocalFiles {
     /// The whole file.
     static func readAll(_ url: URL) throws(SessionHistoryError) -> [UInt8] {
         do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            return [UInt8](try handle.readToEnd() ?? Data())
+            return try SystemCall.readFile(url.path)
         } catch {
-            throw .unreadableFile(path: url.path, reason: SystemCallError("read", describing: error).reason)
+            throw .unreadableFile(path: url.path, reason: error.reason)
         }
     }
 

@@ -33,7 +33,22 @@ enum FirstPromptRules {
 
     /// Newlines become spaces; surrounding whitespace is removed.
     static func fold(_ text: String) -> String {
-        String(text.map { $0 == "\n" || $0 == "\r\n" ? " " : $0 }).trimmed
+        // On the UTF-8 bytes: "\n" and "\r\n" are the only characters replaced (a "\n" is always a
+        // character of its own), and walking bytes is far faster than walking characters.
+        guard text.utf8.contains(0x0A) else { return text.trimmed }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var afterCR = false
+        for byte in text.utf8 {
+            if byte == 0x0A {
+                if afterCR { bytes.removeLast() }
+                bytes.append(0x20)
+            } else {
+                bytes.append(byte)
+            }
+            afterCR = byte == 0x0D
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmed
     }
 
     /// At most 200 characters, cut ones ending in `…`.
