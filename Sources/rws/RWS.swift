@@ -35,7 +35,7 @@ struct RWS: AsyncParsableCommand {
                     StatusCommand.self, DiffCommand.self, StageCommand.self, UnstageCommand.self, DiscardCommand.self, CommitCommand.self,
                     PushCommand.self,
                 ]),
-            CommandGroup(name: "Files", subcommands: [ListCommand.self, CatCommand.self, FilesCommand.self]),
+            CommandGroup(name: "Files", subcommands: [ListCommand.self, CatCommand.self, GetCommand.self, FilesCommand.self]),
         ]
     )
 

@@ -19,6 +19,27 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
+    func getCopiesAFileIntoAFolderSilentlyOnAPipeAndSaysWhatIsMissing(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let name = try makeTree(server)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-get-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+
+        let copied = try RWSBinary.run(["get"] + server.rwsFlags + ["~/" + name + "/notes.txt", folder], home: home)
+        #expect(copied.status == 0 && copied.stderr.isEmpty && copied.stdout.isEmpty, "\(copied.stderr)")
+        #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "hello\n")
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/notes.txt")
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640)
+
+        let missing = try RWSBinary.run(["get"] + server.rwsFlags + ["~/" + name + "/none.txt", folder], home: home)
+        #expect(missing.status == 1 && missing.stderr.contains("none.txt"), "\(missing.stderr)")
+        let folderThere = try RWSBinary.run(["get"] + server.rwsFlags + ["~/" + name + "/sub dir", folder], home: home)
+        #expect(folderThere.status == 1 && folderThere.stderr.contains("is not a regular file"), "\(folderThere.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes.txt"])
+    }
+
+    @Test(arguments: ServerKind.allCases)
     func lsPrintsOneNamePerLineForAPathRelativeToTheRemoteHome(kind: ServerKind) throws {
         let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)

@@ -1,0 +1,71 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// `SSHConnection.download`: a remote file streamed into a temporary beside the target, given
+/// the remote mode and time, renamed over the target; `resume` continues a checked temporary.
+@Suite(.timeLimit(.minutes(1))) struct FileDownloadTests {
+    static let name = "-n 'q' \"d\" $(x) é.bin"
+
+    /// A remote file of 3 MB in a fresh folder, and an empty local folder.
+    static func fixture() throws -> (remote: String, contents: Data, local: String) {
+        let folder = try FileFixtures.scratchDirectory("get")
+        let contents = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) })
+        let remote = folder + "/" + name
+        try FileFixtures.makeFile(remote, contents, permissions: 0o640)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)], ofItemAtPath: remote)
+        let local = try FileFixtures.scratchDirectory("got")
+        return (remote, contents, local)
+    }
+
+    @Test(arguments: ServerKind.allCases, FileRoute.allCases)
+    func aFileArrivesWholeWithItsModeAndTimeAndNoTemporaryLeft(kind: ServerKind, route: FileRoute) async throws {
+        let (remote, contents, local) = try Self.fixture()
+        let target = local + "/copy of " + Self.name
+        let moved = try await route.withConnection(kind) { try await $0.download(remote, to: target) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == contents)
+        #expect(moved == TransferProgress(bytes: 3_000_000, total: 3_000_000, transferred: 3_000_000))
+        let attributes = try FileManager.default.attributesOfItem(atPath: target)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640)
+        #expect((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 == 1_600_000_000)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: local) == ["copy of " + Self.name])
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func resumeKeepsAMatchingTemporaryAndStartsOverFromABadOne(kind: ServerKind) async throws {
+        let (remote, contents, local) = try Self.fixture()
+        let target = local + "/out.bin"
+        let partial = SSHConnection.partialDownloadPath(for: target)
+        try contents.prefix(1_000_000).write(to: URL(fileURLWithPath: partial))
+        let resumed = try await FileRoute.sftp.withConnection(kind) { try await $0.download(remote, to: target, resume: true) }
+        #expect(resumed.transferred == 2_000_000)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == contents)
+        #expect(!FileManager.default.fileExists(atPath: partial))
+
+        var damaged = contents.prefix(1_000_000)
+        damaged[damaged.endIndex - 10] ^= 0xFF
+        try damaged.write(to: URL(fileURLWithPath: partial))
+        let restarted = try await FileRoute.sftp.withConnection(kind) { try await $0.download(remote, to: target, resume: true) }
+        #expect(restarted.transferred == 3_000_000)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == contents)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aFolderOnTheBoxOrAMissingFolderHereIsSaidAndNothingIsLeft(kind: ServerKind) async throws {
+        let (remote, _, local) = try Self.fixture()
+        let folder = URL(fileURLWithPath: remote).deletingLastPathComponent().path
+        await #expect(throws: TransferError.notARegularFile(path: folder)) {
+            try await FileRoute.sftp.withConnection(kind) { try await $0.download(folder, to: local + "/x") }
+        }
+        await #expect {
+            try await FileRoute.sftp.withConnection(kind) { try await $0.download(remote, to: local + "/missing/x") }
+        } throws: { error in
+            (error as? TransferError).map { "\($0)".contains("the folder \(local)/missing does not exist") } ?? false
+        }
+        await #expect(throws: RemoteFileError.noSuchFile(path: remote + ".nope")) {
+            try await FileRoute.sftp.withConnection(kind) { try await $0.download(remote + ".nope", to: local + "/y") }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: local).isEmpty)
+    }
+}
