@@ -119,9 +119,9 @@ extension SessionSearchQuery {
 extension RemoteSessions {
     /// Searches every session on the box (or one project's) with one remote command: `grep`
     /// picks the matching files and lines, `awk` sends back only a window around each match and
-    /// the record's role, uuid and time, and the first and last bytes of the matching sessions
-    /// give their titles. Only the newest ``SessionSearchLimits/sessions`` sessions with a match
-    /// are shown; the result says when a limit cut.
+    /// the record's role, uuid and time; then the listing of only the project folders with a
+    /// match gives the titles. Only the newest ``SessionSearchLimits/files`` files with a match
+    /// are read; the result says when a limit cut.
     ///
     /// ```swift
     /// let found = try await sessions.search(SessionSearchQuery(.text("flaky test"), project: "app"))
@@ -148,7 +148,7 @@ extension RemoteSessions {
     }
 
     /// The same search over Claude Code projects folders on this machine (`~/.claude/projects`),
-    /// with this machine's `/bin/sh`, `grep` and `awk`, titles from ``LocalProject``: the same
+    /// with this machine's `/bin/sh`, `grep` and `awk`, titles from the local listing: the same
     /// results as on a box holding the same files.
     public static func searchLocally(
         _ query: SessionSearchQuery, folders: [String], workspaceRoot: String = "~/workspace"
