@@ -1,6 +1,7 @@
 import Foundation
 import RWSTestSupport
 import SSHClient
+import Synchronization
 import Testing
 
 /// `SSHConnection.download`: a remote file streamed into a temporary beside the target, given
@@ -68,4 +69,39 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: local).isEmpty)
     }
+
+    /// A link cut in the middle of a copy leaves the temporary, not the target; `resume` over a
+    /// new connection copies only the rest.
+    @Test(arguments: ServerKind.allCases)
+    func aCopyCutByTheLinkResumesFromWhatArrived(kind: ServerKind) async throws {
+        let (remote, contents, local) = try Self.fixture()
+        let target = local + "/out.bin"
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port, link: .init(bytesPerSecond: 1_000_000))
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+        let arrived = Arrived()
+        let cut = Task {
+            while arrived.bytes.withLock({ $0 }) < 500_000 { try await Task.sleep(for: .milliseconds(20)) }
+            proxy.cutAll()
+        }
+        await #expect(throws: (any Error).self) {
+            try await connection.download(remote, to: target) { progress in arrived.bytes.withLock { $0 = progress.bytes } }
+        }
+        _ = try? await cut.value
+        await connection.close()
+        #expect(!FileManager.default.fileExists(atPath: target))
+        let partial = SSHConnection.partialDownloadPath(for: target)
+        let kept = try #require((try FileManager.default.attributesOfItem(atPath: partial)[.size] as? NSNumber)?.uint64Value)
+        #expect(kept >= 500_000 && kept < 3_000_000)
+
+        let resumed = try await FileRoute.sftp.withConnection(kind) { try await $0.download(remote, to: target, resume: true) }
+        #expect(resumed.transferred == 3_000_000 - kept)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == contents)
+    }
+}
+
+/// How far a download came, shared with the task that cuts the link.
+private final class Arrived: Sendable {
+    let bytes = Mutex<UInt64>(0)
 }
