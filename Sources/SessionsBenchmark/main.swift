@@ -63,6 +63,27 @@ try await server.withConnection(maxChannels: 10) { connection in
                 seconds: Row.seconds(since: started), bytes: loaded.bytesTransferred))
     }
 
+    // `--last 50` of a 300 MB session: in a Claude folder of its own, so the listings above keep their history.
+    let huge = try SyntheticHistory.write(
+        into: server.remoteHome + "/.claude-huge/projects", corpus: corpus, count: 2, totalBytes: 300_100_000, bigBytes: 300_000_000
+    ).big!
+    let hugeSessions = RemoteSessions(
+        connection: connection, locations: WorkspaceLocations(claudeDirectories: [server.remoteHome + "/.claude-huge"]), cache: nil)
+    var lastFifty: [Double] = []
+    var lastBytes = 0
+    for _ in 0..<5 {
+        let listing = try await hugeSessions.findSession(huge.id)
+        let started = ContinuousClock.now
+        let loaded = try await hugeSessions.load(listing, options: SessionLoadOptions(lastMessages: 50))
+        lastFifty.append(Row.seconds(since: started))
+        lastBytes = loaded.bytesTransferred
+    }
+    rows.append(
+        Row(
+            step: "last 50 messages of a \(huge.size / 1_000_000) MB session (`rws history --last 50`, after its listing), "
+                + "median of 5 (max \(String(format: "%.3f", lastFifty.max()!)) s)",
+            seconds: lastFifty.sorted()[2], bytes: lastBytes))
+
     let latencies = try await FollowLatency.measure(sessions, file: history.files[1], appends: 10)
     rows.append(
         Row(
