@@ -35,7 +35,8 @@ struct RWS: AsyncParsableCommand {
                     StatusCommand.self, DiffCommand.self, StageCommand.self, UnstageCommand.self, DiscardCommand.self, CommitCommand.self,
                     PushCommand.self,
                 ]),
-            CommandGroup(name: "Files", subcommands: [ListCommand.self, CatCommand.self, GetCommand.self, FilesCommand.self]),
+            CommandGroup(
+                name: "Files", subcommands: [ListCommand.self, CatCommand.self, GetCommand.self, PutCommand.self, FilesCommand.self]),
         ]
     )
 

@@ -13,7 +13,7 @@ import Testing
             "CONNECTION": ["exec", "shell", "config"],
             "PROJECTS": ["projects", "create", "clone", "delete"],
             "SESSIONS": ["sessions", "history", "export", "rename", "rm-session", "search", "ask", "claude"],
-            "FILES": ["ls", "cat", "get", "files"],
+            "FILES": ["ls", "cat", "get", "put", "files"],
         ]
         for (group, commands) in groups {
             let section =

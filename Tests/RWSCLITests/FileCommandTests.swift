@@ -40,6 +40,29 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
+    func putCopiesAFileIntoAFolderOnTheBoxAndGetBringsItBackTheSame(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let name = try makeTree(server)
+        let here = FileManager.default.temporaryDirectory.appendingPathComponent("rws-put-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: here + "/back", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: here) }
+        let contents = Data((0..<5_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try contents.write(to: URL(fileURLWithPath: here + "/it's a file.bin"))
+
+        let put = try RWSBinary.run(["put"] + server.rwsFlags + [here + "/it's a file.bin", "~/" + name + "/sub dir"], home: home)
+        #expect(put.status == 0 && put.stderr.isEmpty && put.stdout.isEmpty, "\(put.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: server.remoteHome + "/" + name + "/sub dir/it's a file.bin")) == contents)
+        let back = try RWSBinary.run(["get"] + server.rwsFlags + ["~/" + name + "/sub dir/it's a file.bin", here + "/back/"], home: home)
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: here + "/back/it's a file.bin")) == contents)
+
+        let missing = try RWSBinary.run(["put"] + server.rwsFlags + [here + "/none.bin"], home: home)
+        #expect(missing.status == 66 && missing.stderr.contains("no such file: " + here + "/none.bin"), "\(missing.stderr)")
+        let noFolder = try RWSBinary.run(["put"] + server.rwsFlags + [here + "/it's a file.bin", "~/" + name + "/nope/x"], home: home)
+        #expect(noFolder.status == 1 && noFolder.stderr.contains("nope"), "\(noFolder.stderr)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
     func lsPrintsOneNamePerLineForAPathRelativeToTheRemoteHome(kind: ServerKind) throws {
         let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)

@@ -133,6 +133,18 @@ import Testing
             try ScriptCase.require(
                 run.status == 0 && (try? String(contentsOfFile: sandbox + "/" + hostile, encoding: .utf8)) == "hello\nmore", "\(run)")
         },
+        ScriptCase(
+            "finishing an upload", Files.finishUpload, setup: files + "\nprintf new > \"$1/tmp\"",
+            arguments: { [.path($0 + "/tmp"), .path($0 + "/" + hostile), .word("640"), .word("1600000000")] }
+        ) { run, sandbox in
+            let path = sandbox + "/" + hostile
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            try ScriptCase.require(
+                run.status == 0 && (try? String(contentsOfFile: path, encoding: .utf8)) == "new"
+                    && (attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640
+                    && (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 == 1_600_000_000
+                    && !FileManager.default.fileExists(atPath: sandbox + "/tmp"), "\(run)")
+        },
         ScriptCase("making directories", Files.makeDirectory, arguments: { [.path($0 + "/a/" + hostile), .word("700"), .word("1")] }) {
             run, sandbox in
             var isDirectory: ObjCBool = false

@@ -20,7 +20,7 @@ public struct TransferProgress: Sendable, Equatable {
 
 /// A local failure of a transfer, in rws's words.
 public enum TransferError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The remote path is a directory or another non-file.
+    /// The path (on the box for a download, here for an upload) is a directory or another non-file.
     case notARegularFile(path: String)
     /// The local file or its temporary could not be written.
     case localFile(path: String, reason: String)
@@ -29,7 +29,7 @@ public enum TransferError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notARegularFile(let path):
-            return "\(path) on the box is not a regular file; `rws get` copies one file at a time for now"
+            return "\(path) is not a regular file; rws copies one file at a time for now"
         case .localFile(let path, let reason):
             return "cannot write \(path) here: \(reason); check that its folder exists and is writable"
         }
@@ -37,11 +37,12 @@ public enum TransferError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SSHConnection {
-    /// The temporary a download writes before renaming it over the target: beside it, so the
+    /// The temporary a transfer writes before renaming it over the target: beside it, so the
     /// rename stays in one file system, and so `resume` finds it after an interrupted run.
-    public static func partialDownloadPath(for localPath: String) -> String {
-        let url = URL(fileURLWithPath: localPath)
-        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".rws-part").path
+    /// Works on the path's text, so a remote `~/x` stays `~/.x.rws-part`.
+    public static func partialDownloadPath(for path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." + path + ".rws-part" }
+        return String(path[...slash]) + "." + path[path.index(after: slash)...] + ".rws-part"
     }
 
     /// Copies a remote file to `localPath`, streaming (constant memory): the bytes go to a

@@ -133,6 +133,16 @@ enum ShellFileScripts {
         else rm -f -- "$p"; fi
         """#)
 
+    /// Finishes an upload: gives the temporary `$1` the permissions `$3` and modification time
+    /// `$4` (seconds since 1970), then renames it over `$2`.
+    static let finishUpload = RemoteScript(
+        step: "finishing the upload of", exits: Exit.self, body: prelude,
+        #"""
+        tmp=$1 p=$2
+        [ -d "$p" ] && rws_fail EISDIR
+        chmod "$3" -- "$tmp" && touch -c -d "@$4" -- "$tmp" && mv -f -- "$tmp" "$p"
+        """#)
+
     /// Prints the remote home.
     static let home = RemoteScript(
         step: "finding the home directory",
@@ -141,7 +151,7 @@ enum ShellFileScripts {
             """#)
 
     /// Every script here, for tests.
-    static let all = [listBatch, list, stat, readLink, read, write, append, makeDirectory, remove, home]
+    static let all = [listBatch, list, stat, readLink, read, write, append, makeDirectory, remove, finishUpload, home]
 
     /// A flag as a word: `1` or `0`.
     static func flag(_ on: Bool) -> RemoteScript.Argument { .word(on ? "1" : "0") }

@@ -1,0 +1,100 @@
+import Foundation
+import Platform
+
+extension SSHConnection {
+    /// Bytes sent per write of an upload: the memory an upload holds, whatever the file's size.
+    static let uploadChunk = 4 << 20
+
+    /// Copies a local file to `path` on the box in chunks of 4 MiB (constant memory): the bytes
+    /// go to a temporary beside the target (``partialDownloadPath(for:)`` names it the same way),
+    /// which then gets the local file's permission bits and modification time and is renamed
+    /// over the target by one command (`chmod`, `touch -d @N`, `mv -f`), so the target is never
+    /// a partial file. Finishing needs commands to run on the box.
+    ///
+    /// - Parameters:
+    ///   - localPath: The file here.
+    ///   - path: Where to put it on the box (its folder must exist).
+    ///   - resume: Continue a temporary left on the box by an interrupted upload when its last
+    ///     bytes (up to 64 KiB) equal the local file's at the same place; otherwise start over.
+    ///   - progress: Called as bytes are sent.
+    /// - Returns: The last progress.
+    @discardableResult
+    public func upload(
+        _ localPath: String, to path: String, resume: Bool = false,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> TransferProgress {
+        let local = try Self.localRegularFile(localPath)
+        let partial = Self.partialDownloadPath(for: path)
+        var start: UInt64 = 0
+        if resume { start = try await resumableUploadLength(of: partial, local: local.handle, total: local.size) }
+        defer { try? local.handle.close() }
+        var state = TransferProgress(bytes: start, total: local.size, transferred: 0)
+        do {
+            try local.handle.seek(toOffset: start)
+        } catch {
+            throw TransferError.localFile(path: localPath, reason: SystemCallError("seek", describing: error).reason)
+        }
+        var first = start == 0
+        while first || state.bytes < local.size {
+            let chunk: [UInt8]
+            do {
+                chunk = [UInt8](try local.handle.read(upToCount: Self.uploadChunk) ?? Data())
+            } catch {
+                throw TransferError.localFile(path: localPath, reason: SystemCallError("read", describing: error).reason)
+            }
+            if chunk.isEmpty, !first { break }
+            do {
+                if first {
+                    try await writeFile(partial, contents: chunk, permissions: 0o600)
+                } else {
+                    try await appendFile(partial, contents: chunk)
+                }
+            } catch RemoteFileError.noSuchFile {
+                throw RemoteFileError.noSuchFile(path: path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".")
+            }
+            first = false
+            state.bytes += UInt64(chunk.count)
+            state.transferred += UInt64(chunk.count)
+            progress?(state)
+        }
+        let command = try ShellFileScripts.finishUpload.commandLine([
+            .path(partial), .path(path), .word(String(local.permissions, radix: 8)), .word(String(local.modified)),
+        ])
+        let result = try await run(command)
+        guard result.status.isSuccess else {
+            throw ShellFileErrors.error(stderr: result.stderr, status: result.status, operation: "finishing the upload of", path: path)
+        }
+        return state
+    }
+
+    /// The local file opened for reading with its size, permission bits and modification time.
+    private static func localRegularFile(
+        _ localPath: String
+    ) throws -> (handle: FileHandle, size: UInt64, permissions: UInt32, modified: Int) {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: localPath)
+        } catch {
+            throw TransferError.localFile(path: localPath, reason: SystemCallError("stat", describing: error).reason)
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { throw TransferError.notARegularFile(path: localPath) }
+        guard let handle = FileHandle(forReadingAtPath: localPath) else {
+            throw TransferError.localFile(path: localPath, reason: "it cannot be opened for reading")
+        }
+        return (
+            handle, (attributes[.size] as? NSNumber)?.uint64Value ?? 0,
+            UInt32((attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0o644),
+            Int(((attributes[.modificationDate] as? Date) ?? Date()).timeIntervalSince1970)
+        )
+    }
+
+    /// How much of a temporary on the box can be kept: its length when its last bytes match.
+    private func resumableUploadLength(of partial: String, local: FileHandle, total: UInt64) async throws -> UInt64 {
+        guard let there = try? await stat(partial), there.kind == .file, there.size > 0, there.size <= total else { return 0 }
+        let checked = min(there.size, 65_536)
+        let remote = try await readFile(partial, range: (there.size - checked)..<there.size)
+        try? local.seek(toOffset: there.size - checked)
+        let bytes = (try? local.read(upToCount: Int(checked))).map { [UInt8]($0) } ?? []
+        return bytes == remote ? there.size : 0
+    }
+}
