@@ -27,6 +27,10 @@ func summary(_ samples: [Double]) -> String {
 
 let server = try TestSSHServer()
 defer { server.stop() }
+if CommandLine.arguments.dropFirst().first == "transfer" {
+    try await TransferBenchmark.run(server: server)
+    exit(0)
+}
 if CommandLine.arguments.dropFirst().first == "ls" {
     try await ListingBenchmark.run(server: server)
     exit(0)
