@@ -30,28 +30,15 @@ enum ListingBenchmark {
             configuration.fileTransport = transport
             let connection = try await SSHConnection.connect(configuration)
             do {
-                var samples: [Double] = []
                 var same = true
-                for _ in 0..<runs {
-                    let started = ContinuousClock.now
-                    let entries = try await connection.listDirectory(big)
-                    samples.append(seconds(since: started))
-                    same = same && entries == reference
-                }
-                rows.append(("50,000 entries, \(transport)\(same ? "" : " (ENTRIES DIFFER)")", samples))
-                var smallSamples: [Double] = []
-                for _ in 0..<runs {
-                    let started = ContinuousClock.now
-                    _ = try await connection.listDirectory(small)
-                    smallSamples.append(seconds(since: started))
-                }
-                rows.append(("100 entries, \(transport)", smallSamples))
-                var trips: [Double] = []
-                for _ in 0..<runs {
-                    let started = ContinuousClock.now
-                    _ = try await connection.run("true")
-                    trips.append(seconds(since: started))
-                }
+                rows.append(
+                    (
+                        "50,000 entries, \(transport)",
+                        try await timed(runs) { same = try await connection.listDirectory(big) == reference && same }
+                    ))
+                if !same { rows[rows.count - 1].0 += " (ENTRIES DIFFER)" }
+                rows.append(("100 entries, \(transport)", try await timed(runs) { _ = try await connection.listDirectory(small) }))
+                let trips = try await timed(runs) { _ = try await connection.run("true") }
                 rows.append(("reference: `true` round trip", trips))
             } catch {
                 await connection.close()

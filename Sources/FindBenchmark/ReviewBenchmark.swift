@@ -41,18 +41,20 @@ enum ReviewBenchmark {
             var diff: GitDiff?
             var snapshot: GitSnapshot?
             var numstat = 0
-            rows.append(("`ProjectReview.status()` (`rws status`)", try await timed { changed = try await review.status().entries.count }))
-            rows.append(("`ProjectReview.diff()` (`rws diff`), default caps", try await timed { diff = try await review.diff() }))
-            rows.append(("`ProjectReview.snapshot()` (a turn starts)", try await timed { snapshot = try await review.snapshot() }))
+            rows.append(
+                ("`ProjectReview.status()` (`rws status`)", try await timed(runs) { changed = try await review.status().entries.count }))
+            rows.append(("`ProjectReview.diff()` (`rws diff`), default caps", try await timed(runs) { diff = try await review.diff() }))
+            rows.append(("`ProjectReview.snapshot()` (a turn starts)", try await timed(runs) { snapshot = try await review.snapshot() }))
             let since = try require(snapshot)
-            rows.append(("`diff(.snapshot)`: nothing changed since", try await timed { _ = try await review.diff(.snapshot(since)) }))
+            rows.append(("`diff(.snapshot)`: nothing changed since", try await timed(runs) { _ = try await review.diff(.snapshot(since)) }))
             let status = "cd \(quoted) && git status --porcelain=v2 -z"
-            rows.append(("reference: `git status --porcelain=v2 -z` over exec", try await timed { _ = try await connection.run(status) }))
+            rows.append(
+                ("reference: `git status --porcelain=v2 -z` over exec", try await timed(runs) { _ = try await connection.run(status) }))
             let numstatCommand = "cd \(quoted) && git diff --numstat"
             rows.append(
                 (
                     "reference: `git diff --numstat` over exec",
-                    try await timed { numstat = try await connection.run(numstatCommand).stdout.count }
+                    try await timed(runs) { numstat = try await connection.run(numstatCommand).stdout.count }
                 ))
             let result = try require(diff)
             let tooLarge = result.files.filter(\.isTooLarge).map(\.path.description)
@@ -62,16 +64,6 @@ enum ReviewBenchmark {
         }
         print("| step | runs | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|")
         for row in rows { print("| \(row.step) | \(row.samples.count) | \(summary(row.samples)) |") }
-    }
-
-    private static func timed(_ body: () async throws -> Void) async throws -> [Double] {
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let started = ContinuousClock.now
-            try await body()
-            samples.append(seconds(since: started))
-        }
-        return samples
     }
 
     private static func require<T>(_ value: T?) throws -> T {

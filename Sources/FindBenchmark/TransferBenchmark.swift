@@ -17,8 +17,8 @@ enum TransferBenchmark {
         let target = server.directory.appendingPathComponent("got.bin").path
         var rows: [(String, [Double])] = []
         try await server.withConnection { connection in
-            rows.append(("`download` (`rws get`)", try await timed { try await connection.download(remote, to: target) }))
-            rows.append(("`upload` (`rws put`)", try await timed { try await connection.upload(local, to: "~/put.bin") }))
+            rows.append(("`download` (`rws get`)", try await timed(runs) { try await connection.download(remote, to: target) }))
+            rows.append(("`upload` (`rws put`)", try await timed(runs) { try await connection.upload(local, to: "~/put.bin") }))
         }
         let ssh = [
             "-i", server.clientKeyPath, "-o", "UserKnownHostsFile=\(server.knownHostsPath)", "-o", "StrictHostKeyChecking=yes",
@@ -29,10 +29,10 @@ enum TransferBenchmark {
         let port = String(server.port)
         func sftp(_ command: String) async throws -> [Double] {
             try command.write(toFile: batch, atomically: true, encoding: .utf8)
-            return try await timed { try Shell.run("/usr/bin/sftp", ["-q", "-b", batch, "-P", port] + ssh + [login]) }
+            return try await timed(runs) { try Shell.run("/usr/bin/sftp", ["-q", "-b", batch, "-P", port] + ssh + [login]) }
         }
         func scp(_ from: String, _ to: String) async throws -> [Double] {
-            try await timed { try Shell.run("/usr/bin/scp", ["-q", "-P", port] + ssh + [from, to]) }
+            try await timed(runs) { try Shell.run("/usr/bin/scp", ["-q", "-P", port] + ssh + [from, to]) }
         }
         rows.append(("OpenSSH `sftp` get", try await sftp("get \(remote) \(target)\n")))
         rows.append(("OpenSSH `sftp` put", try await sftp("put \(local) \(server.remoteHome)/sftp-put.bin\n")))
@@ -47,13 +47,4 @@ enum TransferBenchmark {
         }
     }
 
-    private static func timed(_ body: () async throws -> Void) async throws -> [Double] {
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let started = ContinuousClock.now
-            try await body()
-            samples.append(seconds(since: started))
-        }
-        return samples
-    }
 }

@@ -25,6 +25,17 @@ func summary(_ samples: [Double]) -> String {
     return String(format: "%.1f | %.1f | %.1f", at(0.5) * 1000, at(0.99) * 1000, sorted.last! * 1000)
 }
 
+/// `runs` timings of `body`, in seconds.
+func timed(_ runs: Int, _ body: () async throws -> Void) async throws -> [Double] {
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let started = ContinuousClock.now
+        try await body()
+        samples.append(seconds(since: started))
+    }
+    return samples
+}
+
 let server = try TestSSHServer()
 defer { server.stop() }
 if CommandLine.arguments.dropFirst().first == "transfer" {
