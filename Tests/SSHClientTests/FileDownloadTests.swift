@@ -37,7 +37,7 @@ import Testing
     func resumeKeepsAMatchingTemporaryAndStartsOverFromABadOne(kind: ServerKind) async throws {
         let (remote, contents, local) = try Self.fixture()
         let target = local + "/out.bin"
-        let partial = SSHConnection.partialDownloadPath(for: target)
+        let partial = SSHConnection.partialTransferPath(for: target)
         try contents.prefix(1_000_000).write(to: URL(fileURLWithPath: partial))
         let resumed = try await FileRoute.sftp.withConnection(kind) { try await $0.download(remote, to: target, resume: true) }
         #expect(resumed.transferred == 2_000_000)
@@ -91,7 +91,7 @@ import Testing
         _ = try? await cut.value
         await connection.close()
         #expect(!FileManager.default.fileExists(atPath: target))
-        let partial = SSHConnection.partialDownloadPath(for: target)
+        let partial = SSHConnection.partialTransferPath(for: target)
         let kept = try #require((try FileManager.default.attributesOfItem(atPath: partial)[.size] as? NSNumber)?.uint64Value)
         #expect(kept >= 500_000 && kept < 3_000_000)
 

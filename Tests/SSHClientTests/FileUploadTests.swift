@@ -35,7 +35,7 @@ import Testing
     func resumeKeepsAMatchingTemporaryOnTheBoxAndStartsOverFromABadOne(kind: ServerKind) async throws {
         let (local, contents, folder) = try Self.fixture()
         let target = folder + "/out.bin"
-        let partial = SSHConnection.partialDownloadPath(for: target)
+        let partial = SSHConnection.partialTransferPath(for: target)
         try contents.prefix(5_000_000).write(to: URL(fileURLWithPath: partial))
         let resumed = try await FileRoute.sftp.withConnection(kind) { try await $0.upload(local, to: target, resume: true) }
         #expect(resumed.transferred == 4_000_000)

@@ -157,6 +157,6 @@ extension RemoteSessions {
     {
         try await SessionSearch.search(
             query, folders: folders, workspaceRoot: workspaceRoot, run: { try LocalScriptRunner.run($0) },
-            listed: { (try LocalScriptRunner.listSessions(in: folders, projects: Set($0)), 0) })
+            listed: { (try SessionSearch.listLocalSessions(in: folders, projects: Set($0)), 0) })
     }
 }

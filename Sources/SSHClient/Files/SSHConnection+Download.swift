@@ -40,13 +40,13 @@ extension SSHConnection {
     /// The temporary a transfer writes before renaming it over the target: beside it, so the
     /// rename stays in one file system, and so `resume` finds it after an interrupted run.
     /// Works on the path's text, so a remote `~/x` stays `~/.x.rws-part`.
-    public static func partialDownloadPath(for path: String) -> String {
+    public static func partialTransferPath(for path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." + path + ".rws-part" }
         return String(path[...slash]) + "." + path[path.index(after: slash)...] + ".rws-part"
     }
 
     /// Copies a remote file to `localPath`, streaming (constant memory): the bytes go to a
-    /// temporary beside the target (``partialDownloadPath(for:)``), which gets the remote file's
+    /// temporary beside the target (``partialTransferPath(for:)``), which gets the remote file's
     /// permission bits and modification time and is then renamed over the target, so the
     /// target is never a partial file.
     ///
@@ -65,7 +65,7 @@ extension SSHConnection {
         let remote = try await stat(path, followSymlinks: true)
         guard remote.kind == .file else { throw TransferError.notARegularFile(path: path) }
         let total = remote.size
-        let partial = Self.partialDownloadPath(for: localPath)
+        let partial = Self.partialTransferPath(for: localPath)
         var start: UInt64 = 0
         if resume { start = try await resumableLength(of: partial, remote: path, total: total) }
         let handle = try Self.openPartial(partial, keeping: start, localPath: localPath)

@@ -6,7 +6,7 @@ extension SSHConnection {
     static let uploadChunk = 4 << 20
 
     /// Copies a local file to `path` on the box in chunks of 4 MiB (constant memory): the bytes
-    /// go to a temporary beside the target (``partialDownloadPath(for:)`` names it the same way),
+    /// go to a temporary beside the target (``partialTransferPath(for:)`` names it the same way),
     /// which then gets the local file's permission bits and modification time and is renamed
     /// over the target by one command (`chmod`, `touch -d @N`, `mv -f`), so the target is never
     /// a partial file. Finishing needs commands to run on the box.
@@ -24,7 +24,7 @@ extension SSHConnection {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> TransferProgress {
         let local = try Self.localRegularFile(localPath)
-        let partial = Self.partialDownloadPath(for: path)
+        let partial = Self.partialTransferPath(for: path)
         var start: UInt64 = 0
         if resume { start = try await resumableUploadLength(of: partial, local: local.handle, total: local.size) }
         defer { try? local.handle.close() }
