@@ -16,6 +16,13 @@ public struct WorkspaceLocations: Sendable, Equatable {
         self.claudeDirectories = claudeDirectories
     }
 
+    /// The directory on the box that a PROJECT argument means: a path (with `/` or a leading `~`)
+    /// as given, else a project of that name in the workspace root.
+    public func directory(ofProject project: String) -> String {
+        if project.hasPrefix("~") || project.contains("/") { return project }
+        return workspaceRoot.hasSuffix("/") ? workspaceRoot + project : workspaceRoot + "/" + project
+    }
+
     /// The `projects` folders inside each Claude data root.
     public var claudeProjectFolders: [String] {
         claudeDirectories.map { $0.hasSuffix("/") ? $0 + "projects" : $0 + "/projects" }

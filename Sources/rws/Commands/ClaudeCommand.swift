@@ -101,8 +101,7 @@ struct ClaudeStartOptions: ParsableArguments {
     /// The library options; a project name means a folder of the workspace root, a path (with
     /// `/` or `~`) is used as is, none means the remote home (or the resumed session's directory).
     func options(project: String?, locations: WorkspaceLocations) throws -> ClaudeConversationOptions {
-        var directory: String?
-        if let project { directory = project.hasPrefix("~") || project.contains("/") ? project : locations.workspaceRoot + "/" + project }
+        let directory = project.map(locations.directory(ofProject:))
         var options = ClaudeConversationOptions(
             directory: directory, start: resume.map(ClaudeConversationStart.resume) ?? (continueMostRecent ? .continueMostRecent : .new),
             permissionMode: try mode(), model: model, locations: locations)

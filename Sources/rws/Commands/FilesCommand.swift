@@ -46,7 +46,7 @@ struct FilesCommand: AsyncParsableCommand {
             }
             guard limit > 0 else { throw CLIError.usage("--limit must be a positive number, not \(limit)") }
             let locations = workspace.locations()
-            let directory = words.count == 2 ? Self.directory(of: words[0], in: locations) : "~"
+            let directory = words.count == 2 ? locations.directory(ofProject: words[0]) : "~"
             let query = words[words.count - 1]
             let matches = try await connection.withConnection { ssh in
                 try await FileFinder(connection: ssh).find(query, in: directory, limit: limit)
@@ -59,11 +59,6 @@ struct FilesCommand: AsyncParsableCommand {
             }
             return 0
         }
-    }
-
-    /// A project name means a folder of the workspace root; a path (with `/` or `~`) is used as is.
-    static func directory(of project: String, in locations: WorkspaceLocations) -> String {
-        project.hasPrefix("~") || project.contains("/") ? project : locations.workspaceRoot + "/" + project
     }
 
     /// The path, safe for a terminal, with the matched bytes in bold when `bold`.

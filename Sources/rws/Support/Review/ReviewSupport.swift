@@ -13,14 +13,14 @@ enum ReviewSupport {
         guard let project = project ?? environment["RWS_PROJECT"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw CLIError.usage("name a project (a name in the workspace root, or a path on the box), or set RWS_PROJECT")
         }
-        if project.hasPrefix("~") || project.contains("/") { return project }
-        do {
-            try ProjectName.validateExisting(project)
-        } catch {
-            throw error.cliError
+        if !(project.hasPrefix("~") || project.contains("/")) {
+            do {
+                try ProjectName.validateExisting(project)
+            } catch {
+                throw error.cliError
+            }
         }
-        let root = workspace.locations().workspaceRoot
-        return root.hasSuffix("/") ? root + project : root + "/" + project
+        return workspace.locations().directory(ofProject: project)
     }
 
     /// Runs `body` with a review of `project`, turning a ``ReviewError`` into the CLI's error.
