@@ -353,7 +353,7 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test(arguments: ServerKind.allCases, [1, 2])
-    func ctrlCAtAQuestionEndsTheTurnWithinASecondAndTheToolDoesNotRun(kind: ServerKind, presses: Int) async throws {
+    func ctrlCAtAQuestionEndsTheTurnOnceClaudeCodeIsGoneAndTheToolDoesNotRun(kind: ServerKind, presses: Int) async throws {
         let (box, tmux) = try await Self.atBashQuestion(kind: kind)
         defer {
             tmux.stop()
@@ -363,7 +363,11 @@ final class AskBox: @unchecked Sendable {
         for _ in 0..<presses { try tmux.press("C-c") }
         let screen = try await tmux.wait(for: "rws-exit=130", within: .seconds(5))
         let took = ContinuousClock.now - pressed
-        #expect(took < .seconds(1), "rws took \(took) to end after Ctrl+C at the question")
+        // rws returns once the box's process table shows Claude Code gone. Claude Code's own
+        // shutdown on SIGTERM mostly takes under 0.2 s, but about one run in 25 it took 1.8 s
+        // (the process table, polled every 0.1 s by the stop: it left by itself before the
+        // 2-second grace ran out): the bound is the grace period plus a second, not a second.
+        #expect(took < .seconds(3), "rws took \(took) to end after Ctrl+C at the question")
         #expect(screen.contains("interrupted at the question; Bash was not run"))
         #expect(!FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
