@@ -9,12 +9,17 @@ import SessionHistory
 /// Nothing signals a command without a terminal when its connection drops, and a loop over a
 /// session that no longer changes would never write again: every ``heartbeat`` the loop prints an
 /// `alive` marker, which fails (SIGPIPE or EPIPE) once the server's end is gone, and so it ends.
+///
+/// Two optional arguments serve a rotated spool (``ClaudeAttentionWatch``): `$7` the previous
+/// generation's path, whose unread rest is reported before the reset when the file was replaced
+/// by a new one and the old one moved there; `$8` a lease file touched on every look.
 enum FollowScript {
     static let script = RemoteScript(
         step: "following the session",
         body: #"""
-            b=$1 f=$2 o=$3 k=$4 iv=$5 hb=$6 i=0
+            b=$1 f=$2 o=$3 k=$4 iv=$5 hb=$6 prev=$7 lease=$8 i=0
             while :; do
+              [ -z "$lease" ] || : >"$lease" 2>/dev/null
               x=$(stat -c '%d_%i %s' -- "$f" 2>/dev/null)
               if [ -z "$x" ]; then
                 [ "$k" = gone ] || printf '\n%s gone\n\n%s done\n' "$b" "$b"
@@ -23,7 +28,17 @@ enum FollowScript {
                 n=${x%% *} s=${x#* } r=
                 [ "$s" -lt "$o" ] && r=truncated
                 [ -n "$k" ] && [ "$n" != "$k" ] && r=replaced
-                if [ -n "$r" ]; then printf '\n%s reset %s\n\n%s done\n' "$b" "$r" "$b"; o=0; fi
+                if [ -n "$r" ]; then
+                  if [ "$r" = replaced ] && [ -n "$prev" ] && [ "$(stat -c '%d_%i' -- "$prev" 2>/dev/null)" = "$k" ]; then
+                    ps=$(stat -c %s -- "$prev")
+                    if [ "$ps" -gt "$o" ]; then
+                      printf '\n%s data %s %s\n' "$b" "$o" "$k"
+                      tail -c +$((o + 1)) -- "$prev" | head -c $((ps - o))
+                      printf '\n%s done\n' "$b"
+                    fi
+                  fi
+                  printf '\n%s reset %s\n\n%s done\n' "$b" "$r" "$b"; o=0
+                fi
                 k=$n
                 if [ "$s" -gt "$o" ]; then
                   printf '\n%s data %s %s\n' "$b" "$o" "$n"
@@ -45,7 +60,8 @@ enum FollowScript {
     static func start(
         _ listing: RemoteSessionListing, from offset: Int, interval: Duration, connection: SSHConnection
     ) throws -> SessionFollow {
-        let loop = Loop(path: listing.file.path, interval: interval, connection: connection, initialIdentity: listing.fileIdentity)
+        let loop = Loop(
+            path: listing.file.path, interval: interval, connection: connection, initialIdentity: listing.fileIdentity)
         let position = Position(offset: offset, identity: listing.fileIdentity)
         return SessionFollow(loop: loop, remote: try loop.start(at: position), offset: offset)
     }
@@ -62,6 +78,10 @@ enum FollowScript {
         let interval: Duration
         let connection: SSHConnection
         let initialIdentity: String
+        /// Where the previous generation of a rotated file goes; nil for a session file.
+        var previousGeneration: String?
+        /// A file the loop touches on every look; nil for none.
+        var lease: String?
         let boundary = SectionReader.makeBoundary()
 
         /// Where a follow from `offset` starts; the file's identity comes with the first report.
@@ -73,29 +93,9 @@ enum FollowScript {
             let command = try script.commandLine([
                 .word(boundary), .path(path), .word(String(position.offset)), .word(position.identity),
                 .word(String(format: "%.3f", seconds)), .word(String(beats)),
+                previousGeneration.map(RemoteScript.Argument.path) ?? .word(""), lease.map(RemoteScript.Argument.path) ?? .word(""),
             ])
             return try connection.stream(command)
-        }
-    }
-
-    /// The events of one section of the loop's output.
-    /// `position` becomes where the loop stands after the section: a restarted loop goes on from there.
-    static func events(of section: OutputSection, follower: inout SessionFollower, position: inout Position) -> [SessionFollowEvent] {
-        let words = section.fields(3)
-        switch words.first {
-        case "data":
-            if words.count > 2, let start = Int(words[1]) {
-                position = Position(offset: start + section.content.count, identity: words[2])
-            }
-            return follower.append(section.content).events.map { .conversation($0) }
-        case "reset":
-            position = Position(offset: 0, identity: "")  // the loop took the new file's identity
-            follower = SessionFollower()
-            return [.restarted(reason: words.count > 1 ? words[1] : "changed")]
-        case "gone":
-            return [.fileMissing]
-        default:
-            return []
         }
     }
 }
