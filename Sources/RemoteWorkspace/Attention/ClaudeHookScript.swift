@@ -1,0 +1,121 @@
+import SSHClient
+
+/// The hook Claude Code runs on the box for each event (see ``ClaudeHookSettings``), installed as
+/// `<claude dir>/rws/hook.sh` and run as `sh hook.sh FOLDER` with the event's JSON on stdin.
+///
+/// It appends one JSON line per event to `FOLDER/events.jsonl`:
+/// `{"at":SECONDS,"pid":PID,"event":{…Claude Code's object…}}`. Each line is at most
+/// ``lineLimit`` bytes, written by one `write` on a file opened for appending, so lines of
+/// concurrent sessions never tear or interleave: long strings in the event are cut (the head
+/// kept, the tail for `last_assistant_message`), and an event still too long keeps only its
+/// names and ids. Past ``spoolLimit`` bytes the spool moves to `events.jsonl.1` (one generation
+/// kept, under a `mkdir` lock).
+///
+/// A permission request made while a watcher holds the lease (it touches `FOLDER/lease` at least
+/// every few seconds) gets `"request":ID` in its line and waits for `FOLDER/answers/ID`, which it
+/// prints to Claude Code as the decision. It stops waiting as soon as the watcher's lease lapses,
+/// the request was answered in Claude Code itself (the transcript gained the tool's result), or
+/// after ``ClaudeHookSettings/timeoutSeconds``; a line `{"request":ID,"closed":WHY}` then says
+/// so. Claude Code shows its own dialog meanwhile, so no session waits on rws.
+public enum ClaudeHookScript {
+    /// The longest spool line in bytes: one `write` below the smallest stdio buffer (4 KiB).
+    public static let lineLimit = 3800
+    /// The spool's size past which it is rotated.
+    public static let spoolLimit = 1_048_576
+    /// How long, in seconds, a lease stays fresh after the watcher's last touch.
+    public static let leaseSeconds = 15
+
+    /// The script.
+    static let script = RemoteScript(
+        step: "running rws's Claude Code hook",
+        body: #"""
+            # rws's hook for Claude Code, installed by `rws hooks install`; `rws hooks remove` takes it out.
+            # One JSON line per event in events.jsonl beside it; see docs/attention.md.
+            d=$1 s=$1/events.jsonl
+            export LC_ALL=C
+            in=$(cat) || exit 0
+            [ -n "$in" ] || exit 0
+            now=$(date +%s)
+            fresh() { seen=$(date -r "$d/lease" +%s 2>/dev/null) && [ $(($(date +%s) - seen)) -le 15 ]; }
+            id=
+            case $in in *'"hook_event_name":"PermissionRequest"'*) [ -f "$d/lease" ] && fresh && id=$now-$$ ;; esac
+            printf '%s\n' "$in" | awk -v at="$now" -v pid=$$ -v id="$id" -v max=3800 '
+              function odd(t) { return match(t, /\\+$/) && RLENGTH % 2 == 1 }
+              function shorten(t, L, tail) {
+                if (length(t) <= L) return t
+                if (tail) {
+                  t = substr(t, length(t) - L + 1)
+                  sub(/^[\200-\277]+/, "", t); sub(/^\\+"?/, "", t)
+                  return "\\u2026" t
+                }
+                t = substr(t, 1, L)
+                if (odd(t)) t = substr(t, 1, length(t) - 1)
+                sub(/\\u[0-9a-fA-F]?[0-9a-fA-F]?[0-9a-fA-F]?$/, "", t)
+                sub(/[\300-\377][\200-\277]*$/, "", t)
+                return t "\\u2026"
+              }
+              function cut(s, L,    n, k, p, o, t) {
+                n = split(s, p, "\"")
+                o = p[1]; k = 2
+                while (k <= n) {
+                  t = p[k]
+                  while (odd(t) && k < n) { k++; t = t "\"" p[k] }
+                  o = o "\"" shorten(t, L, o ~ /"last_assistant_message": *$/) "\""
+                  k++
+                  if (k <= n) { o = o p[k]; k++ }
+                  if (length(o) > max) return o
+                }
+                return o
+              }
+              function field(s, name) {
+                return match(s, "\"" name "\":\"[^\"\\\\]*\"") ? "," substr(s, RSTART, RLENGTH) : ""
+              }
+              { line = line $0 }
+              END {
+                e = line
+                if (length(e) > max) e = cut(line, 300)
+                if (length(e) > max) e = cut(line, 40)
+                if (length(e) > max) {
+                  e = field(line, "hook_event_name") field(line, "session_id") field(line, "tool_name") \
+                    field(line, "notification_type")
+                  e = "{\"rws_cut\":true" e "}"
+                }
+                printf "{\"at\":%s,\"pid\":%s%s,\"event\":%s}\n", at, pid, (id == "" ? "" : ",\"request\":\"" id "\""), e
+              }' >>"$s"
+            if [ $(($$ % 8)) -eq 0 ] && [ "$(wc -c <"$s")" -gt 1048576 ]; then
+              if mkdir "$d/rotating" 2>/dev/null; then
+                mv -f "$s" "$s.1"; rmdir "$d/rotating"
+                find "$d/requests" "$d/answers" -type f -mmin +60 -exec rm -f {} + 2>/dev/null
+              else
+                find "$d" -maxdepth 1 -name rotating -mmin +1 -exec rmdir {} + 2>/dev/null
+              fi
+            fi
+            [ -n "$id" ] || exit 0
+            mkdir -p "$d/requests" "$d/answers" 2>/dev/null
+            q=$d/requests/$id.json a=$d/answers/$id
+            printf '%s\n' "$in" >"$q"
+            t=${in#*'"transcript_path":"'} t=${t%%'"'*}
+            # Answered in Claude Code itself: the tool's result (any result when the event names no
+            # tool_use_id) appears in the transcript after the request.
+            r='"tool_result"'
+            case $in in *'"tool_use_id":"'*) r=${in#*'"tool_use_id":"'} r='"tool_use_id":"'${r%%'"'*}'"' ;; esac
+            z=$(wc -c <"$t" 2>/dev/null) || z=0
+            s0=$z i=0 why=timeout
+            while [ $i -lt 3000 ]; do
+              if [ -f "$a" ]; then cat "$a"; why=answered; break; fi
+              y=$(wc -c <"$t" 2>/dev/null) || y=0
+              if [ "$y" != "$z" ]; then
+                z=$y
+                if tail -c +$((s0 + 1)) "$t" 2>/dev/null | grep -qF "$r"; then why=elsewhere; break; fi
+              fi
+              if [ $((i % 5)) -eq 4 ] && ! fresh; then why=unwatched; break; fi
+              sleep 0.2; i=$((i + 1))
+            done
+            printf '{"at":%s,"pid":%s,"request":"%s","closed":"%s"}\n' "$(date +%s)" $$ "$id" "$why" >>"$s"
+            rm -f "$q" "$a"
+            exit 0
+            """#)
+
+    /// The text of the installed `hook.sh`.
+    public static var fileText: String { script.body + "\n" }
+}
