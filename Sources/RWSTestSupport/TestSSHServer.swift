@@ -159,7 +159,8 @@ public final class TestSSHServer: @unchecked Sendable {
 
     /// Connects to this server with ``configuration(maxChannels:deadPeerTimeout:)``.
     public func connect(maxChannels: Int = 10, deadPeerTimeout: Duration = .seconds(20)) async throws -> SSHConnection {
-        try await SSHConnection.connect(configuration(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout))
+        let settings = configuration(maxChannels: maxChannels, deadPeerTimeout: deadPeerTimeout)
+        return try await HandshakeGate.forServer(port: port).pass { try await SSHConnection.connect(settings) }
     }
 
     /// Sends `signal` to the listening server and every process under it (per-connection
@@ -269,6 +270,7 @@ extension TestSSHServer {
     ) async throws -> T {
         var settings = configuration()
         adjust(&settings)
-        return try await Self.closing(try await SSHConnection.connect(settings), body)
+        let connection = try await HandshakeGate.forServer(port: port).pass { try await SSHConnection.connect(settings) }
+        return try await Self.closing(connection, body)
     }
 }
