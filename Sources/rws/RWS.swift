@@ -27,7 +27,7 @@ struct RWS: AsyncParsableCommand {
                 name: "Sessions",
                 subcommands: [
                     SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
-                    SearchCommand.self, AskCommand.self, ClaudeCommand.self, HooksCommand.self,
+                    SearchCommand.self, AskCommand.self, ClaudeCommand.self, WatchCommand.self, HooksCommand.self,
                 ]),
             CommandGroup(
                 name: "Review",

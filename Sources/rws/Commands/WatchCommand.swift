@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import RemoteWorkspace
+import SessionHistory
+
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Follow every Claude Code session on the box: what needs you, what finished; answer permission requests.",
+        discussion: """
+            Prints one line per event of any Claude Code session on the box (or only PROJECT's): the time, the project, the \
+            session's title, and what it waits for: "permission: Bash(npm test)", "waiting for your input", "finished: \
+            <last line of the answer>", "ended". Needs rws's hooks on the box (rws hooks install); sessions started before \
+            that do not report.
+
+            While rws watch runs, a permission request waits for your answer here as well as in Claude Code's own dialog (the \
+            first answer wins): on a terminal rws asks y (yes), a (always: the rule Claude Code suggests), n or Enter (no), \
+            with the tool's input shown and keys typed before the question discarded. Without a terminal, or with \
+            --no-answer, requests are only shown. When no rws watches, the hook steps aside at once.
+
+            --exec runs CMD with /bin/sh on this machine for each event, with RWS_EVENT (permission, waiting, finished, ended, \
+            started, prompt, notification, closed), RWS_SUMMARY, RWS_TITLE, RWS_PROJECT (the session's directory), RWS_SESSION, \
+            RWS_TOOL, RWS_REQUEST and RWS_TIME in its environment: for notify-send, osascript or ntfy.
+
+            A dropped link does not lose events: with the connection's reconnect, rws goes on from where it was.
+
+            Examples:
+              rws watch --host box
+              rws watch --host box app
+              rws watch --host box --json --no-answer
+              rws watch --host box --exec 'notify-send "$RWS_TITLE" "$RWS_SUMMARY"'
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var workspace: WorkspaceOptions
+
+    @Argument(help: ArgumentHelp("Only sessions in this project (a name or a path on the box).", valueName: "project"))
+    var project: String?
+
+    @Flag(name: .long, help: "Print one JSON object per event.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Run this shell command here for each event (details in RWS_* variables).", valueName: "cmd"))
+    var exec: String?
+
+    @Flag(name: .long, help: "Do not answer permission requests, only show them.")
+    var noAnswer = false
+
+    @Flag(name: .long, help: "Also print the events already in the spool (up to about 2 MB of them).")
+    var fromStart = false
+
+    func run() async throws {
+        await runReportingErrors(json: json) {
+            let interactive = !noAnswer && !json && Terminal.isTTY(STDIN_FILENO)
+            return try await connection.withConnection(reconnect: .init()) { ssh in
+                let locations = workspace.locations()
+                let watch = try await ClaudeAttentionWatch.start(on: ssh, locations: locations, fromStart: fromStart)
+                let ending = EndingSignal()
+                let handler = ending.handle { Task { try? await watch.stop() } }
+                defer { handler.remove() }
+                if !json { Terminal.err("rws: watching Claude Code sessions on the box (Ctrl+C to stop)\n") }
+                var printer = WatchPrinter(
+                    json: json, exec: exec, filter: project.map(locations.directory(ofProject:)),
+                    sessions: RemoteSessions(connection: ssh, locations: locations, cache: SessionListingCache(for: ssh.configuration)))
+                let question = TerminalQuestion()
+                for try await event in watch {
+                    guard printer.wants(event) else { continue }
+                    await printer.show(event)
+                    guard interactive, case .permissionRequested(let request) = event.kind, let id = request.id else { continue }
+                    let decision = await WatchQuestion(request: request, question: question).answer()
+                    do {
+                        try await watch.answer(id, with: decision)
+                        Terminal.err("rws: answered\n")
+                    } catch let error as ClaudeHooksError {
+                        Terminal.err("rws: \(error.description)\n")
+                    }
+                }
+                try? await watch.stop()
+                return ending.number.map { 128 + $0 } ?? 0
+            }
+        }
+    }
+}
+
+/// Asks about one permission request at the terminal, as `rws ask` does.
+struct WatchQuestion {
+    let request: ClaudeAttentionRequest
+    let question: TerminalQuestion
+
+    func answer() async -> ClaudeAttentionDecision {
+        let always = request.suggestions.isEmpty ? "" : " / [a]lways"
+        var prompt = "Allow \(request.toolName.safeLine): \(AskPrinter.clip(request.inputSummary.safeLine, to: 200))? [y]es\(always) / [N]o: "
+        while true {
+            switch await question.ask(prompt) {
+            case .interrupted, .endOfInput:
+                return .deny(message: "The user watching with rws did not answer; the tool was not run.")
+            case .line(let line):
+                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "y", "yes": return .allow
+                case "a" where !always.isEmpty, "always" where !always.isEmpty: return .allowAlways(suggestions: request.suggestions)
+                case "", "n", "no": return .deny(message: "The user denied this tool call (answered through rws watch).")
+                default: prompt = "rws: answer y (yes)\(always.isEmpty ? "" : ", a (always)") or n (no); Enter is no: "
+                }
+            }
+        }
+    }
+}

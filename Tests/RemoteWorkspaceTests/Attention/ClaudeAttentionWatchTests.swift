@@ -1,0 +1,197 @@
+import Foundation
+import RWSTestSupport
+import RemoteWorkspace
+import SSHClient
+import SessionHistory
+import Testing
+
+/// `ClaudeAttentionWatch`: the hook's events followed over SSH, and permission requests answered
+/// through it, on OpenSSH and dropbear. The hook is run here as Claude Code runs it: its command
+/// from the settings, the event's JSON on stdin.
+@Suite struct ClaudeAttentionWatchTests {
+    static func payload(_ event: String, session: String = "s-1", _ extra: String = "") -> String {
+        #"{"session_id":"\#(session)","transcript_path":"/nowhere/\#(session).jsonl","cwd":"/home/dev/app","hook_event_name":"\#(event)"\#(extra)}"#
+    }
+
+    static let bash = payload(
+        "PermissionRequest",
+        #","tool_name":"Bash","tool_input":{"command":"npm test","description":"tests"},"tool_use_id":"toolu_1","#
+            + #""permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm test"}],"behavior":"allow","destination":"localSettings"}]"#)
+
+    @Test(arguments: ServerKind.allCases)
+    func eventsArriveInOrderWithWhatEachAsksFor(kind: ServerKind) async throws {
+        let box = try await HookBox.make(kind)
+        defer { box.remove() }
+        try await box.server.withConnection { connection in
+            let watch = try await box.startWatch(on: connection)
+            var events = watch.makeAsyncIterator()
+            for payload in [
+                Self.payload("SessionStart", #","source":"startup""#), Self.payload("UserPromptSubmit", #","prompt":"Fix it\nplease""#),
+                Self.payload("Notification", #","message":"Claude is waiting for your input","notification_type":"idle_prompt""#),
+                Self.payload("Stop", #","last_assistant_message":"Done.\n\nAll 12 tests pass.\n""#), Self.payload("SessionEnd", #","reason":"other""#),
+            ] {
+                _ = try await box.runHook(payload, on: connection)
+            }
+            var kinds: [ClaudeAttentionEvent.Kind] = []
+            for _ in 0..<5 { kinds.append(try #require(try await events.next()).kind) }
+            #expect(
+                kinds == [
+                    .started(source: "startup"), .promptSubmitted(prompt: "Fix it\nplease"),
+                    .waitingForInput(message: "Claude is waiting for your input"), .finished(lastLine: "All 12 tests pass."), .ended(reason: "other"),
+                ])
+            try await watch.stop()
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aPermissionRequestWaitsForTheWatcherAndTheFirstAnswerWins(kind: ServerKind) async throws {
+        let box = try await HookBox.make(kind)
+        defer { box.remove() }
+        try await box.server.withConnection { connection in
+            let watch = try await box.startWatch(on: connection)
+            var events = watch.makeAsyncIterator()
+            let hook = try connection.stream(try box.hookCommand(), timeout: .seconds(60))
+            try await hook.write(Self.bash)
+            try await hook.closeInput()
+            let event = try #require(try await events.next())
+            guard case .permissionRequested(let request) = event.kind, let id = request.id else {
+                Issue.record("not an answerable request: \(event)")
+                return
+            }
+            #expect(event.summary == "permission: Bash(npm test)")
+            #expect(request.suggestions.count == 1)
+            try await watch.answer(id, with: .deny(message: "not now"))
+            await #expect(throws: ClaudeHooksError.requestClosed(id: id)) { try await watch.answer(id, with: .allow) }
+            var output: [UInt8] = []
+            for try await chunk in hook.output { if case .stdout(let bytes) = chunk { output += bytes } }
+            let decision = try JSONValue(parsing: output)
+            #expect(decision["hookSpecificOutput"]?["decision"]?["behavior"]?.stringValue == "deny")
+            #expect(decision["hookSpecificOutput"]?["decision"]?["message"]?.stringValue == "not now")
+            #expect(try #require(try await events.next()).kind == .requestClosed(id: id, reason: .answered))
+            try await watch.stop()
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func withNobodyWatchingTheHookStepsAsideAtOnce(kind: ServerKind) async throws {
+        let box = try await HookBox.make(kind)
+        defer { box.remove() }
+        try await box.server.withConnection { connection in
+            let started = ContinuousClock.now
+            let result = try await box.runHook(Self.bash, on: connection)
+            #expect(ContinuousClock.now - started < .seconds(1))
+            #expect(result.status.isSuccess && result.stdout.isEmpty, "\(result)")
+            let line = try String(contentsOfFile: box.folder + "/events.jsonl", encoding: .utf8)
+            #expect(!line.contains("\"request\""), "\(line)")
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aWatcherThatLeavesLetsTheWaitingHookGoWithinTheLease(kind: ServerKind) async throws {
+        let box = try await HookBox.make(kind)
+        defer { box.remove() }
+        try await box.server.withConnection { connection in
+            let watch = try await box.startWatch(on: connection)
+            var events = watch.makeAsyncIterator()
+            let hook = try connection.stream(try box.hookCommand(), timeout: .seconds(60))
+            try await hook.write(Self.bash)
+            try await hook.closeInput()
+            _ = try await events.next()
+            try await watch.stop()
+            let stopped = ContinuousClock.now
+            _ = try await hook.exitStatus()
+            let waited = ContinuousClock.now - stopped
+            #expect(waited < .seconds(ClaudeHookScript.leaseSeconds + 3), "the hook waited \(waited) after the watcher left")
+            let spool = try String(contentsOfFile: box.folder + "/events.jsonl", encoding: .utf8)
+            #expect(spool.contains(#""closed":"unwatched""#), "\(spool)")
+        }
+    }
+
+    @Test func aRequestAnsweredInClaudeCodeItselfStopsTheWait() async throws {
+        let box = try await HookBox.make(.default)
+        defer { box.remove() }
+        let transcript = box.sandbox.root + "/t.jsonl"
+        try Data("{\"type\":\"assistant\"}\n".utf8).write(to: URL(fileURLWithPath: transcript))
+        let payload = Self.bash.replacingOccurrences(of: "/nowhere/s-1.jsonl", with: transcript)
+        try await box.server.withConnection { connection in
+            let watch = try await box.startWatch(on: connection)
+            var events = watch.makeAsyncIterator()
+            let hook = try connection.stream(try box.hookCommand(), timeout: .seconds(60))
+            try await hook.write(payload)
+            try await hook.closeInput()
+            _ = try await events.next()
+            // Another record first (not this tool's result), then the result of this tool.
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: transcript))
+            handle.seekToEndOfFile()
+            handle.write(Data("{\"type\":\"system\"}\n".utf8))
+            try await Task.sleep(for: .milliseconds(600))
+            handle.write(Data(#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_1"}]}}"#.utf8 + [10]))
+            try handle.close()
+            let answered = ContinuousClock.now
+            _ = try await hook.exitStatus()
+            #expect(ContinuousClock.now - answered < .seconds(2))
+            let closing = try #require(try await events.next())
+            guard case .requestClosed(_, let reason) = closing.kind else { throw ScriptCase.Failure("\(closing)") }
+            #expect(reason == .elsewhere)
+            try await watch.stop()
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aRotatedSpoolLosesNoEventAndRepeatsNone(kind: ServerKind) async throws {
+        let box = try await HookBox.make(kind)
+        defer { box.remove() }
+        // Nearly full: the hooks below rotate it.
+        let padding = String(repeating: "{\"pad\":\"" + String(repeating: "x", count: 1000) + "\"}\n", count: ClaudeHookScript.spoolLimit / 1012)
+        try Data(padding.utf8).write(to: URL(fileURLWithPath: box.folder + "/events.jsonl"))
+        try await box.server.withConnection { connection in
+            let watch = try await box.startWatch(on: connection)
+            var events = watch.makeAsyncIterator()
+            for number in 0..<40 {
+                _ = try await box.runHook(Self.payload("UserPromptSubmit", #","prompt":"p\#(number)""#), on: connection)
+            }
+            var prompts: [String] = []
+            while prompts.count < 40, let event = try await events.next() {
+                if case .promptSubmitted(let prompt) = event.kind { prompts.append(prompt) }
+            }
+            #expect(prompts == (0..<40).map { "p\($0)" })
+            #expect(FileManager.default.fileExists(atPath: box.folder + "/events.jsonl.1"))
+            try await watch.stop()
+        }
+    }
+}
+
+/// A sandbox Claude data folder with rws's hooks installed.
+struct HookBox {
+    let sandbox: SessionSandbox
+    var server: TestSSHServer { sandbox.server }
+    /// `<claude dir>/rws`.
+    var folder: String { sandbox.claudeDirectory + "/rws" }
+    var locations: WorkspaceLocations { WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]) }
+
+    private init(sandbox: SessionSandbox) {
+        self.sandbox = sandbox
+    }
+
+    /// A fresh sandbox on the shared server of `kind`, the hooks installed there.
+    static func make(_ kind: ServerKind) async throws -> HookBox {
+        let box = HookBox(sandbox: try SessionSandbox(kind))
+        try await box.server.withConnection { _ = try await ClaudeHooks(connection: $0, locations: box.locations).install() }
+        return box
+    }
+
+    /// The command Claude Code runs, as installed.
+    func hookCommand() throws -> String {
+        try ClaudeHookSettings(hookPath: folder + "/hook.sh").command
+    }
+
+    func runHook(_ payload: String, on connection: SSHConnection) async throws -> CommandResult {
+        try await connection.run(try hookCommand(), input: Array(payload.utf8), timeout: .seconds(30))
+    }
+
+    func startWatch(on connection: SSHConnection) async throws -> ClaudeAttentionWatch {
+        try await ClaudeAttentionWatch.start(on: connection, locations: locations, interval: .milliseconds(100))
+    }
+
+    func remove() { sandbox.remove() }
+}
