@@ -12,7 +12,7 @@ import Testing
         let groups = [
             "CONNECTION": ["exec", "shell", "config"],
             "PROJECTS": ["projects", "create", "clone", "delete"],
-            "SESSIONS": ["sessions", "history", "export", "rename", "rm-session", "search", "ask", "claude"],
+            "SESSIONS": ["sessions", "history", "export", "rename", "rm-session", "search", "ask", "claude", "watch", "hooks"],
             "FILES": ["ls", "cat", "get", "put", "files"],
         ]
         for (group, commands) in groups {

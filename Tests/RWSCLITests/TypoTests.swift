@@ -39,8 +39,9 @@ import Testing
 
     @Test func anUnknownCommandIsAnErrorWithASuggestionHelpOrNot() throws {
         let cases: [(arguments: [String], suggestion: String)] = [
-            (["watch", "--help"], "did you mean 'rws history --follow'?"),
-            (["watch"], "did you mean 'rws history --follow'?"),
+            (["tail", "--help"], "did you mean 'rws history --follow'?"),
+            (["tail"], "did you mean 'rws history --follow'?"),
+            (["notify"], "did you mean 'rws watch'?"),
             (["hsitory", "0b1c"], "did you mean 'rws history'?"),
             (["sesions", "--help"], "did you mean 'rws sessions'?"),
             (["ssh", "--host", "box"], "did you mean 'rws shell'?"),
@@ -54,7 +55,7 @@ import Testing
             #expect(outcome.stderr.contains(suggestion), "\(arguments): \(outcome.stderr)")
             #expect(outcome.stdout.isEmpty, "no general help on stdout: \(outcome.stdout.prefix(80))")
         }
-        let json = try RWSBinary.run(["watch", "--json"], home: home)
+        let json = try RWSBinary.run(["tail", "--json"], home: home)
         #expect(json.status == 64)
         #expect(json.stdout.contains("\"exitCode\":64") && json.stdout.contains("did you mean"))
     }

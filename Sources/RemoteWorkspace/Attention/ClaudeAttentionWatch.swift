@@ -39,7 +39,8 @@ public struct ClaudeAttentionWatch: AsyncSequence, Sendable {
         loop.previousGeneration = folder + "/events.jsonl.1"
         loop.lease = folder + "/lease"
         let remote = try loop.start(at: FollowScript.Position(offset: offset, identity: state.spool?.identity ?? ""))
-        return ClaudeAttentionWatch(control: FollowControl(loop: loop, remote: remote), offset: offset, connection: connection, folder: folder)
+        return ClaudeAttentionWatch(
+            control: FollowControl(loop: loop, remote: remote), offset: offset, connection: connection, folder: folder)
     }
 
     private init(control: FollowControl, offset: Int, connection: SSHConnection, folder: String) {

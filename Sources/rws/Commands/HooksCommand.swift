@@ -53,7 +53,13 @@ struct HooksCommand: AsyncParsableCommand {
 
     struct Install: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "install", abstract: "Add rws's hooks to Claude Code's settings on the box (again: updates them).")
+            commandName: "install", abstract: "Add rws's hooks to Claude Code's settings on the box (again: updates them).",
+            discussion: """
+                Examples:
+                  rws hooks install --host box
+                  rws hooks install --host box --project app
+                  rws hooks install --host box --claude-dir ~/.config/claude
+                """)
 
         @OptionGroup var target: Target
 
@@ -72,7 +78,13 @@ struct HooksCommand: AsyncParsableCommand {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status", abstract: "Say whether rws's hooks are installed, for which events, and how big the spool is.",
-            discussion: "Exit status: 0 when every hook is installed and current, 3 when some are missing or outdated.")
+            discussion: """
+                Exit status: 0 when every hook is installed and current, 3 when some are missing or outdated.
+
+                Examples:
+                  rws hooks status --host box
+                  rws hooks status --host box --json
+                """)
 
         @OptionGroup var target: Target
 
@@ -98,7 +110,12 @@ struct HooksCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "remove", abstract: "Take rws's hooks out of Claude Code's settings on the box, and the hook's folder.")
+            commandName: "remove", abstract: "Take rws's hooks out of Claude Code's settings on the box, and the hook's folder.",
+            discussion: """
+                Examples:
+                  rws hooks remove --host box
+                  rws hooks remove --host box --project app
+                """)
 
         @OptionGroup var target: Target
 

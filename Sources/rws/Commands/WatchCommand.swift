@@ -90,7 +90,8 @@ struct WatchQuestion {
 
     func answer() async -> ClaudeAttentionDecision {
         let always = request.suggestions.isEmpty ? "" : " / [a]lways"
-        var prompt = "Allow \(request.toolName.safeLine): \(AskPrinter.clip(request.inputSummary.safeLine, to: 200))? [y]es\(always) / [N]o: "
+        var prompt =
+            "Allow \(request.toolName.safeLine): \(AskPrinter.clip(request.inputSummary.safeLine, to: 200))? [y]es\(always) / [N]o: "
         while true {
             switch await question.ask(prompt) {
             case .interrupted, .endOfInput:

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// A command word that names no rws command (`rws watch --help`): an error with a suggestion,
+/// A command word that names no rws command (`rws tail --help`): an error with a suggestion,
 /// found before ArgumentParser would answer it with the general help and exit 0.
 struct UnknownCommand: Error, CustomStringConvertible {
     let word: String
@@ -18,7 +18,7 @@ struct UnknownCommand: Error, CustomStringConvertible {
 
     /// Words people try for what an rws command does under another name.
     private static let synonyms: [String: [String]] = [
-        "watch": ["history --follow"], "follow": ["history --follow"], "tail": ["history --follow"],
+        "follow": ["history --follow"], "tail": ["history --follow"], "notify": ["watch"], "hook": ["hooks"],
         "ssh": ["shell"], "connect": ["shell"], "login": ["shell"], "run": ["exec"],
         "list": ["sessions", "projects"], "show": ["history"], "rm": ["delete", "rm-session"],
         "remove": ["delete", "rm-session"], "new": ["create"], "init": ["create"],

@@ -9,10 +9,16 @@ import Testing
 /// is this machine), with rws's hooks installed by rws: what it asks shows up in a watch, and an
 /// answer given through rws is the one Claude Code acts on. OpenSSH and dropbear.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct AttentionClaudeCodeTests {
-    static var turns: [[String: Any]] { [
-        ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo yes > asked.txt", "description": "make asked.txt"]]]],
-        ["blocks": [["type": "text", "text": "Here is what I did.\nasked.txt is in place."]]],
-    ] }
+    static var turns: [[String: Any]] {
+        [
+            [
+                "blocks": [
+                    ["type": "tool_use", "name": "Bash", "input": ["command": "echo yes > asked.txt", "description": "make asked.txt"]]
+                ]
+            ],
+            ["blocks": [["type": "text", "text": "Here is what I did.\nasked.txt is in place."]]],
+        ]
+    }
 
     @Test(arguments: ServerKind.allCases)
     func aPermissionAllowedThroughRwsRunsTheToolAndTheTurnsEndIsReported(kind: ServerKind) async throws {

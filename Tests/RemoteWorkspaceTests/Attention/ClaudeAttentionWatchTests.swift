@@ -10,13 +10,16 @@ import Testing
 /// from the settings, the event's JSON on stdin.
 @Suite struct ClaudeAttentionWatchTests {
     static func payload(_ event: String, session: String = "s-1", _ extra: String = "") -> String {
-        #"{"session_id":"\#(session)","transcript_path":"/nowhere/\#(session).jsonl","cwd":"/home/dev/app","hook_event_name":"\#(event)"\#(extra)}"#
+        #"{"session_id":"\#(session)","transcript_path":"/nowhere/\#(session).jsonl","cwd":"/home/dev/app","#
+            + #""hook_event_name":"\#(event)"\#(extra)}"#
     }
 
     static let bash = payload(
         "PermissionRequest",
         #","tool_name":"Bash","tool_input":{"command":"npm test","description":"tests"},"tool_use_id":"toolu_1","#
-            + #""permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm test"}],"behavior":"allow","destination":"localSettings"}]"#)
+            + #""permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm test"}],"#
+            + #""behavior":"allow","destination":"localSettings"}]"#
+    )
 
     @Test(arguments: ServerKind.allCases)
     func eventsArriveInOrderWithWhatEachAsksFor(kind: ServerKind) async throws {
@@ -28,7 +31,8 @@ import Testing
             for payload in [
                 Self.payload("SessionStart", #","source":"startup""#), Self.payload("UserPromptSubmit", #","prompt":"Fix it\nplease""#),
                 Self.payload("Notification", #","message":"Claude is waiting for your input","notification_type":"idle_prompt""#),
-                Self.payload("Stop", #","last_assistant_message":"Done.\n\nAll 12 tests pass.\n""#), Self.payload("SessionEnd", #","reason":"other""#),
+                Self.payload("Stop", #","last_assistant_message":"Done.\n\nAll 12 tests pass.\n""#),
+                Self.payload("SessionEnd", #","reason":"other""#),
             ] {
                 _ = try await box.runHook(payload, on: connection)
             }
@@ -37,7 +41,8 @@ import Testing
             #expect(
                 kinds == [
                     .started(source: "startup"), .promptSubmitted(prompt: "Fix it\nplease"),
-                    .waitingForInput(message: "Claude is waiting for your input"), .finished(lastLine: "All 12 tests pass."), .ended(reason: "other"),
+                    .waitingForInput(message: "Claude is waiting for your input"), .finished(lastLine: "All 12 tests pass."),
+                    .ended(reason: "other"),
                 ])
             try await watch.stop()
         }
@@ -142,7 +147,8 @@ import Testing
         let box = try await HookBox.make(kind)
         defer { box.remove() }
         // Nearly full: the hooks below rotate it.
-        let padding = String(repeating: "{\"pad\":\"" + String(repeating: "x", count: 1000) + "\"}\n", count: ClaudeHookScript.spoolLimit / 1012)
+        let padding = String(
+            repeating: "{\"pad\":\"" + String(repeating: "x", count: 1000) + "\"}\n", count: ClaudeHookScript.spoolLimit / 1012)
         try Data(padding.utf8).write(to: URL(fileURLWithPath: box.folder + "/events.jsonl"))
         try await box.server.withConnection { connection in
             let watch = try await box.startWatch(on: connection)

@@ -1,0 +1,84 @@
+import Foundation
+import Platform
+import RWSTestSupport
+import SessionHistory
+import Testing
+
+/// `rws hooks` and `rws watch` as a person runs them.
+@Suite(.timeLimit(.minutes(2))) struct AttentionCommandTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-hooks-\(UUID().uuidString.prefix(8))").path
+
+    /// A fresh Claude data folder in the server's home.
+    private func claudeFolder(_ server: TestSSHServer) throws -> String {
+        let folder = server.remoteHome + "/claude-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func statusSaysWhatIsMissingUntilInstallAndAfterRemove(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let claude = try claudeFolder(server)
+        defer { try? FileManager.default.removeItem(atPath: claude) }
+        let flags = server.rwsFlags + ["--claude-dir", claude]
+
+        let before = try RWSBinary.run(["hooks", "status"] + flags, home: home)
+        #expect(before.status == 3 && before.stdout.contains("not installed: run rws hooks install"), "\(before)")
+        let install = try RWSBinary.run(["hooks", "install"] + flags, home: home)
+        #expect(install.status == 0 && install.stdout.hasPrefix("installed: \(claude)/settings.json"), "\(install)")
+        #expect(install.stderr.contains("running ones need a restart"))
+        let status = try RWSBinary.run(["hooks", "status", "--json"] + flags, home: home)
+        let parsed = try JSONValue(parsing: status.stdout)
+        #expect(status.status == 0 && parsed["complete"]?.boolValue == true && parsed["installed"]?.arrayValue?.count == 6, "\(status)")
+        let again = try RWSBinary.run(["hooks", "install"] + flags, home: home)
+        #expect(again.stdout.hasPrefix("unchanged:"), "\(again)")
+        let remove = try RWSBinary.run(["hooks", "remove"] + flags, home: home)
+        #expect(remove.status == 0 && remove.stdout.hasPrefix("removed:"), "\(remove)")
+        #expect(!FileManager.default.fileExists(atPath: claude + "/settings.json"))
+    }
+
+    @Test func watchWithoutTheHooksSaysHowToInstallThem() throws {
+        let server = try SharedTestServer.get(.default)
+        let claude = try claudeFolder(server)
+        defer { try? FileManager.default.removeItem(atPath: claude) }
+        let outcome = try RWSBinary.run(["watch"] + server.rwsFlags + ["--claude-dir", claude], home: home)
+        #expect(outcome.status == 1 && outcome.stderr.contains("run rws hooks install first"), "\(outcome)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func watchPrintsEachEventAsJSONRunsTheExecCommandAndEndsOnCtrlC(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let claude = try claudeFolder(server)
+        defer { try? FileManager.default.removeItem(atPath: claude) }
+        let flags = server.rwsFlags + ["--claude-dir", claude]
+        #expect(try RWSBinary.run(["hooks", "install"] + flags, home: home).status == 0)
+        let execLog = claude + "/exec.log"
+        let hook = claude + "/rws/hook.sh"
+        // Claude Code's side: once the watch holds the lease, two sessions report.
+        DispatchQueue.global().async {
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: claude + "/rws/lease"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            for payload in [
+                #"{"session_id":"s-a","cwd":"/home/dev/app","hook_event_name":"Notification","#
+                    + #""message":"Claude is waiting for your input","notification_type":"idle_prompt"}"#,
+                #"{"session_id":"s-b","cwd":"/home/dev/api","hook_event_name":"Stop","last_assistant_message":"Done.\nTests pass."}"#,
+            ] {
+                _ = try? ScriptShells.execute("/bin/sh", [hook, claude + "/rws"], input: Array(payload.utf8), directory: claude)
+            }
+        }
+        let outcome = try RWSBinary.run(
+            ["watch", "--json", "--exec", "printf '%s|%s\\n' \"$RWS_EVENT\" \"$RWS_SUMMARY\" >> '\(execLog)'"] + flags, home: home,
+            until: { $0.split(separator: "\n").count >= 2 }, within: .seconds(30)
+        ) { child in
+            Thread.sleep(forTimeInterval: 0.3)  // the --exec of the last event
+            try SystemCall.kill(child, SIGINT)
+        }
+        #expect(outcome.status == 130, "\(outcome)")
+        let events = try outcome.stdout.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+        #expect(events.map { $0["type"]?.stringValue } == ["waiting", "finished"], "\(outcome.stdout)")
+        #expect(events.map { $0["summary"]?.stringValue } == ["waiting for your input", "finished: Tests pass."])
+        #expect(events.map { $0["directory"]?.stringValue } == ["/home/dev/app", "/home/dev/api"])
+        let log = try String(contentsOfFile: execLog, encoding: .utf8)
+        #expect(log == "waiting|waiting for your input\nfinished|finished: Tests pass.\n", "\(log)")
+    }
+}
