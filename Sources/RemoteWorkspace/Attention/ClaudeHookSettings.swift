@@ -23,7 +23,7 @@ public struct ClaudeHookSettings: Sendable, Equatable {
     /// The hook entries that run `hookPath` on the box.
     ///
     /// - Parameter hookPath: The installed hook script, absolute (quoted here).
-    /// - Throws: ``ShellQuotingError`` for a path holding a NUL character.
+    /// - Throws: `ShellQuotingError` for a path holding a NUL character.
     public init(hookPath: String) throws(ShellQuotingError) {
         let quoted = try ShellQuoting.quote(hookPath)
         let folder = try ShellQuoting.quote(
