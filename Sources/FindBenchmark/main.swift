@@ -46,6 +46,10 @@ if CommandLine.arguments.dropFirst().first == "ls" {
     try await ListingBenchmark.run(server: server)
     exit(0)
 }
+if CommandLine.arguments.dropFirst().first == "attention" {
+    try await AttentionBenchmark.run(server: server)
+    exit(0)
+}
 if CommandLine.arguments.dropFirst().first == "review" {
     try await ReviewBenchmark.run(server: server)
     exit(0)
