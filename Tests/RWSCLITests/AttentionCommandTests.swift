@@ -1,7 +1,9 @@
 import Foundation
 import Platform
 import RWSTestSupport
+import SSHClient
 import SessionHistory
+import Synchronization
 import Testing
 
 /// `rws hooks` and `rws watch` as a person runs them.
@@ -80,5 +82,64 @@ import Testing
         #expect(events.map { $0["directory"]?.stringValue } == ["/home/dev/app", "/home/dev/api"])
         let log = try String(contentsOfFile: execLog, encoding: .utf8)
         #expect(log == "waiting|waiting for your input\nfinished|finished: Tests pass.\n", "\(log)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func watchAtATerminalAsksAndItsAnswerIsTheOneClaudeCodeGets(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let claude = try claudeFolder(server)
+        defer { try? FileManager.default.removeItem(atPath: claude) }
+        let flags = server.rwsFlags + ["--claude-dir", claude]
+        #expect(try RWSBinary.run(["hooks", "install"] + flags, home: home).status == 0)
+        let tmux = try Tmux.start(home: home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "watch"] + flags))
+        try await tmux.wait(for: "rws: watching", within: .seconds(20))
+
+        // Two requests at once: the second is asked after the first; the first gets "y".
+        let hook = Self.startHook(claude, #","tool_name":"Bash","tool_input":{"command":"npm test","description":"Run the tests"}"#)
+        try await tmux.wait(for: "Allow Bash: npm test? [y]es / [N]o:", within: .seconds(10))
+        #expect(try tmux.screen().contains("Run the tests"))
+        let second = Self.startHook(claude, #","tool_name":"Bash","tool_input":{"command":"rm -rf build"}"#)
+        try await Task.sleep(for: .milliseconds(500))
+        try tmux.type("y")
+        let answer = try await Self.output(of: hook)
+        #expect(answer.contains(#""behavior":"allow""#), "\(answer)")
+        try await tmux.wait(for: "Allow Bash: rm -rf build? [y]es / [N]o:", within: .seconds(10))
+        try tmux.type("")
+        let denial = try await Self.output(of: second)
+        #expect(denial.contains(#""behavior":"deny""#), "\(denial)")
+        try tmux.press("C-c")
+        try await tmux.wait(for: "the shell's prompt after rws") { screen in
+            screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasSuffix("local$") == true
+        }
+    }
+
+    /// Runs the installed hook with a PermissionRequest in the background, as Claude Code does.
+    static func startHook(_ claude: String, _ extra: String) -> HookRun {
+        let payload = #"{"session_id":"s-q","cwd":"/home/dev/app","hook_event_name":"PermissionRequest""# + extra + "}"
+        let hook = HookRun()
+        DispatchQueue.global().async {
+            let run = try? ScriptShells.execute(
+                "/bin/sh", [claude + "/rws/hook.sh", claude + "/rws"], input: Array(payload.utf8), directory: claude, timeout: .seconds(60))
+            hook.output.withLock { $0 = run?.stdoutText ?? "the hook failed to run" }
+        }
+        return hook
+    }
+
+    /// What a hook run in the background printed, once it ended.
+    final class HookRun: Sendable {
+        let output = Mutex<String?>(nil)
+    }
+
+    /// What the hook printed, once it ended (within 20 seconds).
+    static func output(of hook: HookRun) async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if let output = hook.output.withLock({ $0 }) { return output }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ScriptCase.Failure("the hook did not end")
     }
 }

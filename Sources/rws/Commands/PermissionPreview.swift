@@ -10,19 +10,35 @@ struct PermissionPreview {
     /// Characters of one line shown at most.
     static let maxColumns = 200
 
-    let request: ClaudePermissionRequest
+    let toolName: String
+    let input: JSONValue
+    /// Claude Code's short description of the call.
+    let description: String?
+    /// The path outside the allowed folders that made Claude Code ask.
+    let blockedPath: String?
     /// Whether to colour a diff (stderr is a terminal).
     let color: Bool
 
+    /// The preview of a question of `rws ask`.
+    init(request: ClaudePermissionRequest, color: Bool) {
+        (toolName, input, description, blockedPath) = (request.toolName, request.input, request.description, request.blockedPath)
+        self.color = color
+    }
+
+    /// The preview of a request seen by `rws watch` (its long strings cut by the hook).
+    init(request: ClaudeAttentionRequest, color: Bool) {
+        (toolName, input, description, blockedPath) = (request.toolName, request.input, nil, nil)
+        self.color = color
+    }
+
     /// The lines to print, each ending in a newline; empty when the question line says it all.
     var text: String {
-        let input = request.input
         var lines: [String]
-        switch request.toolName {
+        switch toolName {
         case "Bash":
             let command = input["command"]?.stringValue ?? ""
             lines = Self.block(command, prefix: "  $ ", continuation: "    ")
-            if let description = input["description"]?.stringValue ?? request.description {
+            if let description = input["description"]?.stringValue ?? description {
                 lines.append("  # " + Self.clip(description.safeLine))
             }
         case "Write":
@@ -41,7 +57,7 @@ struct PermissionPreview {
         default:
             lines = Self.members(of: input)
         }
-        if let blocked = request.blockedPath { lines.append("  (outside the allowed folders: \(blocked.safeLine))") }
+        if let blocked = blockedPath { lines.append("  (outside the allowed folders: \(blocked.safeLine))") }
         return lines.map { $0 + "\n" }.joined()
     }
 

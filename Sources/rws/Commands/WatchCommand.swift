@@ -63,18 +63,13 @@ struct WatchCommand: AsyncParsableCommand {
                 var printer = WatchPrinter(
                     json: json, exec: exec, filter: project.map(locations.directory(ofProject:)),
                     sessions: RemoteSessions(connection: ssh, locations: locations, cache: SessionListingCache(for: ssh.configuration)))
-                let question = TerminalQuestion()
+                let answers = interactive ? WatchAnswers(watch: watch) : nil
                 for try await event in watch {
+                    if case .requestClosed(let id, _) = event.kind { answers?.closed(id) }
                     guard printer.wants(event) else { continue }
+                    if answers?.isAsking == true { Terminal.out("\n") }
                     await printer.show(event)
-                    guard interactive, case .permissionRequested(let request) = event.kind, let id = request.id else { continue }
-                    let decision = await WatchQuestion(request: request, question: question).answer()
-                    do {
-                        try await watch.answer(id, with: decision)
-                        Terminal.err("rws: answered\n")
-                    } catch let error as ClaudeHooksError {
-                        Terminal.err("rws: \(error.description)\n")
-                    }
+                    if let answers, case .permissionRequested(let request) = event.kind, let id = request.id { answers.add(id, request) }
                 }
                 try? await watch.stop()
                 return ending.number.map { 128 + $0 } ?? 0
@@ -90,8 +85,9 @@ struct WatchQuestion {
 
     func answer() async -> ClaudeAttentionDecision {
         let always = request.suggestions.isEmpty ? "" : " / [a]lways"
-        var prompt =
-            "Allow \(request.toolName.safeLine): \(AskPrinter.clip(request.inputSummary.safeLine, to: 200))? [y]es\(always) / [N]o: "
+        let preview = PermissionPreview(request: request, color: Terminal.isTTY(STDERR_FILENO)).text
+        let input = AskPrinter.clip(request.inputSummary.safeLine, to: 200)
+        var prompt = "\n\(preview)Allow \(request.toolName.safeLine): \(input)? [y]es\(always) / [N]o: "
         while true {
             switch await question.ask(prompt) {
             case .interrupted, .endOfInput:

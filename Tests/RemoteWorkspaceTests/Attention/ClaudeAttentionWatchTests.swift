@@ -3,6 +3,7 @@ import RWSTestSupport
 import RemoteWorkspace
 import SSHClient
 import SessionHistory
+import Synchronization
 import Testing
 
 /// `ClaudeAttentionWatch`: the hook's events followed over SSH, and permission requests answered
@@ -139,6 +140,53 @@ import Testing
             guard case .requestClosed(_, let reason) = closing.kind else { throw ScriptCase.Failure("\(closing)") }
             #expect(reason == .elsewhere)
             try await watch.stop()
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func eventsOfSessionsThatReportWhileTheLinkIsDownArriveOnceAfterIt(kind: ServerKind) async throws {
+        let box = try await HookBox.make(kind)
+        defer { box.remove() }
+        let proxy = try FaultProxy(targetPort: box.server.port)
+        defer { proxy.stop() }
+        var configuration = try box.server.configuration(through: proxy, deadPeerTimeout: .seconds(3))
+        configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(100), maximumDelay: .milliseconds(500), jitter: 0)
+        let connection = try await SSHConnection.connect(configuration)
+        let watch = try await box.startWatch(on: connection)
+        let seen = Mutex<[String]>([])
+        let reader = Task {
+            for try await event in watch {
+                if case .promptSubmitted(let prompt) = event.kind { seen.withLock { $0.append(prompt) } }
+            }
+        }
+        var expected: [String] = []
+        // The box is this machine: sessions report there whether or not a link is up.
+        func report(_ prompt: String) throws {
+            _ = try ScriptShells.execute(
+                "/bin/sh", ["-c", try box.hookCommand()], input: Array(Self.payload("UserPromptSubmit", #","prompt":"\#(prompt)""#).utf8),
+                directory: box.folder)
+            expected.append(prompt)
+        }
+        for round in 0..<3 {
+            try report("before the drop \(round)")
+            try await Self.waitUntil { seen.withLock { $0 } == expected }
+            proxy.cutAll()
+            try report("while down \(round)")
+            try report("while down \(round), again")
+            try await Self.waitUntil { seen.withLock { $0 } == expected }
+        }
+        try await watch.stop()
+        _ = try? await reader.value
+        await connection.close()
+        #expect(seen.withLock { $0 } == expected)
+        #expect(proxy.acceptedConnections == 4)
+    }
+
+    static func waitUntil(within limit: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw ScriptCase.Failure("not within \(limit)") }
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 
