@@ -39,12 +39,42 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: claude + "/settings.json"))
     }
 
-    @Test func watchWithoutTheHooksSaysHowToInstallThem() throws {
+    @Test func watchWithoutTheHooksInfersEventsFromTheSessionFilesAndSaysSo() throws {
         let server = try SharedTestServer.get(.default)
         let claude = try claudeFolder(server)
         defer { try? FileManager.default.removeItem(atPath: claude) }
-        let outcome = try RWSBinary.run(["watch"] + server.rwsFlags + ["--claude-dir", claude], home: home)
-        #expect(outcome.status == 1 && outcome.stderr.contains("run rws hooks install first"), "\(outcome)")
+        let id = "77777777-0000-0000-0000-000000000007"
+        let folder = claude + "/projects/-home-dev-app"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let file = folder + "/" + id + ".jsonl"
+        let envelope = #""sessionId":"\#(id)","cwd":"/home/dev/app","timestamp":"2026-11-25T10:00:00.000Z""#
+        try Data((#"{"type":"user","uuid":"u1",\#(envelope),"message":{"role":"user","content":"Fix the flaky test"}}"# + "\n").utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let cache = home + "/.cache/rws"
+        // Once the first listing (the baseline) was made and cached, the turn ends.
+        DispatchQueue.global().async {
+            let deadline = Date().addingTimeInterval(20)
+            while (try? FileManager.default.contentsOfDirectory(atPath: cache))?.isEmpty ?? true, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            let answer =
+                #"{"type":"assistant","uuid":"a1","parentUuid":"u1",\#(envelope),"message":{"id":"m1","role":"assistant","#
+                + #""content":[{"type":"text","text":"Fixed."}],"stop_reason":"end_turn"}}"#
+            if let handle = FileHandle(forWritingAtPath: file) {
+                handle.seekToEndOfFile()
+                handle.write(Data((answer + "\n").utf8))
+                try? handle.close()
+            }
+        }
+        let outcome = try RWSBinary.run(
+            ["watch", "--json"] + server.rwsFlags + ["--claude-dir", claude], home: home, until: { $0.contains("finished") },
+            within: .seconds(30)
+        ) { child in try SystemCall.kill(child, SIGINT) }
+        #expect(outcome.status == 130, "\(outcome)")
+        #expect(outcome.stderr.contains("hooks are not installed") && outcome.stderr.contains("rws hooks install"), "\(outcome.stderr)")
+        let event = try JSONValue(parsing: outcome.stdout.split(separator: "\n").first.map(String.init) ?? "")
+        #expect(event["type"]?.stringValue == "finished" && event["inferred"]?.boolValue == true && event["session"]?.stringValue == id)
+        #expect(event["title"]?.stringValue == "Fix the flaky test")
     }
 
     @Test(arguments: ServerKind.allCases)

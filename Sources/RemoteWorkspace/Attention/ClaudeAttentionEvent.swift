@@ -14,6 +14,9 @@ public struct ClaudeAttentionEvent: Sendable, Equatable {
     public var transcriptPath: String
     /// What happened.
     public var kind: Kind
+    /// Whether the event was guessed from session files (``ClaudeAttentionInference``), not
+    /// reported by the hook.
+    public var isInferred = false
 
     /// What happened.
     public enum Kind: Sendable, Equatable {

@@ -10,8 +10,9 @@ struct WatchCommand: AsyncParsableCommand {
         discussion: """
             Prints one line per event of any Claude Code session on the box (or only PROJECT's): the time, the project, the \
             session's title, and what it waits for: "permission: Bash(npm test)", "waiting for your input", "finished: \
-            <last line of the answer>", "ended". Needs rws's hooks on the box (rws hooks install); sessions started before \
-            that do not report.
+            <last line of the answer>", "ended". This needs rws's hooks on the box (rws hooks install; sessions started \
+            before it do not report). Without them, rws watch infers events from the session files every 5 s instead, \
+            marked (inferred): turn ends, failed turns and tools that wait (for permission, or still running), none answerable.
 
             While rws watch runs, a permission request waits for your answer here as well as in Claude Code's own dialog (the \
             first answer wins): on a terminal rws asks y (yes), a (always: the rule Claude Code suggests), n or Enter (no), \
@@ -55,14 +56,18 @@ struct WatchCommand: AsyncParsableCommand {
             let interactive = !noAnswer && !json && Terminal.isTTY(STDIN_FILENO)
             return try await connection.withConnection(reconnect: .init()) { ssh in
                 let locations = workspace.locations()
-                let watch = try await ClaudeAttentionWatch.start(on: ssh, locations: locations, fromStart: fromStart)
+                let sessions = RemoteSessions(connection: ssh, locations: locations, cache: SessionListingCache(for: ssh.configuration))
+                var printer = WatchPrinter(json: json, exec: exec, filter: project.map(locations.directory(ofProject:)), sessions: sessions)
+                let watch: ClaudeAttentionWatch
+                do {
+                    watch = try await ClaudeAttentionWatch.start(on: ssh, locations: locations, fromStart: fromStart)
+                } catch ClaudeHooksError.notInstalled {
+                    return try await inferring(from: sessions, printer: printer)
+                }
                 let ending = EndingSignal()
                 let handler = ending.handle { Task { try? await watch.stop() } }
                 defer { handler.remove() }
                 if !json { Terminal.err("rws: watching Claude Code sessions on the box (Ctrl+C to stop)\n") }
-                var printer = WatchPrinter(
-                    json: json, exec: exec, filter: project.map(locations.directory(ofProject:)),
-                    sessions: RemoteSessions(connection: ssh, locations: locations, cache: SessionListingCache(for: ssh.configuration)))
                 let answers = interactive ? WatchAnswers(watch: watch) : nil
                 for try await event in watch {
                     if case .requestClosed(let id, _) = event.kind { answers?.closed(id) }
@@ -75,6 +80,37 @@ struct WatchCommand: AsyncParsableCommand {
                 return ending.number.map { 128 + $0 } ?? 0
             }
         }
+    }
+}
+
+extension WatchCommand {
+    /// How often the box's sessions are listed when the hooks are not installed.
+    static let inferenceInterval = Duration.seconds(5)
+
+    /// `rws watch` without the hooks: events guessed from a listing every few seconds, until a signal.
+    func inferring(from sessions: RemoteSessions, printer: WatchPrinter) async throws -> Int32 {
+        Terminal.err(
+            "rws: rws's hooks are not installed on the box, so events are inferred from the session files every "
+                + "\(Self.inferenceInterval.components.seconds) s and cannot be answered; rws hooks install gives exact ones at once\n")
+        let ending = EndingSignal()
+        let loop = Task { [printer] in
+            var printer = printer
+            var inference = ClaudeAttentionInference()
+            while !Task.isCancelled {
+                let listed = try await sessions.listing(project: project).sessions
+                for event in inference.events(from: listed) where printer.wants(event) { await printer.show(event) }
+                try await Task.sleep(for: Self.inferenceInterval)
+            }
+        }
+        let handler = ending.handle { loop.cancel() }
+        defer { handler.remove() }
+        do {
+            try await loop.value
+        } catch {
+            // A signal cancels the loop wherever it is (a listing under way, or the pause).
+            guard ending.number != nil else { throw error }
+        }
+        return ending.number.map { 128 + $0 } ?? 0
     }
 }
 

@@ -37,7 +37,7 @@ struct WatchPrinter {
         if json {
             Terminal.out(JSONWriter.string(from: Self.json(event, name: name, title: title)) + "\n")
         } else if let line = line(event, title: title) {
-            Terminal.out(line + "\n")
+            Terminal.out(line + (event.isInferred ? " (inferred)" : "") + "\n")
         }
         if let exec { run(exec, event: event, name: name, title: title) }
     }
@@ -118,6 +118,7 @@ struct WatchPrinter {
             JSONMember("title", .string(title)),
         ]
         if let summary = event.summary { members.append(JSONMember("summary", .string(summary))) }
+        if event.isInferred { members.append(JSONMember("inferred", .bool(true))) }
         switch event.kind {
         case .permissionRequested(let request):
             members += [
