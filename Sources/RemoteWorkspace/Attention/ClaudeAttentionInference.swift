@@ -2,7 +2,7 @@ import Foundation
 import SessionHistory
 
 /// Attention events guessed from session listings, for a box without rws's hooks: each listing
-/// is compared with the one before, by the state its last records show (``SessionActivity``).
+/// is compared with the one before, by the state its last records show (`SessionActivity`).
 ///
 /// Slower and less exact than the hook: a turn's end shows on the next listing; a tool that waits
 /// for permission looks the same as one that runs (reported once the file has not changed for a
