@@ -146,6 +146,35 @@ import Testing
         }
     }
 
+    @Test func aHeadlessRwsAskReportsToTheWatchThroughTheUsersOwnSettings() async throws {
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "Looked at it.\nAll done."]]]])
+        defer { box.stop() }
+        // The box's settings hold the model's environment already: install merges into them.
+        let install = try RWSBinary.run(["hooks", "install"] + box.server.rwsFlags, home: box.home)
+        #expect(install.status == 0, "\(install)")
+        let settings = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: box.server.remoteHome + "/.claude/settings.json")))
+        #expect(settings["env"]?["ANTHROPIC_BASE_URL"] != nil && settings["hooks"]?["Stop"] != nil)
+        let lease = box.server.remoteHome + "/.claude/rws/lease"
+        let asked = HookRun()
+        DispatchQueue.global().async {
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: lease), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            let outcome = try? box.rws(["ask", "--permission-mode", "default", "app", "What is here?"])
+            asked.output.withLock { $0 = outcome.map { "\($0.status) \($0.stdout)" } ?? "rws ask did not run" }
+        }
+        let watch = try RWSBinary.run(
+            ["watch", "--json", "--no-answer"] + box.server.rwsFlags, home: box.home, until: { $0.contains("\"finished\"") },
+            within: .seconds(60)
+        ) { child in try SystemCall.kill(child, SIGINT) }
+        let events = watch.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }
+        // SessionEnd may come before the watch is stopped.
+        #expect(Array(events.map { $0["type"]?.stringValue ?? "" }.prefix(3)) == ["started", "prompt", "finished"], "\(watch)")
+        let finished = events.first { $0["type"]?.stringValue == "finished" }
+        #expect(finished?["summary"]?.stringValue == "finished: All done.")
+        #expect(finished?["directory"]?.stringValue == box.project)
+        #expect(try await Self.output(of: asked).hasPrefix("0 "))
+    }
+
     /// Runs the installed hook with a PermissionRequest in the background, as Claude Code does.
     static func startHook(_ claude: String, _ extra: String) -> HookRun {
         let payload = #"{"session_id":"s-q","cwd":"/home/dev/app","hook_event_name":"PermissionRequest""# + extra + "}"
