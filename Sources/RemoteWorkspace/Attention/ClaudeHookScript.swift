@@ -18,7 +18,8 @@ import SSHClient
 /// after ``ClaudeHookSettings/timeoutSeconds``; a line `{"request":ID,"closed":WHY}` then says
 /// so. Claude Code shows its own dialog meanwhile, so no session waits on rws.
 public enum ClaudeHookScript {
-    /// The longest spool line in bytes: one `write` below the smallest stdio buffer (4 KiB).
+    /// The longest spool line in bytes, newline included: one `write` below the smallest stdio
+    /// buffer (4 KiB). The event is cut to 3,700 bytes; the line's own fields take under 100.
     public static let lineLimit = 3800
     /// The spool's size past which it is rotated.
     public static let spoolLimit = 1_048_576
@@ -39,7 +40,7 @@ public enum ClaudeHookScript {
             fresh() { seen=$(date -r "$d/lease" +%s 2>/dev/null) && [ $(($(date +%s) - seen)) -le 15 ]; }
             id=
             case $in in *'"hook_event_name":"PermissionRequest"'*) [ -f "$d/lease" ] && fresh && id=$now-$$ ;; esac
-            printf '%s\n' "$in" | awk -v at="$now" -v pid=$$ -v id="$id" -v max=3800 '
+            printf '%s\n' "$in" | awk -v at="$now" -v pid=$$ -v id="$id" -v max=3700 '
               function odd(t) { return match(t, /\\+$/) && RLENGTH % 2 == 1 }
               function shorten(t, L, tail) {
                 if (length(t) <= L) return t
