@@ -33,6 +33,8 @@ public struct ClaudeAttentionWatch: AsyncSequence, Sendable {
         let state = try await ClaudeHooks(connection: connection, locations: locations).inspect(project: nil)
         guard state.hookText != nil else { throw ClaudeHooksError.notInstalled(folder: state.folder + "/rws") }
         let folder = state.folder + "/rws"
+        // The lease holds from the start: a request made before the loop's first look still waits.
+        try await connection.writeFile(folder + "/lease", contents: [])
         let offset = fromStart ? 0 : state.spool?.size ?? 0
         var loop = FollowScript.Loop(
             path: folder + "/events.jsonl", interval: interval, connection: connection, initialIdentity: state.spool?.identity ?? "")

@@ -12,19 +12,22 @@ import SessionHistory
 ///
 /// Two optional arguments serve a rotated spool (``ClaudeAttentionWatch``): `$7` the previous
 /// generation's path, whose unread rest is reported before the reset when the file was replaced
-/// by a new one and the old one moved there; `$8` a lease file touched on every look.
+/// by a new one and the old one moved there (also when a look fell between the move and the new
+/// file); `$8` a lease file touched on every look.
 enum FollowScript {
     static let script = RemoteScript(
         step: "following the session",
         body: #"""
-            b=$1 f=$2 o=$3 k=$4 iv=$5 hb=$6 prev=$7 lease=$8 i=0
+            b=$1 f=$2 o=$3 k=$4 iv=$5 hb=$6 prev=$7 lease=$8 i=0 g=
             while :; do
               [ -z "$lease" ] || : >"$lease" 2>/dev/null
               x=$(stat -c '%d_%i %s' -- "$f" 2>/dev/null)
               if [ -z "$x" ]; then
-                [ "$k" = gone ] || printf '\n%s gone\n\n%s done\n' "$b" "$b"
-                k=gone
+                # k keeps the identity of the file that went: a rotation moved it to $prev.
+                [ -n "$g" ] || printf '\n%s gone\n\n%s done\n' "$b" "$b"
+                g=1
               else
+                g=
                 n=${x%% *} s=${x#* } r=
                 [ "$s" -lt "$o" ] && r=truncated
                 [ -n "$k" ] && [ "$n" != "$k" ] && r=replaced

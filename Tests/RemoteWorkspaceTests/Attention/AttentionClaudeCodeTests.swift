@@ -28,10 +28,7 @@ import Testing
             let watch = try await session.box.startWatch(on: connection)
             var events = watch.makeAsyncIterator()
             try session.send("Make asked.txt")
-            let request = try await Self.next(&events) { event -> ClaudeAttentionRequest? in
-                if case .permissionRequested(let request) = event.kind { return request }
-                return nil
-            }
+            let request = try await Self.nextRequest(&events)
             #expect(request.toolName == "Bash" && request.inputSummary == "echo yes > asked.txt")
             let id = try #require(request.id, "the hook did not wait for the watcher")
             try await watch.answer(id, with: .allow)
@@ -53,10 +50,7 @@ import Testing
             let watch = try await session.box.startWatch(on: connection)
             var events = watch.makeAsyncIterator()
             try session.send("Make asked.txt")
-            let request = try await Self.next(&events) { event -> ClaudeAttentionRequest? in
-                if case .permissionRequested(let request) = event.kind { return request }
-                return nil
-            }
+            let request = try await Self.nextRequest(&events)
             try await watch.answer(try #require(request.id), with: .deny(message: "Not on a Friday, says rws."))
             _ = try await Self.next(&events) { event -> Bool? in
                 if case .finished = event.kind { return true }
@@ -85,6 +79,14 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: session.project + "/asked.txt"))
         let spool = try String(contentsOfFile: session.box.folder + "/events.jsonl", encoding: .utf8)
         #expect(spool.contains(#""hook_event_name":"PermissionRequest""#) && !spool.contains(#""request":"#), "\(spool)")
+    }
+
+    /// The first permission request, within 30 seconds.
+    static func nextRequest(_ events: inout ClaudeAttentionWatch.Iterator) async throws -> ClaudeAttentionRequest {
+        try await next(&events) { event -> ClaudeAttentionRequest? in
+            if case .permissionRequested(let request) = event.kind { return request }
+            return nil
+        }
     }
 
     /// The first event that `pick` maps to a value, within 30 seconds.

@@ -9,7 +9,7 @@ import Testing
 /// `ClaudeAttentionWatch`: the hook's events followed over SSH, and permission requests answered
 /// through it, on OpenSSH and dropbear. The hook is run here as Claude Code runs it: its command
 /// from the settings, the event's JSON on stdin.
-@Suite struct ClaudeAttentionWatchTests {
+@Suite(.timeLimit(.minutes(2))) struct ClaudeAttentionWatchTests {
     static func payload(_ event: String, session: String = "s-1", _ extra: String = "") -> String {
         #"{"session_id":"\#(session)","transcript_path":"/nowhere/\#(session).jsonl","cwd":"/home/dev/app","#
             + #""hook_event_name":"\#(event)"\#(extra)}"#
@@ -56,9 +56,7 @@ import Testing
         try await box.server.withConnection { connection in
             let watch = try await box.startWatch(on: connection)
             var events = watch.makeAsyncIterator()
-            let hook = try connection.stream(try box.hookCommand(), timeout: .seconds(60))
-            try await hook.write(Self.bash)
-            try await hook.closeInput()
+            let hook = try await box.startHook(Self.bash, on: connection)
             let event = try #require(try await events.next())
             guard case .permissionRequested(let request) = event.kind, let id = request.id else {
                 Issue.record("not an answerable request: \(event)")
@@ -99,9 +97,7 @@ import Testing
         try await box.server.withConnection { connection in
             let watch = try await box.startWatch(on: connection)
             var events = watch.makeAsyncIterator()
-            let hook = try connection.stream(try box.hookCommand(), timeout: .seconds(60))
-            try await hook.write(Self.bash)
-            try await hook.closeInput()
+            let hook = try await box.startHook(Self.bash, on: connection)
             _ = try await events.next()
             try await watch.stop()
             let stopped = ContinuousClock.now
@@ -122,9 +118,7 @@ import Testing
         try await box.server.withConnection { connection in
             let watch = try await box.startWatch(on: connection)
             var events = watch.makeAsyncIterator()
-            let hook = try connection.stream(try box.hookCommand(), timeout: .seconds(60))
-            try await hook.write(payload)
-            try await hook.closeInput()
+            let hook = try await box.startHook(payload, on: connection)
             _ = try await events.next()
             // Another record first (not this tool's result), then the result of this tool.
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: transcript))
@@ -205,9 +199,15 @@ import Testing
                 _ = try await box.runHook(Self.payload("UserPromptSubmit", #","prompt":"p\#(number)""#), on: connection)
             }
             var prompts: [String] = []
+            let deadline = ContinuousClock.now + .seconds(30)
+            let stopper = Task {
+                try await Task.sleep(until: deadline)
+                try await watch.stop()
+            }
             while prompts.count < 40, let event = try await events.next() {
                 if case .promptSubmitted(let prompt) = event.kind { prompts.append(prompt) }
             }
+            stopper.cancel()
             #expect(prompts == (0..<40).map { "p\($0)" })
             #expect(FileManager.default.fileExists(atPath: box.folder + "/events.jsonl.1"))
             try await watch.stop()
@@ -237,6 +237,14 @@ struct HookBox {
     /// The command Claude Code runs, as installed.
     func hookCommand() throws -> String {
         try ClaudeHookSettings(hookPath: folder + "/hook.sh").command
+    }
+
+    /// Starts the hook with `payload` as Claude Code does and leaves it running (it may wait for an answer).
+    func startHook(_ payload: String, on connection: SSHConnection) async throws -> RemoteCommand {
+        let hook = try connection.stream(try hookCommand(), timeout: .seconds(60))
+        try await hook.write(payload)
+        try await hook.closeInput()
+        return hook
     }
 
     func runHook(_ payload: String, on connection: SSHConnection) async throws -> CommandResult {

@@ -8,7 +8,7 @@ import Testing
 
 /// The hook's spool under sessions that report at once: every line whole, none lost, each at
 /// most one write long; with the userland of a Debian box and with BusyBox's.
-@Suite struct ClaudeHookSpoolTests {
+@Suite(.timeLimit(.minutes(2))) struct ClaudeHookSpoolTests {
     static let workers = 8
     static let eventsPerWorker = 25
 

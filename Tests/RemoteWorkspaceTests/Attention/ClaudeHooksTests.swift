@@ -6,7 +6,7 @@ import Testing
 
 /// `ClaudeHooks` on the box: settings as users and other tools left them, edited over SSH on
 /// OpenSSH and dropbear.
-@Suite struct ClaudeHooksTests {
+@Suite(.timeLimit(.minutes(2))) struct ClaudeHooksTests {
     /// A settings file as another tool writes it: four-space indentation, keys in its order, a hook of the user's.
     static let foreign = """
         {
