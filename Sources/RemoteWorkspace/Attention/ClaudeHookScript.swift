@@ -83,7 +83,7 @@ public enum ClaudeHookScript {
                 }
                 printf "{\"at\":%s,\"pid\":%s%s,\"event\":%s}\n", at, pid, (id == "" ? "" : ",\"request\":\"" id "\""), e
               }' >>"$s"
-            if [ $(($$ % 8)) -eq 0 ] && [ "$(wc -c <"$s")" -gt 1048576 ]; then
+            if [ "$(wc -c <"$s")" -gt 1048576 ]; then
               if mkdir "$d/rotating" 2>/dev/null; then
                 mv -f "$s" "$s.1"; rmdir "$d/rotating"
                 find "$d/requests" "$d/answers" -type f -mmin +60 -exec rm -f {} + 2>/dev/null
