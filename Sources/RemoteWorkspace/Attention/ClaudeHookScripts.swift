@@ -38,7 +38,8 @@ enum ClaudeHookScripts {
             if [ -f "$f" ]; then mark content "$(cksum <"$f")"; cat "$f"; fi
             if [ -f "$f.rws-backup" ]; then mark backup; cat "$f.rws-backup"; fi
             if [ -f "$d/rws/hook.sh" ]; then mark hook; cat "$d/rws/hook.sh"; fi
-            mark spool "$( (cat "$d/rws/events.jsonl.1" "$d/rws/events.jsonl" 2>/dev/null || :) | wc -c)"
+            size() { if [ -f "$1" ]; then wc -c <"$1"; else echo 0; fi; }
+            mark spool "$(($(size "$d/rws/events.jsonl.1") + $(size "$d/rws/events.jsonl")))"
             mark current "$(stat -c '%d_%i %s' -- "$d/rws/events.jsonl" 2>/dev/null)"
             mark end
             """#)
