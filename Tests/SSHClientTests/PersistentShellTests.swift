@@ -36,9 +36,40 @@ import Testing
         }
     }
 
+    @Test(arguments: ServerKind.allCases, PersistentShell.Multiplexer.allCases)
+    func aSessionStartsWithItsCommandAndTakingItOverDetachesTheOtherTerminal(
+        kind: ServerKind, multiplexer: PersistentShell.Multiplexer
+    ) async throws {
+        let server = try SharedTestServer.get(kind)
+        let name = uniqueName(), seconds = RemoteProcesses.uniqueSeconds()
+        let first = try await SSHConnection.connect(server.configuration())
+        // The command runs with this login's HOME, even in a tmux server another login started.
+        let command = "echo \"started-$((2*3)) home=$HOME\"; exec sleep \(seconds)"
+        let shell = try await first.openPersistentShell(
+            named: name, multiplexer: multiplexer, ShellConfiguration(columns: 200, command: command))
+        let transcript = ShellTranscript(shell)
+        _ = try await transcript.wait(for: "started-6 home=\(server.remoteHome)", within: .seconds(10))
+        try await RemoteProcesses.waitUntil { try !RemoteProcesses.matching("sleep \(seconds)").isEmpty }
+
+        _ = try await server.withConnection { connection in
+            let taken = try await connection.openPersistentShell(named: name, opening: .takeOver)
+            _ = try await ShellTranscript(taken).wait(for: "started-6", within: .seconds(10))
+            // The first terminal is detached: its client ends, the program runs on.
+            _ = try await transcript.waitForEnd(within: .seconds(10))
+            #expect(try !RemoteProcesses.matching("sleep \(seconds)").isEmpty)
+            try await taken.close()
+            try await connection.killPersistentShell(named: name)
+            try await RemoteProcesses.waitUntil { try RemoteProcesses.matching("sleep \(seconds)").isEmpty }
+            await #expect(throws: SSHError.persistentShellNotFound(name: name, host: "127.0.0.1")) {
+                _ = try await connection.openPersistentShell(named: name, opening: .takeOver)
+            }
+        }
+        await first.close()
+    }
+
     @Test func killingAnUnknownPersistentShellSaysSo() async throws {
         _ = try await SharedTestServer.get().withConnection { connection in
-            await #expect(throws: SSHError.invalidArgument("no persistent shell named nosuchshell on the box")) {
+            await #expect(throws: SSHError.persistentShellNotFound(name: "nosuchshell", host: "127.0.0.1")) {
                 try await connection.killPersistentShell(named: "nosuchshell")
             }
         }

@@ -60,11 +60,18 @@ import Testing
         ) { run, _ in
             try ScriptCase.require(run.status == 0 && run.stdout.isEmpty, "\(run)")
         },
+        ScriptCase(
+            "named: locating no session of that name", PersistentShellScripts.named, arguments: { _ in [.word("locate"), .word(hostile)] }
+        ) { run, _ in
+            try ScriptCase.require(run.status == PersistentShellScripts.Exit.noSuchShell.rawValue && run.stdout.isEmpty, "\(run)")
+        },
         ScriptCase("list: no sessions", PersistentShellScripts.list, arguments: { _ in [] }) { run, _ in
             try ScriptCase.require(run.status == 0 && run.stdout.isEmpty, "\(run)")
         },
-        ScriptCase("kill: no session of that name", PersistentShellScripts.kill, arguments: { _ in [.word(hostile)] }) { run, _ in
-            try ScriptCase.require(run.status == PersistentShellScripts.KillExit.noSuchShell.rawValue, "\(run)")
+        ScriptCase(
+            "named: killing no session of that name", PersistentShellScripts.named, arguments: { _ in [.word("kill"), .word(hostile)] }
+        ) { run, _ in
+            try ScriptCase.require(run.status == PersistentShellScripts.Exit.noSuchShell.rawValue, "\(run)")
         },
         ScriptCase(
             "the kill script stops a session's processes", ProcessKill.script,

@@ -48,6 +48,8 @@ public enum SSHError: Error, Sendable, Equatable {
     case stopUnverified(command: String, reason: String)
     /// A persistent shell was asked for, but the box has neither tmux nor GNU screen.
     case persistentShellUnavailable(host: String)
+    /// No tmux or screen session on the box has the persistent shell's name.
+    case persistentShellNotFound(name: String, host: String)
     /// The connection to the server was lost (peer gone, keepalive unanswered, socket error).
     case connectionLost(reason: String)
     /// The connection was closed by this side before the operation finished.
@@ -116,6 +118,8 @@ extension SSHError: CustomStringConvertible, LocalizedError {
                 + "(another user's process, or stuck in the kernel): \(command.abbreviatedCommand)" + listed.joined()
         case .persistentShellUnavailable(let host):
             return "\(host) has neither tmux nor screen, which persistent shells need: install one on the box (e.g. apt install tmux)"
+        case .persistentShellNotFound(let name, let host):
+            return "no persistent shell named \(name) on \(host)"
         case .connectionLost(let reason):
             return "connection lost: \(reason)"
         case .connectionClosed:

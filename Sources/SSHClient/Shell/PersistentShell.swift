@@ -16,6 +16,14 @@ public struct PersistentShell: Sendable, Equatable {
         case screen
     }
 
+    /// How ``SSHConnection/openPersistentShell(named:multiplexer:opening:_:)`` treats the session.
+    public enum Opening: String, Sendable {
+        /// Attach to the session, creating it when it is not there.
+        case attachOrCreate = "create"
+        /// Attach only to a running session, detaching its other clients (the last one to attach has it).
+        case takeOver = "takeover"
+    }
+
     /// The session's name.
     public var name: String
     /// The program that holds it.
@@ -53,14 +61,55 @@ enum PersistentShellScripts {
             exit 0
             """#)
 
-    /// Attaches to session `$2` of multiplexer `$1`, creating it on first use.
+    /// Attaches to session `$2` of multiplexer `$1`. `$3` `create` makes it on first use, running
+    /// command line `$4` (the login shell when empty) with the attaching login's `HOME` (a tmux
+    /// server started by another login would give its own); `$3` `takeover` detaches its other
+    /// clients first.
     static let attach = RemoteScript(
         step: "attaching to the persistent shell",
         body: #"""
-            case $1 in
-              tmux) exec tmux new-session -A -s "$2" ;;
-              screen) exec screen -xRR -S "$2" ;;
+            case $1:$3 in
+              tmux:takeover) exec tmux attach-session -d -t "=$2" ;;
+              screen:takeover) exec screen -d -r "$2" ;;
             esac
+            if [ -n "$4" ]; then set -- "$1" "$2" env "HOME=$HOME" /bin/sh -c "$4"; else set -- "$1" "$2"; fi
+            case $1 in
+              tmux) shift; exec tmux new-session -A -s "$@" ;;
+              screen) shift; exec screen -xRR -S "$@" ;;
+            esac
+            """#)
+
+    /// Why ``named`` failed.
+    enum Exit: Int32, RemoteScriptExit {
+        /// No tmux or screen session has that name.
+        case noSuchShell = 3
+        /// tmux or screen did not end it (its message on stderr).
+        case killFailed = 4
+    }
+
+    /// Session `$2`, wherever it lives (tmux first): `$1` `locate` prints its multiplexer, `kill`
+    /// ends it in each; ``Exit/noSuchShell`` when none holds it.
+    static let named = RemoteScript(
+        step: "finding the persistent shell", exits: Exit.self,
+        body: #"""
+            holds() {
+              command -v "$1" >/dev/null 2>&1 || return 1
+              case $1 in
+                tmux) tmux has-session -t "=$2" 2>/dev/null ;;
+                screen) screen -ls 2>/dev/null | grep -q "^[[:space:]]*[0-9]*\.$2[[:space:]]" ;;
+              esac
+            }
+            found=
+            for m in tmux screen; do
+              holds "$m" "$2" || continue
+              found=1
+              case $1:$m in
+                locate:*) echo "$m"; exit 0 ;;
+                kill:tmux) tmux kill-session -t "=$2" || exit 4 ;;
+                kill:screen) screen -S "$2" -X quit || exit 4 ;;
+              esac
+            done
+            [ -n "$found" ] || exit 3
             """#)
 
     /// Lists the sessions of every multiplexer present: `tmux|screen NAME ATTACHED`.
@@ -76,28 +125,8 @@ enum PersistentShellScripts {
             exit 0
             """#)
 
-    /// Why ``kill`` failed.
-    enum KillExit: Int32, RemoteScriptExit {
-        /// No tmux or screen session has that name.
-        case noSuchShell = 3
-    }
-
-    /// Ends session `$1` wherever it lives; ``KillExit/noSuchShell`` when there is none of that name.
-    static let kill = RemoteScript(
-        step: "ending the persistent shell", exits: KillExit.self,
-        body: #"""
-            found=
-            if command -v tmux >/dev/null 2>&1 && tmux has-session -t "=$1" 2>/dev/null; then
-              tmux kill-session -t "=$1" && found=1
-            fi
-            if command -v screen >/dev/null 2>&1 && screen -ls 2>/dev/null | grep -q "^[[:space:]]*[0-9]*\.$1[[:space:]]"; then
-              screen -S "$1" -X quit && found=1
-            fi
-            [ -n "$found" ] || exit 3
-            """#)
-
     /// Every script here, for tests.
-    static let all = [find, attach, list, kill]
+    static let all = [find, attach, named, list]
 
     /// The command line of `script` with `arguments`.
     static func commandLine(_ script: RemoteScript, _ arguments: [String]) throws(SSHError) -> String {
@@ -110,30 +139,59 @@ enum PersistentShellScripts {
 }
 
 extension SSHConnection {
-    /// Opens (creating on first use) the persistent terminal session `name` on the box: tmux, or
-    /// GNU screen when tmux is missing (or when `multiplexer` asks for it).
+    /// Opens the persistent terminal session `name` on the box: tmux, or GNU screen when tmux is
+    /// missing (or when `multiplexer` asks for it).
+    ///
+    /// With ``PersistentShell/Opening/attachOrCreate`` a missing session is created, running
+    /// `configuration.command` (the login shell when nil; run by `/bin/sh`); a running one is
+    /// attached as it is, its command unchanged. ``PersistentShell/Opening/takeOver`` attaches only
+    /// to a running session, wherever it lives, and detaches its other clients.
     ///
     /// The returned ``InteractiveShell`` is the attached client: closing it, or losing the link,
     /// detaches and leaves the programs running; open it again to come back to them.
-    /// ``killPersistentShell(named:)`` ends them.
+    /// ``killPersistentShell(named:)`` ends them. When the session's command exits, the session
+    /// ends, and the shell with status 0 whatever the command's own status.
     ///
     /// - Throws: ``SSHError/invalidArgument(_:)`` for an unusable name,
-    ///   ``SSHError/persistentShellUnavailable(host:)`` when the box has neither tmux nor screen.
+    ///   ``SSHError/persistentShellUnavailable(host:)`` when the box has neither tmux nor screen,
+    ///   ``SSHError/persistentShellNotFound(name:host:)`` when taking over a session that is not there.
     public func openPersistentShell(
-        named name: String, multiplexer: PersistentShell.Multiplexer? = nil,
+        named name: String, multiplexer: PersistentShell.Multiplexer? = nil, opening: PersistentShell.Opening = .attachOrCreate,
         _ configuration: ShellConfiguration = ShellConfiguration()
     ) async throws -> InteractiveShell {
         try PersistentShell.validate(name)
-        let found = try await run(
-            try PersistentShellScripts.commandLine(PersistentShellScripts.find, [multiplexer?.rawValue ?? "tmux"]),
-            idempotent: true
-        ).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let chosen = PersistentShell.Multiplexer(rawValue: found) else {
-            throw SSHError.persistentShellUnavailable(host: self.configuration.host)
+        let chosen: PersistentShell.Multiplexer
+        switch opening {
+        case .attachOrCreate:
+            let found = try await run(
+                try PersistentShellScripts.commandLine(PersistentShellScripts.find, [multiplexer?.rawValue ?? "tmux"]),
+                idempotent: true
+            ).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let multiplexer = PersistentShell.Multiplexer(rawValue: found) else {
+                throw SSHError.persistentShellUnavailable(host: self.configuration.host)
+            }
+            chosen = multiplexer
+        case .takeOver:
+            chosen = try await persistentShellMultiplexer(named: name)
         }
         var configuration = configuration
-        configuration.command = try PersistentShellScripts.commandLine(PersistentShellScripts.attach, [chosen.rawValue, name])
+        configuration.command = try PersistentShellScripts.commandLine(
+            PersistentShellScripts.attach, [chosen.rawValue, name, opening.rawValue, configuration.command ?? ""])
         return try await openShell(configuration)
+    }
+
+    /// The multiplexer holding session `name`.
+    private func persistentShellMultiplexer(named name: String) async throws -> PersistentShell.Multiplexer {
+        let result = try await run(
+            try PersistentShellScripts.commandLine(PersistentShellScripts.named, ["locate", name]), idempotent: true)
+        if result.status == PersistentShellScripts.Exit.noSuchShell {
+            throw SSHError.persistentShellNotFound(name: name, host: self.configuration.host)
+        }
+        let printed = result.stdoutText.split(separator: "\n").first.map(String.init) ?? ""
+        guard result.status.isSuccess, let found = PersistentShell.Multiplexer(rawValue: printed) else {
+            throw SSHError.channelFailed(operation: "finding persistent shell \(name)", reason: result.stderrText)
+        }
+        return found
     }
 
     /// The persistent terminal sessions on the box (tmux's and screen's), by name.
@@ -148,12 +206,12 @@ extension SSHConnection {
 
     /// Ends the persistent terminal session `name` and every program in it.
     ///
-    /// - Throws: ``SSHError/invalidArgument(_:)`` when there is no session of that name.
+    /// - Throws: ``SSHError/persistentShellNotFound(name:host:)`` when there is no session of that name.
     public func killPersistentShell(named name: String) async throws {
         try PersistentShell.validate(name)
-        let result = try await run(try PersistentShellScripts.commandLine(PersistentShellScripts.kill, [name]))
-        if result.status == PersistentShellScripts.KillExit.noSuchShell {
-            throw SSHError.invalidArgument("no persistent shell named \(name) on the box")
+        let result = try await run(try PersistentShellScripts.commandLine(PersistentShellScripts.named, ["kill", name]))
+        if result.status == PersistentShellScripts.Exit.noSuchShell {
+            throw SSHError.persistentShellNotFound(name: name, host: self.configuration.host)
         }
         guard result.status.isSuccess else {
             throw SSHError.channelFailed(operation: "ending persistent shell \(name)", reason: result.stderrText)

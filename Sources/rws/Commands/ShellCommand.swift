@@ -67,8 +67,14 @@ struct ShellCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if listPersistent || killPersistent != nil { return await managePersistent() }
-        if persist { return await runPersistent(named: name ?? "rws") }
+        if listPersistent || killPersistent != nil { return await PersistentTerminal.manage(kill: killPersistent, connection: connection) }
+        if persist {
+            let name = name ?? "rws"
+            return await PersistentTerminal.run(name, connection: connection, resume: "rws shell --persist \(name)") {
+                ssh, configuration, _ in
+                try await ssh.openPersistentShell(named: name, configuration)
+            }
+        }
         await runReportingErrors {
             try await connection.withConnection { ssh in
                 guard Terminal.isTTY(STDIN_FILENO) else {
@@ -76,71 +82,6 @@ struct ShellCommand: AsyncParsableCommand {
                     return try await ExecCommand.execute(command ?? ShellConfiguration.loginShellCommand, on: ssh, timeout: nil).shellCode
                 }
                 return try await RemoteTerminal.run(command, on: ssh)
-            }
-        }
-    }
-}
-
-extension ShellCommand {
-    /// A persistent shell: attach, and after a lost link wait for the reconnect and attach again,
-    /// until the shell ends, ~. detaches, or the connection is gone for good.
-    private func runPersistent(named name: String) async {
-        await runReportingErrors {
-            guard Terminal.isTTY(STDIN_FILENO) else {
-                throw CLIError.usage("--persist needs a terminal: stdin is not one")
-            }
-            return try await connection.withConnection(reconnect: ReconnectPolicy(waitForConnection: .seconds(300))) { ssh in
-                let terminal = try TerminalState.enterRawMode(fd: STDIN_FILENO)
-                defer { terminal.restore() }
-                let keyboard = Keyboard(fd: STDIN_FILENO)
-                let host = ssh.configuration.host
-                let open: @Sendable () async throws -> InteractiveShell = {
-                    try await ssh.openPersistentShell(named: name, RemoteTerminal.configuration(terminal))
-                }
-                var shell = try await open()
-                while true {
-                    let end = await ShellBridge.run(shell, keyboard: keyboard, inputFD: STDIN_FILENO, outputFD: STDOUT_FILENO)
-                    guard case .failed(SSHError.connectionLost(let reason)) = end else {
-                        return try Self.leave(name, end, terminal: terminal, host: host)
-                    }
-                    Terminal.err("\r\nrws: link lost (\(reason)); reattaching to \(name) when the box is back… (~. gives up)\r\n")
-                    switch try await ShellBridge.waitForShell(keyboard: keyboard, open) {
-                    case .opened(let next): shell = next
-                    case .gaveUp(let end): return try Self.leave(name, end, terminal: terminal, host: host, linkDown: true)
-                    }
-                }
-            }
-        }
-    }
-
-    /// Restores the terminal and says how the persistent shell was left. With the link down, rws
-    /// cannot see the box: it says only what held when the link dropped.
-    private static func leave(
-        _ name: String, _ end: ShellBridge.End, terminal: TerminalState, host: String, linkDown: Bool = false
-    ) throws -> Int32 {
-        terminal.restore()
-        guard case .disconnected = end else { return try RemoteTerminal.report(end, host: host) }
-        let state = linkDown ? "it was running on \(host) when the link dropped" : "it keeps running on \(host)"
-        Terminal.err("\nDetached from \(name); \(state) (rws shell --persist \(name)).\n")
-        return RWSExitCode.connectionFailed
-    }
-
-    /// --list-persistent and --kill-persistent.
-    private func managePersistent() async {
-        await runReportingErrors {
-            try await connection.withConnection { ssh in
-                if let name = killPersistent {
-                    try await ssh.killPersistentShell(named: name)
-                    Terminal.out("ended persistent shell \(name)\n")
-                    return 0
-                }
-                let shells = try await ssh.listPersistentShells()
-                if shells.isEmpty { Terminal.err("no persistent shells on \(ssh.configuration.host)\n") }
-                for shell in shells {
-                    let attached = shell.attachedClients.map { $0 > 0 ? "attached" : "detached" } ?? "-"
-                    Terminal.out("\(shell.name.safeLine)\t\(shell.multiplexer.rawValue)\t\(attached)\n")
-                }
-                return 0
             }
         }
     }
