@@ -10,11 +10,7 @@ import Testing
         defer { box.stop() }
         // Onboarding done, as on a box someone used: offline, newer releases leave the first-run
         // screen by themselves (2.1.332: "Unable to connect to Anthropic services").
-        let state: [String: Any] = [
-            "hasCompletedOnboarding": true, "theme": "dark", "customApiKeyResponses": ["approved": ["sk-test"], "rejected": [String]()],
-            "projects": [box.project: ["hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true]],
-        ]
-        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: box.server.remoteHome + "/.claude.json"))
+        try box.finishOnboarding()
         let tmux = try Tmux.start(home: box.home)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)

@@ -10,14 +10,27 @@ struct ClaudeCommand: AsyncParsableCommand {
         discussion: """
             Opens a remote terminal (as rws shell does) running claude in PROJECT's directory: a project name in the workspace \
             root (app), or a path on the box. Without PROJECT: the remote home, or the session's own directory with --resume. \
-            Keys, Ctrl+C included, go to Claude Code; the escapes of rws shell work (~. disconnects).
+            Keys, Ctrl+C included, go to Claude Code; the escapes of rws shell work (~. disconnects). Without --persist, \
+            closing the connection ends Claude Code, the turn in progress with it.
 
-            Exit status: Claude Code's; 255 after ~. or when the connection failed.
+            With --persist, Claude Code runs in a tmux session on the box (GNU screen where tmux is missing), as rws shell \
+            --persist does: a dropped link leaves it working, and rws reattaches to the same screen by itself when the box is \
+            back; ~. detaches and leaves it running. The session is named claude-PROJECT (claude without a project; --name \
+            chooses); run the same command again to come back to it — a running session is attached as it is, the options \
+            given apply only when it starts. --attach NAME takes a running one over from any machine (its other terminals \
+            are detached). --list-persistent shows the persistent sessions, --kill-persistent NAME ends one and Claude Code \
+            in it.
+
+            Exit status: Claude Code's (0 with --persist, where tmux does not pass it on); 255 after ~. or when the \
+            connection failed; 1 when a persistent session ended while the link was down.
 
             Examples:
               rws claude --host box app
               rws claude --host box --continue app
               rws claude --host box --resume 0b1c
+              rws claude --host box --persist app
+              rws claude --host box --attach claude-app
+              rws claude --host box --kill-persistent claude-app
             """
     )
 
@@ -29,7 +42,42 @@ struct ClaudeCommand: AsyncParsableCommand {
 
     @OptionGroup var start: ClaudeStartOptions
 
+    @Flag(
+        name: .long,
+        help: "Run Claude Code in a persistent tmux (or screen) session on the box that outlives the link; reattach to it if it runs.")
+    var persist = false
+
+    @Option(name: .long, help: ArgumentHelp("The persistent session's name (with --persist; default claude-PROJECT).", valueName: "name"))
+    var name: String?
+
+    @Option(
+        name: .long, help: ArgumentHelp("Take over the running persistent session NAME, detaching its other terminals.", valueName: "name"))
+    var attach: String?
+
+    @Flag(name: .long, help: "List the persistent sessions on the box and exit.")
+    var listPersistent = false
+
+    @Option(name: .long, help: ArgumentHelp("End the persistent session NAME and Claude Code in it, then exit.", valueName: "name"))
+    var killPersistent: String?
+
+    func validate() throws {
+        if let name, !persist { throw ValidationError("a session name goes with --persist: rws claude --persist --name \(name)") }
+        let modes = [persist, attach != nil, listPersistent, killPersistent != nil].filter { $0 }.count
+        if modes > 1 { throw ValidationError("give one of --persist, --attach, --list-persistent and --kill-persistent") }
+        if modes == 1, !persist, project != nil || start.isGiven {
+            throw ValidationError("--attach, --list-persistent and --kill-persistent take no project and no start options")
+        }
+    }
+
     func run() async throws {
+        if listPersistent || killPersistent != nil { return await PersistentTerminal.manage(kill: killPersistent, connection: connection) }
+        if let attach {
+            return await PersistentTerminal.run(attach, connection: connection, resume: "rws claude --attach \(attach)") {
+                ssh, configuration, _ in
+                try await ssh.openPersistentShell(named: attach, opening: .takeOver, configuration)
+            }
+        }
+        if persist { return await runPersistent() }
         await runReportingErrors {
             guard Terminal.isTTY(STDIN_FILENO) else {
                 throw CLIError.usage("rws claude needs a terminal; use rws ask to talk to Claude Code without one")
@@ -41,6 +89,34 @@ struct ClaudeCommand: AsyncParsableCommand {
                 return try await RemoteTerminal.run(command, on: ssh)
             }
         }
+    }
+
+    /// Claude Code in session `--name` (or claude-PROJECT), started on first use; after a lost link
+    /// only the running session is attached again: one that ended meanwhile is not started afresh.
+    private func runPersistent() async {
+        let name = name ?? Self.sessionName(project: project, resume: start.resume)
+        let (start, project, locations) = (start, project, workspace.locations())
+        start.warnAboutUnknownMode()
+        await PersistentTerminal.run(name, connection: connection, resume: "rws claude --attach \(name)") {
+            ssh, configuration, reattaching in
+            if reattaching { return try await ssh.openPersistentShell(named: name, opening: .takeOver, configuration) }
+            let options = try start.options(project: project, locations: locations)
+            var configuration = configuration
+            configuration.command = try await ClaudeStartOptions.prepare(options, on: ssh).interactiveCommandLine()
+            return try await ssh.openPersistentShell(named: name, configuration)
+        }
+    }
+
+    /// claude-PROJECT (the last path component; characters tmux or screen would misread become
+    /// `-`), claude-ID for a resumed session, else claude.
+    static func sessionName(project: String?, resume: String?) -> String {
+        let base = project.map { ($0 as NSString).lastPathComponent } ?? resume ?? ""
+        let cleaned = String(
+            base.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
+                    ? Character(scalar) : "-"
+            })
+        return cleaned.allSatisfy { $0 == "-" } ? "claude" : String(("claude-" + cleaned).prefix(64))
     }
 }
 
@@ -65,6 +141,9 @@ struct ClaudeStartOptions: ParsableArguments {
         name: .customLong("claude"),
         help: ArgumentHelp("The Claude Code program on the box (default claude; env RWS_CLAUDE).", valueName: "path"))
     var claudeProgram: String?
+
+    /// Whether any of these options was given.
+    var isGiven: Bool { resume != nil || continueMostRecent || permissionMode != nil || model != nil || claudeProgram != nil }
 
     func validate() throws {
         if resume != nil, continueMostRecent { throw ValidationError("--resume and --continue exclude each other") }

@@ -1,0 +1,115 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+@testable import rws
+
+/// `rws claude --persist`: Claude Code's UI (the real CLI) in a tmux session on the box, which a
+/// cut link does not end; rws comes back to the same screen, and another terminal can take it over.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct PersistentClaudeCommandTests {
+    @Test(arguments: ServerKind.allCases)
+    func aTurnGoesOnThroughACutLinkAndRwsComesBackToTheSameClaudeCode(kind: ServerKind) async throws {
+        // The answer comes 6 s after the question: the link is cut while the model is at work.
+        let box = try AskBox(
+            turns: [
+                ["blocks": [["type": "text", "text": "First answer: 41."]], "delay": 6],
+                ["blocks": [["type": "text", "text": "Second answer: 42."]]],
+            ], kind: kind)
+        defer { box.stop() }
+        try box.finishOnboarding()
+        let proxy = try FaultProxy(targetPort: box.server.port)
+        defer { proxy.stop() }
+        let name = "claude-t\(UUID().uuidString.prefix(6).lowercased())"
+        defer { _ = try? box.rws(["claude", "--kill-persistent", name]) }
+        let tmux = try Tmux.start(home: box.home, columns: 150, rows: 45)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        let flags = try box.server.rwsFlags(through: proxy)
+        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "claude"] + flags + ["--persist", "--name", name, "app", "--permission-mode", "default"]))
+        try await tmux.wait(for: "? for shortcuts", within: .seconds(30))
+        // Claude Code itself: the oldest process in the project (it starts short-lived helpers there).
+        let claude = try #require(ClaudeCodeCLI.processes(in: box.project).map(\.pid).min())
+
+        try tmux.type("First question", enter: false)
+        try tmux.press("Enter")
+        try await tmux.wait(for: "First question", within: .seconds(10))
+        proxy.cutAll()
+        try await tmux.wait(for: "reattaching to \(name)", within: .seconds(15))
+        // The box's tmux redraws its screen over rws's message; the answer arrives there once.
+        let screen = try await tmux.wait(within: .seconds(30), for: "the answer on the same screen") {
+            !$0.contains("reattaching") && $0.contains("First answer: 41.")
+        }
+        #expect(screen.components(separatedBy: "First answer: 41.").count == 2, "\(screen)")
+        #expect(ClaudeCodeCLI.processes(in: box.project).map(\.pid).min() == claude, "a new Claude Code was started")
+
+        try tmux.type("Second question", enter: false)
+        try tmux.press("Enter")
+        try await tmux.wait(for: "Second answer: 42.", within: .seconds(30))
+        try tmux.press("Enter")
+        try tmux.type("~.", enter: false)
+        try await tmux.wait(for: "Detached from \(name)", within: .seconds(10))
+        // rws reads the keyboard until it exits: the next command waits for the local prompt.
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        #expect(ClaudeCodeCLI.processes(in: box.project).map(\.pid).min() == claude, "detaching ended Claude Code")
+
+        let listed = try box.rws(["claude", "--list-persistent"])
+        #expect(listed.stdout.contains("\(name)\ttmux\tdetached"), "\(listed.stdout)")
+        // Another terminal takes it over, with the conversation on its screen.
+        try tmux.type("clear; " + (try ShellQuoting.commandLine([RWSBinary.path, "claude"] + box.server.rwsFlags + ["--attach", name])))
+        try await tmux.wait(for: "Second answer: 42.", within: .seconds(15))
+        try tmux.press("Enter")
+        try tmux.type("~.", enter: false)
+        try await tmux.wait(for: "Detached from \(name)", within: .seconds(10))
+
+        let killed = try box.rws(["claude", "--kill-persistent", name])
+        #expect(killed.status == 0, "\(killed.stderr)")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !ClaudeCodeCLI.processes(in: box.project).isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty, "Claude Code outlived --kill-persistent")
+    }
+
+    @Test func attachingToASessionThatIsNotThereSaysSoAndStartsNothing() async throws {
+        let box = try AskBox(turns: [])
+        defer { box.stop() }
+        let tmux = try Tmux.start(home: box.home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "claude"] + box.server.rwsFlags + ["--attach", "claude-none"]) + "; echo rws-exit=$?")
+        let screen = try await tmux.wait(for: "rws-exit=64")
+        #expect(screen.contains("no persistent shell named claude-none"), "\(screen)")
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
+    @Test(arguments: [
+        (["--name", "x", "app"], "a session name goes with --persist"),
+        (["--attach", "claude-app", "app"], "take no project"),
+        (["--attach", "claude-app", "--model", "opus"], "take no project"),
+        (["--persist", "--kill-persistent", "claude-app"], "give one of"),
+    ])
+    func optionsThatDoNotGoTogetherAreUsageErrors(arguments: [String], message: String) throws {
+        let outcome = try RWSBinary.run(["claude", "--host", "127.0.0.1"] + arguments, home: NSTemporaryDirectory())
+        #expect(outcome.status == 64 && outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+
+    @Test(arguments: [
+        ("app", nil, "claude-app"), ("~/src/my.app", nil, "claude-my-app"), (nil, "0b1c", "claude-0b1c"), (nil, nil, "claude"),
+        ("/", nil, "claude"), ("~", nil, "claude"),
+    ] as [(String?, String?, String)])
+    func theSessionIsNamedForTheProject(project: String?, resume: String?, name: String) {
+        #expect(ClaudeCommand.sessionName(project: project, resume: resume) == name)
+    }
+}
+
+extension AskBox {
+    /// Claude Code's state on a box someone used: onboarding done, the project trusted, the key accepted.
+    func finishOnboarding() throws {
+        let state: [String: Any] = [
+            "hasCompletedOnboarding": true, "theme": "dark", "customApiKeyResponses": ["approved": ["sk-test"], "rejected": [String]()],
+            "projects": [project: ["hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true]],
+        ]
+        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: server.remoteHome + "/.claude.json"))
+    }
+}
