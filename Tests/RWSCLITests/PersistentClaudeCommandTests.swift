@@ -26,7 +26,9 @@ import Testing
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         let flags = try box.server.rwsFlags(through: proxy)
-        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "claude"] + flags + ["--persist", "--name", name, "app", "--permission-mode", "default"]))
+        try tmux.type(
+            try ShellQuoting.commandLine(
+                [RWSBinary.path, "claude"] + flags + ["--persist", "--name", name, "app", "--permission-mode", "default"]))
         try await tmux.wait(for: "? for shortcuts", within: .seconds(30))
         // Claude Code itself: the oldest process in the project (it starts short-lived helpers there).
         let claude = try #require(ClaudeCodeCLI.processes(in: box.project).map(\.pid).min())
@@ -77,7 +79,9 @@ import Testing
         let tmux = try Tmux.start(home: box.home)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
-        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "claude"] + box.server.rwsFlags + ["--attach", "claude-none"]) + "; echo rws-exit=$?")
+        try tmux.type(
+            try ShellQuoting.commandLine([RWSBinary.path, "claude"] + box.server.rwsFlags + ["--attach", "claude-none"])
+                + "; echo rws-exit=$?")
         let screen = try await tmux.wait(for: "rws-exit=64")
         #expect(screen.contains("no persistent shell named claude-none"), "\(screen)")
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
@@ -94,10 +98,11 @@ import Testing
         #expect(outcome.status == 64 && outcome.stderr.contains(message), "\(outcome.stderr)")
     }
 
-    @Test(arguments: [
-        ("app", nil, "claude-app"), ("~/src/my.app", nil, "claude-my-app"), (nil, "0b1c", "claude-0b1c"), (nil, nil, "claude"),
-        ("/", nil, "claude"), ("~", nil, "claude"),
-    ] as [(String?, String?, String)])
+    @Test(
+        arguments: [
+            ("app", nil, "claude-app"), ("~/src/my.app", nil, "claude-my-app"), (nil, "0b1c", "claude-0b1c"), (nil, nil, "claude"),
+            ("/", nil, "claude"), ("~", nil, "claude"),
+        ] as [(String?, String?, String)])
     func theSessionIsNamedForTheProject(project: String?, resume: String?, name: String) {
         #expect(ClaudeCommand.sessionName(project: project, resume: resume) == name)
     }

@@ -1,21 +1,22 @@
 import Foundation
 import Platform
 
-/// A `direct-tcpip` channel from a jump host to the next host, relayed to one end of a local
-/// socket pair whose other end is the next connection's socket.
+/// A `direct-tcpip` channel relayed to a local socket: one end of a socket pair whose other end
+/// is the next connection's socket (a jump host), or a connection accepted by a ``PortForward``.
 ///
-/// The next session's bytes go through unchanged: libssh2 on the next connection sees a plain
-/// socket. The channel lives as long as that socket: when the next connection closes its end,
-/// the channel is closed and so is this (dedicated) jump connection; when the jump connection
-/// or the channel dies, this end is closed and the next connection sees its server hang up.
-/// Confined to the jump connection's I/O thread, like every operation.
+/// The bytes go through unchanged: libssh2 on the next connection sees a plain socket. The
+/// channel lives as long as that socket: when the local end closes, the channel is closed (and
+/// so is a jump connection, dedicated to its relay); when the connection or the channel dies,
+/// the local socket is closed and its peer sees the server hang up. Confined to the
+/// connection's I/O thread, like every operation.
 final class DirectTCPIPChannel: ChannelOperation {
     private let host: String
     private let port: Int
     private let fd: Int32
     private let watcher: RelayWatcher
     private let opened: Promise<Void>
-    /// The jump connection this channel belongs to, kept alive while the relay runs.
+    /// The jump connection this channel belongs to, kept alive while the relay runs; nil when
+    /// the connection is not dedicated to it.
     private var owner: SSHConnection?
     private var announced = false
     private var finished = false
@@ -25,13 +26,21 @@ final class DirectTCPIPChannel: ChannelOperation {
     private var readBuffer = [UInt8](repeating: 0, count: DirectTCPIPChannel.chunk)
     private var socketEnded = false
     private var channelEnded = false
+    /// A forwarded connection closes one direction at a time (an HTTP client's shutdown after its
+    /// request): the socket's end goes on as the channel's EOF and the reverse, and the relay
+    /// ends when both are done or the socket breaks. A jump relay ends with either side.
+    private let halfCloses: Bool
+    private var socketBroken = false
+    private var eofSent = false
+    private var socketShutDown = false
     private static let chunk = 64 * 1024
 
-    init(loop: ConnectionLoop, host: String, port: Int, fd: Int32, owner: SSHConnection, opened: Promise<Void>) {
+    init(loop: ConnectionLoop, host: String, port: Int, fd: Int32, owner: SSHConnection?, opened: Promise<Void>) {
         self.host = host
         self.port = port
         self.fd = fd
         self.owner = owner
+        halfCloses = owner == nil
         self.opened = opened
         watcher = RelayWatcher(fd: fd) { [loop] in loop.wake() }
         super.init(loop: loop, setupRequests: [])
@@ -41,7 +50,7 @@ final class DirectTCPIPChannel: ChannelOperation {
         LibSSH2Channel.openDirectTCPIP(on: loop.transport, host: host, port: port)
     }
 
-    /// A refused direct-tcpip means the next host cannot be reached from here, not a full server.
+    /// A refused direct-tcpip means the target cannot be reached from the server, not a full server.
     override func openWasRefused(_ code: Int32) -> Bool { false }
 
     override func pump(_ channel: LibSSH2Channel) -> Bool {
@@ -54,10 +63,39 @@ final class DirectTCPIPChannel: ChannelOperation {
         var events: Int16 = 0
         if channelToSocket(channel, &progressed) { events |= Int16(POLLOUT) }
         if socketToChannel(channel, &progressed) { events |= Int16(POLLIN) }
+        if halfCloses { return pumpHalfClosing(channel, events: events, progressed: progressed) }
         if socketEnded && toChannel.isEmpty || channelEnded && toSocket.isEmpty {
             if channelEnded { _ = try? SystemCall.shutdown(fd, Int32(SHUT_WR)) }  // a failure: the peer is gone already
             outputEnded()
             if socketEnded { abandon() }
+            finish()
+            return true
+        }
+        watcher.arm(events)
+        return progressed
+    }
+
+    /// Passes each direction's end on, and ends the relay once both ended or the socket broke.
+    private func pumpHalfClosing(_ channel: LibSSH2Channel, events: Int16, progressed: Bool) -> Bool {
+        var progressed = progressed
+        if socketEnded, toChannel.isEmpty, !eofSent {
+            switch channel.sendEOF() {
+            case .wouldBlock: break
+            case .done:
+                eofSent = true
+                progressed = true
+            case .failed(let code):
+                eofSent = true
+                failChannel(code, "ending the direct-tcpip channel's input")
+            }
+        }
+        if channelEnded, toSocket.isEmpty, !socketShutDown {
+            socketShutDown = true
+            _ = try? SystemCall.shutdown(fd, Int32(SHUT_WR))  // a failure: the peer is gone already
+        }
+        if socketBroken || eofSent && socketShutDown {
+            outputEnded()
+            abandon()
             finish()
             return true
         }
@@ -83,6 +121,7 @@ final class DirectTCPIPChannel: ChannelOperation {
                     continue
                 }
                 socketEnded = true  // the next connection is gone
+                socketBroken = true
                 toSocket = []
                 return false
             }
@@ -97,7 +136,7 @@ final class DirectTCPIPChannel: ChannelOperation {
                 if channel.receivedEOF { channelEnded = true }
                 return false
             case .failed(let code):
-                failChannel(code, "reading from the jump channel")
+                failChannel(code, "reading from the direct-tcpip channel")
                 return false
             }
         }
@@ -106,7 +145,7 @@ final class DirectTCPIPChannel: ChannelOperation {
 
     /// Moves socket data to the channel; true when the socket had nothing more to read.
     private func socketToChannel(_ channel: LibSSH2Channel, _ progressed: inout Bool) -> Bool {
-        while !channelEnded {
+        while !channelEnded || halfCloses {
             if !toChannel.isEmpty {
                 switch toChannel.withUnsafeBytes({ channel.write($0) }) {
                 case .done(let written) where written > 0:
@@ -116,10 +155,10 @@ final class DirectTCPIPChannel: ChannelOperation {
                 case .wouldBlock:
                     return false  // the loop polls the session's socket
                 case .done:
-                    failChannel(0, "writing to the jump channel")
+                    failChannel(0, "writing to the direct-tcpip channel")
                     return false
                 case .failed(let code):
-                    failChannel(code, "writing to the jump channel")
+                    failChannel(code, "writing to the direct-tcpip channel")
                     return false
                 }
             }
@@ -130,6 +169,7 @@ final class DirectTCPIPChannel: ChannelOperation {
                 count = try readBuffer.withUnsafeMutableBytes { buffer throws(SystemCallError) in try SystemCall.receive(fd, into: buffer) }
             } catch {
                 count = 0
+                socketBroken = true
             }
             if let count, count > 0 {
                 toChannel = Array(readBuffer[0..<count])
@@ -153,13 +193,13 @@ final class DirectTCPIPChannel: ChannelOperation {
         }
     }
 
-    /// Closes this end of the pair and the jump connection it was dedicated to; runs once.
+    /// Closes the local socket, and the connection when it is dedicated to this relay; runs once.
     private func finish() {
         guard !finished else { return }
         finished = true
         watcher.stop()
         SystemCall.close(fd)
-        loop.requestClose()
+        if owner != nil { loop.requestClose() }
         owner = nil
     }
 

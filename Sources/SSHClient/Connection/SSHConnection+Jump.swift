@@ -2,11 +2,19 @@ import Foundation
 
 extension SSHConnection {
     /// Opens a `direct-tcpip` channel from this server to `host`:`port` and relays it to `fd`
-    /// (one end of a socket pair), which the relay then owns and closes. Returns once the server
-    /// opened the channel. This connection is dedicated to the relay: it closes when the relay ends.
-    func openRelay(to host: String, port: Int, fd: Int32) async throws {
+    /// (a nonblocking socket), which the relay then owns and closes. Returns once the server
+    /// opened the channel. A `dedicated` connection (a jump host's) closes when the relay ends;
+    /// otherwise the relay runs over the current link, waiting for a reconnect if one is under way.
+    func openRelay(to host: String, port: Int, fd: Int32, dedicated: Bool = true) async throws {
         let opened = Promise<Void>()
-        let owner = self
+        let owner: SSHConnection? = dedicated ? self : nil
+        let loop: ConnectionLoop
+        do {
+            loop = dedicated ? self.loop : try await link.usableLoop()
+        } catch {
+            TCPSocket(fd: fd).closeDescriptor()
+            throw error
+        }
         if let error = loop.submit({ loop in
             loop.enqueue(DirectTCPIPChannel(loop: loop, host: host, port: port, fd: fd, owner: owner, opened: opened))
         }) {

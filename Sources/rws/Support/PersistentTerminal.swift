@@ -7,7 +7,8 @@ import SSHClient
 enum PersistentTerminal {
     /// Opens the session on `ssh` with the terminal's configuration (its size now); `reattaching`
     /// after a lost link.
-    typealias Open = @Sendable (_ ssh: SSHConnection, _ configuration: ShellConfiguration, _ reattaching: Bool) async throws -> InteractiveShell
+    typealias Open =
+        @Sendable (_ ssh: SSHConnection, _ configuration: ShellConfiguration, _ reattaching: Bool) async throws -> InteractiveShell
 
     /// Attaches to session `name` with `open` and stays attached; `resume` is the command line that
     /// comes back to it, said when rws detaches.
@@ -27,7 +28,9 @@ enum PersistentTerminal {
                     guard case .failed(SSHError.connectionLost(let reason)) = end else { return try leaving.report(end) }
                     Terminal.err("\r\nrws: link lost (\(reason)); reattaching to \(name) when the box is back… (~. gives up)\r\n")
                     do {
-                        switch try await ShellBridge.waitForShell(keyboard: keyboard, { try await open(ssh, RemoteTerminal.configuration(terminal), true) }) {
+                        switch try await ShellBridge.waitForShell(
+                            keyboard: keyboard, { try await open(ssh, RemoteTerminal.configuration(terminal), true) })
+                        {
                         case .opened(let next): shell = next
                         case .gaveUp(let end): return try leaving.report(end, linkDown: true)
                         }

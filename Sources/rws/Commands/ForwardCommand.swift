@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import SSHClient
+
+struct ForwardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forward",
+        abstract: "Open a port of the box here: a local port whose connections go to it, as ssh -L does.",
+        discussion: """
+            PORT is the port on the box (a dev server's 3000). rws listens on 127.0.0.1 only: the same port number when it \
+            is free here, else a free one; LOCAL:PORT asks for LOCAL exactly (0:PORT for any free one). The first line on \
+            stdout is the local URL (http://127.0.0.1:LOCAL), so a script can read it.
+
+            Each connection gets its own channel over the one SSH connection, many at once. When the link drops, rws \
+            reconnects by itself and the local port stays open: connections under way end, new ones wait for the link. \
+            A connection the box refuses (nothing listening on PORT) is closed and said on stderr. --to connects from the \
+            box to another host it reaches (a database on its network).
+
+            Runs until Ctrl+C (or SIGTERM, SIGHUP), then closes the port and exits 128+N (130 for Ctrl+C); 64 for a \
+            port here that is taken or out of range; 255 when the connection failed.
+
+            Examples:
+              rws forward --host box 3000
+              rws forward --host box 8080:3000
+              rws forward --host box 5432 --to db.internal
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("The port on the box, or LOCAL:PORT.", valueName: "[local:]port"))
+    var spec: String
+
+    @Option(name: .long, help: ArgumentHelp("The host the box connects to (default its own 127.0.0.1).", valueName: "host"))
+    var to = "127.0.0.1"
+
+    /// The local port asked for (nil: the remote port's number if free, else any) and the remote one.
+    static func parse(_ spec: String) throws -> (local: Int?, remote: Int) {
+        let parts = spec.split(separator: ":", omittingEmptySubsequences: false)
+        let ports = parts.map { Int($0) }
+        guard (1...2).contains(parts.count), ports.allSatisfy({ $0 != nil }), let remote = ports.last!, (1...65535).contains(remote),
+            parts.count == 1 || (0...65535).contains(ports[0]!)
+        else {
+            throw ValidationError("\"\(spec)\" is not a port: give the port on the box (3000) or LOCAL:PORT (8080:3000), from 1 to 65535")
+        }
+        return (parts.count == 2 ? ports[0] : nil, remote)
+    }
+
+    func validate() throws {
+        _ = try Self.parse(spec)
+        if to.isEmpty { throw ValidationError("--to needs a host name or address") }
+    }
+
+    func run() async throws {
+        let (local, remote) = try Self.parse(spec)
+        await runReportingErrors {
+            try await connection.withConnection(reconnect: ReconnectPolicy(maximumDelay: .seconds(15), waitForConnection: .seconds(60))) {
+                ssh in
+                let forward = try Self.listen(on: ssh, local: local, remote: remote, host: to)
+                let ending = EndingSignal()
+                let (done, finish) = AsyncStream.makeStream(of: Void.self)
+                let handler = ending.handle { finish.finish() }
+                defer { handler.remove() }
+                Terminal.out("http://127.0.0.1:\(forward.localPort)\n")
+                Terminal.err("rws: forwarding 127.0.0.1:\(forward.localPort) to \(to.safeLine):\(remote) on \(ssh.configuration.host) (Ctrl+C stops)\n")
+                let failures = Task {
+                    for await failure in forward.failures { Terminal.err("rws: \(failure.description.safeLine)\n") }
+                }
+                let states = Task {
+                    var lost = false
+                    for await state in ssh.states() {
+                        switch state {
+                        case .reconnecting(let attempt, _, let reason) where attempt == 1 && !lost:
+                            lost = true
+                            Terminal.err("rws: link lost (\(reason.safeLine)); reconnecting, the local port stays open\n")
+                        case .connected where lost:
+                            lost = false
+                            Terminal.err("rws: link back\n")
+                        default:
+                            break
+                        }
+                    }
+                }
+                for await _ in done {}
+                forward.close()
+                states.cancel()
+                await failures.value
+                return ending.number.map { 128 + $0 } ?? 0
+            }
+        }
+    }
+
+    /// The forward on `local`, or for no local port asked, on the remote port's number if free here, else any.
+    /// A local port that cannot be listened on is a usage error (exit 64): another one will do.
+    private static func listen(on ssh: SSHConnection, local: Int?, remote: Int, host: String) throws -> PortForward {
+        do {
+            if let local { return try ssh.forwardLocal(port: local, to: remote, host: host) }
+            return try (try? ssh.forwardLocal(port: remote, to: remote, host: host)) ?? ssh.forwardLocal(port: 0, to: remote, host: host)
+        } catch let error as SSHError {
+            throw CLIError.usage(error.description)
+        }
+    }
+}
