@@ -193,6 +193,21 @@ public enum SystemCall {
             storage: storage, length: socklen_t(MemoryLayout<sockaddr_in>.size))
     }
 
+    /// The text form of an IPv4 (4 bytes) or IPv6 (16 bytes) address in network order
+    /// (`inet_ntop`: `127.0.0.1`, `::1`); nil for any other length.
+    public static func addressText(_ bytes: [UInt8]) -> String? {
+        let family: Int32
+        switch bytes.count {
+        case 4: family = AF_INET
+        case 16: family = AF_INET6
+        default: return nil
+        }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let converted = bytes.withUnsafeBytes { address in inet_ntop(family, address.baseAddress, &text, socklen_t(text.count)) }
+        guard converted != nil else { return nil }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// A new socket for `address`, close-on-exec.
     public static func socket(for address: SocketAddress) throws(SystemCallError) -> Int32 {
         let fd = Glibc.socket(address.family, address.type | Int32(SOCK_CLOEXEC.rawValue), address.protocolNumber)

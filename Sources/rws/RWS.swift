@@ -21,7 +21,9 @@ struct RWS: AsyncParsableCommand {
             """,
         version: "0.1.0",
         groupedSubcommands: [
-            CommandGroup(name: "Connection", subcommands: [ExecCommand.self, ShellCommand.self, ForwardCommand.self, ConfigCommand.self]),
+            CommandGroup(
+                name: "Connection",
+                subcommands: [ExecCommand.self, ShellCommand.self, ForwardCommand.self, PortsCommand.self, ConfigCommand.self]),
             CommandGroup(name: "Projects", subcommands: [ProjectsCommand.self, CreateCommand.self, CloneCommand.self, DeleteCommand.self]),
             CommandGroup(
                 name: "Sessions",

@@ -44,11 +44,74 @@ import Testing
         #expect(echo.acceptedConnections == 2)
     }
 
+    @Test(arguments: ServerKind.allCases)
+    func autoForwardsAPortThatStartsListeningAndClosesItWhenItStops(kind: ServerKind) async throws {
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let base = home + "/auto"
+        let child = try Spawn.start(
+            RWSBinary.path, ["forward"] + (try SharedTestServer.get(kind).rwsFlags) + ["--auto"],
+            environment: ["HOME=\(home)", "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"], stdoutPath: base + ".out",
+            stderrPath: base + ".err")
+        defer { _ = try? SystemCall.kill(child, SIGKILL) }
+        let output = { (path: String) in (try? String(contentsOfFile: base + path, encoding: .utf8)) ?? "" }
+        try await Self.wait(for: "watching", in: { output(".err") })
+        let echo = try EchoServer()  // the dev server the agent starts
+        let line = try await Self.wait(for: "\t\(echo.port) (", in: { output(".out") })
+        let local = try #require(line.firstMatch(of: /http:\/\/127\.0\.0\.1:([0-9]+)\t/).flatMap { Int($0.1) })
+        let back = try await EchoServer.onThread { try EchoServer.roundTrip(port: local, Array("auto".utf8)) }
+        #expect(back == Array("auto".utf8))
+        echo.stop()
+        try await Self.wait(for: "\(echo.port) stopped listening", in: { output(".err") })
+        #expect(throws: SystemCallError.self) { _ = try EchoServer.roundTrip(port: local, [1]) }
+        try SystemCall.kill(child, SIGINT)
+        let status = try await EchoServer.onThread { () -> Int32? in
+            var status: Int32 = 0
+            return waitpid(child, &status, 0) == child ? status : nil
+        }
+        #expect(status.map { ($0 >> 8) & 0xFF } == 130, "\(output(".err"))")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func portsListsAListenerWithItsProcessAsLinesAndAsJSON(kind: ServerKind) throws {
+        let echo = try EchoServer()
+        defer { echo.stop() }
+        let flags = try SharedTestServer.get(kind).rwsFlags
+        let lines = try RWSBinary.run(["ports"] + flags, home: NSTemporaryDirectory())
+        #expect(lines.status == 0)
+        #expect(
+            lines.stdout.contains("\n\(echo.port)\t127.0.0.1\t\(getpid())\t") || lines.stdout.hasPrefix("\(echo.port)\t"), "\(lines.stdout)"
+        )
+        let json = try RWSBinary.run(["ports"] + flags + ["--json"], home: NSTemporaryDirectory())
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let mine = try #require(rows.first { $0["port"] as? Int == echo.port })
+        #expect(mine["address"] as? String == "127.0.0.1" && mine["pid"] as? Int == Int(getpid()))
+    }
+
+    /// Waits up to 15 s until `read()` contains `text`; returns the line holding it.
+    @discardableResult
+    private static func wait(for text: String, in read: () -> String) async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if let line = read().split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ScriptCase.Failure("never saw \(text.debugDescription); got: \(read())")
+    }
+
     @Test func aPortTakenHereIsAUsageErrorNamingIt() throws {
         let taken = try EchoServer()
         defer { taken.stop() }
         let outcome = try RWSBinary.run(["forward"] + SharedTestServer.get().rwsFlags + ["\(taken.port):22"], home: NSTemporaryDirectory())
-        #expect(outcome.status == 64 && outcome.stderr.contains("127.0.0.1:\(taken.port)") && outcome.stderr.contains("in use"), "\(outcome.stderr)")
+        #expect(
+            outcome.status == 64 && outcome.stderr.contains("127.0.0.1:\(taken.port)") && outcome.stderr.contains("in use"),
+            "\(outcome.stderr)")
+    }
+
+    @Test(arguments: [["3000", "--auto"], [], ["--auto", "--to", "db"]])
+    func aPortOrAutoIsNeededAndAutoTakesNoTarget(arguments: [String]) throws {
+        let outcome = try RWSBinary.run(["forward", "--host", "127.0.0.1"] + arguments, home: NSTemporaryDirectory())
+        #expect(outcome.status == 64, "\(outcome.stderr)")
     }
 
     @Test(arguments: ["abc", "70000", "0", "3000:", ":3000", "1:2:3", "-1:3000", "70000:3000"])

@@ -18,7 +18,9 @@ import Testing
             let payloads = (0..<8).map { index in (0..<(256 * 1024 + index)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) } }
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 for payload in payloads {
-                    group.addTask { try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.localPort, payload) } == payload }
+                    group.addTask {
+                        try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.localPort, payload) } == payload
+                    }
                 }
                 for try await same in group { #expect(same) }
             }

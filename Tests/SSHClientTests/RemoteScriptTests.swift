@@ -50,6 +50,17 @@ import Testing
     private static let files =
         #"printf 'hello\n' > "$2"; ln -s -- "$2" link; mkdir dir; chmod 644 -- "$2"; touch -h -d @1700000000 -- "$2" link dir home"#
 
+    /// A socket listening in this process for the ports case, for the life of the test run.
+    static let portsListener = try! EchoServer()
+
+    /// The run with only ``portsListener``'s row, as "PORT ADDRESS PID".
+    @Sendable static func ownPorts(_ run: ScriptShells.Run) -> ScriptShells.Run {
+        var run = run
+        let mine = ListeningPortScript.parse(run.stdoutText).filter { $0.port == portsListener.port }
+        run.stdout = Array(mine.map { "\($0.port) \($0.address) \($0.process?.pid ?? 0)\n" }.joined().utf8)
+        return run
+    }
+
     static let cases: [ScriptCase] = [
         ScriptCase("find: a preferred multiplexer first", PersistentShellScripts.find, arguments: { _ in [.word("screen")] }) { run, _ in
             try ScriptCase.require(run.status == 0 && run.stdoutText == "screen\n", "\(run)")
@@ -64,6 +75,18 @@ import Testing
             "named: locating no session of that name", PersistentShellScripts.named, arguments: { _ in [.word("locate"), .word(hostile)] }
         ) { run, _ in
             try ScriptCase.require(run.status == PersistentShellScripts.Exit.noSuchShell.rawValue && run.stdout.isEmpty, "\(run)")
+        },
+        ScriptCase(
+            "ports: a socket listening in this process, with its owner", ListeningPortScript.script,
+            // Only this process's listener: the machine's other sockets come and go between shells.
+            normalize: ownPorts,
+            arguments: { _ in
+                _ = Self.portsListener  // listening before the first shell runs
+                return []
+            }
+        ) { run, _ in
+            let mine = ownPorts(run)
+            try ScriptCase.require(mine.status == 0 && mine.stdoutText == "\(Self.portsListener.port) 127.0.0.1 \(getpid())\n", "\(run)")
         },
         ScriptCase("list: no sessions", PersistentShellScripts.list, arguments: { _ in [] }) { run, _ in
             try ScriptCase.require(run.status == 0 && run.stdout.isEmpty, "\(run)")

@@ -205,14 +205,22 @@ final class DirectTCPIPChannel: ChannelOperation {
 
     override func setupFailed(_ error: SSHError) {
         opened.complete(.failure(error))
-        finish()
+        if halfCloses { release() } else { finish() }
     }
 
     override func remoteClosed(status: ExitStatus?) { finish() }
 
     override func connectionFailed(_ error: SSHError) {
         opened.complete(.failure(error))
-        finish()
+        if halfCloses, !announced { release() } else { finish() }
+    }
+
+    /// Gives a forwarded connection whose channel never opened back to its caller (nothing was
+    /// sent on it yet): it may be carried over the next link, or closed.
+    private func release() {
+        guard !finished else { return }
+        finished = true
+        watcher.stop()
     }
 
     override func connectionClosing() { abandon() }

@@ -57,7 +57,7 @@ package struct RemoteScript: Sendable {
 extension RemoteScript {
     /// Every script SSHClient runs on the box, for tests.
     static let sshClientScripts: [RemoteScript] =
-        PersistentShellScripts.all + [ProcessKill.script, StoppableCommand.script] + ShellFileScripts.all
+        PersistentShellScripts.all + [ProcessKill.script, StoppableCommand.script, ListeningPortScript.script] + ShellFileScripts.all
 }
 
 /// The exit statuses a script uses to say why it stopped, shared by the script and its caller:

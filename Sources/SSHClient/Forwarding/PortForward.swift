@@ -97,7 +97,9 @@ public final class PortForward: Sendable {
             report.finish()
         }
         while !isClosed {
-            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: stopSignal.readFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: stopSignal.readFD, events: Int16(POLLIN), revents: 0),
+            ]
             guard (try? SystemCall.poll(&fds, timeout: nil)) != nil else { continue }
             if fds[1].revents != 0 { return }
             while !isClosed, let client = try? SystemCall.accept(listener) {
@@ -116,20 +118,35 @@ public final class PortForward: Sendable {
         }
         let (host, port, report) = (remoteHost, remotePort, report)
         Task {
-            do {
-                try await connection.openRelay(to: host, port: port, fd: client, dedicated: false)
-            } catch SSHError.channelFailed(_, let reason) {
-                // The server's words ("Channel open failure (connect failed)") say little on their own.
-                report.yield(
-                    Failure(
-                        error: .channelFailed(
-                            operation: "forwarding a connection to \(host):\(port) on the box",
-                            reason: "the box refused it (\(reason)): is anything listening there?")))
-            } catch let error as SSHError {
-                report.yield(Failure(error: error))
-            } catch {
-                report.yield(Failure(error: .channelFailed(operation: "forwarding to \(host):\(port)", reason: "\(error)")))
+            // A link lost before the channel opened (perhaps not yet noticed when the connection
+            // came) is tried again over the next link; nothing was sent yet.
+            var attempt = 1
+            while true {
+                do {
+                    return try await connection.openRelay(to: host, port: port, fd: client, dedicated: false)
+                } catch SSHError.connectionLost where attempt < 3 && connection.configuration.reconnect != nil {
+                    attempt += 1
+                } catch {
+                    SystemCall.close(client)
+                    report.yield(Self.failure(error, host: host, port: port))
+                    return
+                }
             }
+        }
+    }
+
+    /// `error` in rws's words: the server's own ("Channel open failure (connect failed)") say little.
+    private static func failure(_ error: any Error, host: String, port: Int) -> Failure {
+        switch error {
+        case SSHError.channelFailed(_, let reason):
+            return Failure(
+                error: .channelFailed(
+                    operation: "forwarding a connection to \(host):\(port) on the box",
+                    reason: "the box refused it (\(reason)): is anything listening there?"))
+        case let error as SSHError:
+            return Failure(error: error)
+        default:
+            return Failure(error: .channelFailed(operation: "forwarding to \(host):\(port)", reason: "\(error)"))
         }
     }
 }

@@ -16,6 +16,10 @@ struct ForwardCommand: AsyncParsableCommand {
             A connection the box refuses (nothing listening on PORT) is closed and said on stderr. --to connects from the \
             box to another host it reaches (a database on its network).
 
+            --auto watches the box's listening ports (rws ports, every 2 s) and forwards each one that starts listening \
+            from now on, printing a line per port on stdout (URL, tab, the box's port and its process), and closes it \
+            when it stops listening; ports already listening are left alone (rws forward PORT opens one).
+
             Runs until Ctrl+C (or SIGTERM, SIGHUP), then closes the port and exits 128+N (130 for Ctrl+C); 64 for a \
             port here that is taken or out of range; 255 when the connection failed.
 
@@ -23,16 +27,20 @@ struct ForwardCommand: AsyncParsableCommand {
               rws forward --host box 3000
               rws forward --host box 8080:3000
               rws forward --host box 5432 --to db.internal
+              rws forward --host box --auto
             """
     )
 
     @OptionGroup var connection: ConnectionOptions
 
     @Argument(help: ArgumentHelp("The port on the box, or LOCAL:PORT.", valueName: "[local:]port"))
-    var spec: String
+    var spec: String?
 
     @Option(name: .long, help: ArgumentHelp("The host the box connects to (default its own 127.0.0.1).", valueName: "host"))
     var to = "127.0.0.1"
+
+    @Flag(name: .long, help: "Forward each port that starts listening on the box from now on, and stop when it closes.")
+    var auto = false
 
     /// The local port asked for (nil: the remote port's number if free, else any) and the remote one.
     static func parse(_ spec: String) throws -> (local: Int?, remote: Int) {
@@ -47,52 +55,72 @@ struct ForwardCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        _ = try Self.parse(spec)
+        switch (spec, auto) {
+        case (let spec?, false): _ = try Self.parse(spec)
+        case (nil, true): break
+        case (_?, true): throw ValidationError("give a port or --auto, not both")
+        case (nil, false): throw ValidationError("give the port on the box to forward (rws forward 3000), or --auto")
+        }
         if to.isEmpty { throw ValidationError("--to needs a host name or address") }
+        if auto, to != "127.0.0.1" { throw ValidationError("--auto forwards the box's own ports: --to does not go with it") }
     }
 
     func run() async throws {
-        let (local, remote) = try Self.parse(spec)
         await runReportingErrors {
             try await connection.withConnection(reconnect: ReconnectPolicy(maximumDelay: .seconds(15), waitForConnection: .seconds(60))) {
                 ssh in
-                let forward = try Self.listen(on: ssh, local: local, remote: remote, host: to)
                 let ending = EndingSignal()
                 let (done, finish) = AsyncStream.makeStream(of: Void.self)
                 let handler = ending.handle { finish.finish() }
                 defer { handler.remove() }
-                Terminal.out("http://127.0.0.1:\(forward.localPort)\n")
-                Terminal.err("rws: forwarding 127.0.0.1:\(forward.localPort) to \(to.safeLine):\(remote) on \(ssh.configuration.host) (Ctrl+C stops)\n")
-                let failures = Task {
-                    for await failure in forward.failures { Terminal.err("rws: \(failure.description.safeLine)\n") }
+                let states = Task { await Self.reportLinkChanges(of: ssh) }
+                defer { states.cancel() }
+                if auto {
+                    let following = Task { await AutoForwarding(ssh: ssh).run() }
+                    for await _ in done {}
+                    following.cancel()
+                    await following.value
+                } else {
+                    let (local, remote) = try Self.parse(spec ?? "")
+                    let forward = try Self.listen(on: ssh, local: local, remote: remote, host: to)
+                    Terminal.out("http://127.0.0.1:\(forward.localPort)\n")
+                    let target = "\(to.safeLine):\(remote) on \(ssh.configuration.host)"
+                    Terminal.err("rws: forwarding 127.0.0.1:\(forward.localPort) to \(target) (Ctrl+C stops)\n")
+                    let failures = Task { await Self.reportFailures(of: forward) }
+                    for await _ in done {}
+                    forward.close()
+                    await failures.value
                 }
-                let states = Task {
-                    var lost = false
-                    for await state in ssh.states() {
-                        switch state {
-                        case .reconnecting(let attempt, _, let reason) where attempt == 1 && !lost:
-                            lost = true
-                            Terminal.err("rws: link lost (\(reason.safeLine)); reconnecting, the local port stays open\n")
-                        case .connected where lost:
-                            lost = false
-                            Terminal.err("rws: link back\n")
-                        default:
-                            break
-                        }
-                    }
-                }
-                for await _ in done {}
-                forward.close()
-                states.cancel()
-                await failures.value
                 return ending.number.map { 128 + $0 } ?? 0
             }
         }
     }
 
-    /// The forward on `local`, or for no local port asked, on the remote port's number if free here, else any.
+    /// Says on stderr why each connection could not be carried, until the forward closes.
+    static func reportFailures(of forward: PortForward) async {
+        for await failure in forward.failures { Terminal.err("rws: \(failure.description.safeLine)\n") }
+    }
+
+    /// Says on stderr when the link drops and when it is back.
+    private static func reportLinkChanges(of ssh: SSHConnection) async {
+        var lost = false
+        for await state in ssh.states() {
+            switch state {
+            case .reconnecting(let attempt, _, let reason) where attempt == 1 && !lost:
+                lost = true
+                Terminal.err("rws: link lost (\(reason.safeLine)); reconnecting, the local ports stay open\n")
+            case .connected where lost:
+                lost = false
+                Terminal.err("rws: link back\n")
+            default:
+                break
+            }
+        }
+    }
+
     /// A local port that cannot be listened on is a usage error (exit 64): another one will do.
-    private static func listen(on ssh: SSHConnection, local: Int?, remote: Int, host: String) throws -> PortForward {
+    /// Without one asked for: the remote port's number when it is free here, else any.
+    static func listen(on ssh: SSHConnection, local: Int?, remote: Int, host: String) throws -> PortForward {
         do {
             if let local { return try ssh.forwardLocal(port: local, to: remote, host: host) }
             return try (try? ssh.forwardLocal(port: remote, to: remote, host: host)) ?? ssh.forwardLocal(port: 0, to: remote, host: host)

@@ -1,0 +1,121 @@
+import Foundation
+import Platform
+
+/// A TCP port listening on the box, from its `/proc/net/tcp` and `tcp6`.
+public struct ListeningPort: Sendable, Equatable, Hashable {
+    /// The port number.
+    public var port: Int
+    /// The address it listens on: `0.0.0.0` or `::` (every address), `127.0.0.1` or `::1` (the
+    /// box itself), or one of its addresses.
+    public var address: String
+    /// The process that owns the socket, when the box lets this login read it (its own processes).
+    public var process: Process?
+
+    /// A process on the box.
+    public struct Process: Sendable, Equatable, Hashable {
+        /// Its PID.
+        public var pid: Int
+        /// Its command name (`/proc/PID/comm`: at most 15 characters).
+        public var command: String
+
+        /// A process description.
+        public init(pid: Int, command: String) {
+            self.pid = pid
+            self.command = command
+        }
+    }
+
+    /// A port description.
+    public init(port: Int, address: String, process: Process? = nil) {
+        self.port = port
+        self.address = address
+        self.process = process
+    }
+
+    /// The host the box connects to for a forward: its IPv6 loopback for a socket bound to `::1`
+    /// alone (a dev server on "localhost" that chose IPv6), else its IPv4 loopback.
+    public var forwardingHost: String { address == "::1" ? "::1" : "127.0.0.1" }
+
+    /// Whether the box reaches it on a loopback address (every listener but one bound to another
+    /// address of the box).
+    public var isReachableFromTheBox: Bool { ["0.0.0.0", "::", "127.0.0.1", "::1"].contains(address) }
+}
+
+/// The script behind ``SSHConnection/listeningPorts()``.
+enum ListeningPortScript {
+    /// Prints `L FILE ADDRESS:PORT INODE` for each listening socket (state 0A) of
+    /// /proc/net/tcp and tcp6, and `P PID INODE COMMAND` for each process owning one of them
+    /// (`ls -l` of every readable /proc/PID/fd: one process for all, any POSIX userland).
+    static let script = RemoteScript(
+        step: "listing the ports listening on the box",
+        body: #"""
+            {
+              for f in /proc/net/tcp /proc/net/tcp6; do
+                [ -r "$f" ] && awk -v f="${f##*/}" 'NR > 1 && $4 == "0A" { print "L", f, $2, $10 }' "$f"
+              done
+              echo --
+              # shellcheck disable=SC2012
+              ls -l /proc/[0-9]*/fd 2>/dev/null
+            } | awk '
+              !fds && $0 == "--" { fds = 1; next }
+              !fds { print; inode[$4] = 1; next }
+              /^\/proc\/[0-9]+\/fd:$/ { split($0, p, "/"); pid = p[3]; next }
+              $NF ~ /^socket:\[[0-9]+\]$/ { i = $NF; gsub(/[^0-9]/, "", i); if (i in inode) print "S", pid, i }
+            ' | while read -r kind a b c; do
+              if [ "$kind" = S ]; then
+                printf 'P %s %s %s\n' "$a" "$b" "$(cat "/proc/$a/comm" 2>/dev/null)"
+              else
+                printf '%s %s %s %s\n' "$kind" "$a" "$b" "$c"
+              fi
+            done
+            """#)
+
+    /// The ports in `output`, sorted by port then address, one row per address and port.
+    static func parse(_ output: String) -> [ListeningPort] {
+        var owners: [String: ListeningPort.Process] = [:]
+        var sockets: [(address: String, port: Int, inode: String)] = []
+        for line in output.split(separator: "\n") {
+            let words = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map(String.init)
+            if words.count >= 3, words[0] == "P", let pid = Int(words[1]) {
+                // Several processes may share a socket (a pre-forking server): the first is shown.
+                if owners[words[2]] == nil { owners[words[2]] = ListeningPort.Process(pid: pid, command: words.count == 4 ? words[3] : "") }
+            } else if words.count == 4, words[0] == "L", let (address, port) = decode(words[2]) {
+                sockets.append((address, port, words[3]))
+            }
+        }
+        var seen = Set<ListeningPort>()
+        return sockets.compactMap { socket -> ListeningPort? in
+            let port = ListeningPort(port: socket.port, address: socket.address, process: owners[socket.inode])
+            return seen.insert(port).inserted ? port : nil
+        }.sorted { ($0.port, $0.address) < ($1.port, $1.address) }
+    }
+
+    /// `0100007F:0BB8` → (127.0.0.1, 3000); the kernel prints each 32-bit word of the address in
+    /// host order (little-endian here), the port in network order.
+    static func decode(_ field: String) -> (String, Int)? {
+        let parts = field.split(separator: ":")
+        guard parts.count == 2, let port = Int(parts[1], radix: 16), [8, 32].contains(parts[0].count) else { return nil }
+        var bytes: [UInt8] = []
+        let hex = Array(parts[0].utf8)
+        for word in stride(from: 0, to: hex.count, by: 8) {
+            guard let value = UInt32(String(decoding: hex[word..<word + 8], as: UTF8.self), radix: 16) else { return nil }
+            bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
+        }
+        guard let text = SystemCall.addressText(bytes) else { return nil }
+        return (text, port)
+    }
+}
+
+extension SSHConnection {
+    /// The TCP ports listening on the box (IPv4 and IPv6), with the owning process where this
+    /// login may read it; what `rws ports` shows and `rws forward --auto` follows.
+    ///
+    /// Reads `/proc`: on a box without it (not Linux) the list is empty.
+    public func listeningPorts() async throws -> [ListeningPort] {
+        let result = try await run(try ListeningPortScript.script.commandLine(), idempotent: true)
+        guard result.status.isSuccess else {
+            throw SSHError.channelFailed(operation: ListeningPortScript.script.step, reason: result.stderrText)
+        }
+        return ListeningPortScript.parse(result.stdoutText)
+    }
+}

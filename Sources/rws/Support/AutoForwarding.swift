@@ -1,0 +1,53 @@
+import Foundation
+import SSHClient
+
+/// `rws forward --auto`: follows the box's listening ports and forwards each one that appears
+/// (the dev server the agent just started), until cancelled. Ports listening when it starts are
+/// left alone; a forwarded port that stops listening is closed here too.
+struct AutoForwarding {
+    let ssh: SSHConnection
+    /// How often the box's ports are listed.
+    static let interval = Duration.seconds(2)
+
+    func run() async {
+        var known: Set<Int>?
+        var forwards: [Int: PortForward] = [:]
+        defer { for forward in forwards.values { forward.close() } }
+        while !Task.isCancelled {
+            // A listing that fails (the link is down) is tried again at the next round.
+            if let listed = try? await ssh.listeningPorts() {
+                let reachable = listed.filter(\.isReachableFromTheBox)
+                let ports = Dictionary(reachable.map { ($0.port, $0) }, uniquingKeysWith: { first, _ in first })
+                if let before = known {
+                    for port in ports.keys.sorted() where !before.contains(port) && forwards[port] == nil {
+                        forwards[port] = open(ports[port]!)
+                    }
+                    for (port, forward) in forwards where ports[port] == nil {
+                        forward.close()
+                        forwards[port] = nil
+                        Terminal.err("rws: \(port) stopped listening on the box; closed 127.0.0.1:\(forward.localPort)\n")
+                    }
+                } else {
+                    let listening = ports.keys.sorted().map(String.init).joined(separator: " ")
+                    Terminal.err(
+                        "rws: watching \(ssh.configuration.host): forwarding each port that starts listening (Ctrl+C stops); "
+                            + (listening.isEmpty ? "none listens now\n" : "left alone, listening already: \(listening)\n"))
+                }
+                known = Set(ports.keys).union(forwards.keys)
+            }
+            try? await Task.sleep(for: Self.interval)
+        }
+    }
+
+    /// The forward of `port`, on its own number here when free; its URL on stdout.
+    private func open(_ port: ListeningPort) -> PortForward? {
+        guard let forward = try? ForwardCommand.listen(on: ssh, local: nil, remote: port.port, host: port.forwardingHost) else {
+            Terminal.err("rws: could not listen here for \(port.port)\n")
+            return nil
+        }
+        let owner = port.process.map { " (\($0.command.safeLine))" } ?? ""
+        Terminal.out("http://127.0.0.1:\(forward.localPort)\t\(port.port)\(owner)\n")
+        Task { await ForwardCommand.reportFailures(of: forward) }
+        return forward
+    }
+}
