@@ -67,7 +67,9 @@ enum ForwardingBenchmark {
         for _ in 0..<roundTrips {
             let started = ContinuousClock.now
             _ = try byte.withUnsafeBytes { try SystemCall.send(fd, from: $0) }
-            guard try byte.withUnsafeMutableBytes({ try SystemCall.receive(fd, into: $0) }) == 1 else { throw ScriptCase.Failure("no echo") }
+            guard try byte.withUnsafeMutableBytes({ try SystemCall.receive(fd, into: $0) }) == 1 else {
+                throw ScriptCase.Failure("no echo")
+            }
             samples.append(seconds(since: started))
         }
         return samples
@@ -109,7 +111,8 @@ private final class SourceServer: Sendable {
                 Thread.detachNewThread {
                     let chunk = [UInt8](repeating: 0x61, count: 256 * 1024)
                     var left = size
-                    while left > 0, let sent = try? chunk[0..<min(left, chunk.count)].withUnsafeBytes({ try SystemCall.send(client, from: $0) }),
+                    while left > 0,
+                        let sent = try? chunk[0..<min(left, chunk.count)].withUnsafeBytes({ try SystemCall.send(client, from: $0) }),
                         sent > 0
                     {
                         left -= sent

@@ -35,8 +35,28 @@ import Testing
         let missing = try RWSBinary.run(["get"] + server.rwsFlags + ["~/" + name + "/none.txt", folder], home: home)
         #expect(missing.status == 1 && missing.stderr.contains("none.txt"), "\(missing.stderr)")
         let folderThere = try RWSBinary.run(["get"] + server.rwsFlags + ["~/" + name + "/sub dir", folder], home: home)
-        #expect(folderThere.status == 1 && folderThere.stderr.contains("is not a regular file"), "\(folderThere.stderr)")
+        #expect(folderThere.status == 1 && folderThere.stderr.contains("is a directory: add -r"), "\(folderThere.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes.txt"])
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func getDashRCopiesATreeWithItsLinkAndRefusesToOverwriteIt(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let name = try makeTree(server)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-get-r-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+
+        let copied = try RWSBinary.run(["get", "-r"] + server.rwsFlags + ["~/" + name + "/", folder], home: home)
+        #expect(copied.status == 0 && copied.stderr.isEmpty && copied.stdout.isEmpty, "\(copied.stderr)")
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: folder + "/" + name)) == ["notes.txt", "sub dir", "link"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + name + "/link") == "notes.txt")
+        #expect(try String(contentsOfFile: folder + "/" + name + "/notes.txt", encoding: .utf8) == "hello\n")
+
+        // Into the same folder again: the tree's own name is taken there now.
+        let again = try RWSBinary.run(["get", "-r"] + server.rwsFlags + ["~/" + name, folder], home: home)
+        #expect(again.status == 1 && again.stderr.contains("exists here already"), "\(again.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [name])
     }
 
     @Test(arguments: ServerKind.allCases)

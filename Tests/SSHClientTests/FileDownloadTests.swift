@@ -56,7 +56,7 @@ import Testing
     func aFolderOnTheBoxOrAMissingFolderHereIsSaidAndNothingIsLeft(kind: ServerKind) async throws {
         let (remote, _, local) = try Self.fixture()
         let folder = URL(fileURLWithPath: remote).deletingLastPathComponent().path
-        await #expect(throws: TransferError.notARegularFile(path: folder)) {
+        await #expect(throws: TransferError.isADirectory(path: folder)) {
             try await FileRoute.sftp.withConnection(kind) { try await $0.download(folder, to: local + "/x") }
         }
         await #expect {

@@ -22,6 +22,12 @@ public struct TransferProgress: Sendable, Equatable {
 public enum TransferError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path (on the box for a download, here for an upload) is a directory or another non-file.
     case notARegularFile(path: String)
+    /// A directory copy was asked for a path that is not a directory.
+    case notADirectory(path: String)
+    /// A directory was to be copied without asking for its contents.
+    case isADirectory(path: String)
+    /// The directory to create is there already.
+    case targetExists(path: String)
     /// The local file or its temporary could not be written.
     case localFile(path: String, reason: String)
 
@@ -29,7 +35,13 @@ public enum TransferError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notARegularFile(let path):
-            return "\(path) is not a regular file; rws copies one file at a time for now"
+            return "\(path) is not a regular file or directory"
+        case .notADirectory(let path):
+            return "\(path) is not a directory"
+        case .isADirectory(let path):
+            return "\(path) is a directory: add -r to copy it and everything in it"
+        case .targetExists(let path):
+            return "\(path) exists here already: remove it or give another name; nothing was copied"
         case .localFile(let path, let reason):
             return "cannot write \(path) here: \(reason); check that its folder exists and is writable"
         }
@@ -63,6 +75,7 @@ extension SSHConnection {
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> TransferProgress {
         let remote = try await stat(path, followSymlinks: true)
+        if remote.kind == .directory { throw TransferError.isADirectory(path: path) }
         guard remote.kind == .file else { throw TransferError.notARegularFile(path: path) }
         let total = remote.size
         let partial = Self.partialTransferPath(for: localPath)

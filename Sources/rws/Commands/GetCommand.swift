@@ -6,7 +6,7 @@ import Synchronization
 struct GetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
-        abstract: "Copy a file from the box to this machine.",
+        abstract: "Copy a file, or with -r a directory, from the box to this machine.",
         discussion: """
             REMOTE is a file on the box: absolute, or relative to the remote home (quote a leading ~). LOCAL is where to put \
             it here: a file name, or an existing folder to put it in under its own name; the current folder when left out.
@@ -17,13 +17,20 @@ struct GetCommand: AsyncParsableCommand {
             remote file's at the same place, and starts over otherwise. On a terminal a progress line shows the rate and \
             the time left; on a pipe nothing is printed.
 
-            Directories are not copied yet. Exit status 0, 1 when the remote file or the local folder is missing or \
-            unreadable (the message says which), 255 when the connection failed.
+            With -r a directory is copied with everything in it: files stream as above, symbolic links stay links (never \
+            followed), permission bits and times are kept, FIFOs, sockets and devices are skipped. The tree is built in \
+            .NAME.rws-part beside LOCAL and renamed at the end; LOCAL must not exist. --resume keeps the files of an \
+            interrupted copy that have the remote size and time and continues a partial one; without it the temporary \
+            of an interrupted copy is removed first.
+
+            Exit status 0, 1 when the remote file or the local folder is missing or unreadable, or LOCAL exists for -r \
+            (the message says which), 255 when the connection failed.
 
             Examples:
               rws get --host box '~/app/build/app.tar.gz'
               rws get --host box /var/log/syslog logs/
               rws get --host box '~/big.iso' --resume
+              rws get --host box -r '~/app/fixtures' ./fixtures
             """
     )
 
@@ -39,13 +46,19 @@ struct GetCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Continue an interrupted copy from its temporary, after checking its last bytes.")
     var resume = false
 
+    @Flag(name: [.short, .long], help: "Copy a directory and everything in it.")
+    var recursive = false
+
     func run() async throws {
         await runReportingErrors {
             try requireRemotePath(remote)
             let target = Self.localPath(for: remote, local: local)
             let meter = Terminal.isTTY(2) ? ProgressLine(name: URL(fileURLWithPath: target).lastPathComponent) : nil
             _ = try await connection.withConnection { ssh in
-                try await ssh.download(remote, to: target, resume: resume) { meter?.show($0) }
+                if recursive, try await ssh.stat(remote, followSymlinks: true).kind == .directory {
+                    return try await ssh.downloadDirectory(remote, to: target, resume: resume) { meter?.show($0) }
+                }
+                return try await ssh.download(remote, to: target, resume: resume) { meter?.show($0) }
             }
             meter?.clear()
             return 0
@@ -54,7 +67,7 @@ struct GetCommand: AsyncParsableCommand {
 
     /// LOCAL as given, inside it when it is a folder, or the remote file's name here.
     static func localPath(for remote: String, local: String?) -> String {
-        let name = remote.split(separator: "/").last.map(String.init) ?? remote
+        let name = remote.split(separator: "/").last.map(String.init) ?? remote  // "~/app/" names app
         guard let local else { return name }
         let expanded = NSString(string: local).expandingTildeInPath
         var isFolder: ObjCBool = false
