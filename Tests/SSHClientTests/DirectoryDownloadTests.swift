@@ -37,7 +37,10 @@ import Testing
         #expect(done.bytes == done.total && done.total == 6 + 18 + 8_000_000 + 8)
         let files = FileManager.default
         #expect(try files.contentsOfDirectory(atPath: local) == ["copy"])
-        #expect(try Set(files.contentsOfDirectory(atPath: target)) == ["a.txt", "run.sh", "sub", "empty", Self.hostile, "link", "abs", "dirlink", "dangling"])
+        #expect(
+            try Set(files.contentsOfDirectory(atPath: target)) == [
+                "a.txt", "run.sh", "sub", "empty", Self.hostile, "link", "abs", "dirlink", "dangling",
+            ])
         for name in ["a.txt", "run.sh", "sub/deeper/b.bin", Self.hostile] {
             #expect(files.contents(atPath: target + "/" + name) == files.contents(atPath: remote + "/" + name), "\(name)")
         }
@@ -45,8 +48,12 @@ import Testing
         #expect(try files.destinationOfSymbolicLink(atPath: target + "/abs") == "/etc/hostname")
         #expect(try files.destinationOfSymbolicLink(atPath: target + "/dirlink") == "sub")
         #expect(try files.destinationOfSymbolicLink(atPath: target + "/dangling") == "nowhere")
-        func mode(_ name: String) throws -> Int { (try files.attributesOfItem(atPath: target + "/" + name)[.posixPermissions] as? NSNumber)?.intValue ?? -1 }
-        func time(_ name: String) throws -> Double { (try files.attributesOfItem(atPath: target + "/" + name)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1 }
+        func mode(_ name: String) throws -> Int {
+            (try files.attributesOfItem(atPath: target + "/" + name)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        func time(_ name: String) throws -> Double {
+            (try files.attributesOfItem(atPath: target + "/" + name)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+        }
         #expect(try mode("run.sh") == 0o755 && mode("a.txt") == 0o644 && mode("empty") == 0o700)
         #expect(try time("a.txt") == 1_600_000_000 && time("sub/deeper") == 1_600_000_000 && time("sub") == 1_600_000_000)
     }
@@ -70,7 +77,9 @@ import Testing
 
         let resumed = try await server.withConnection { try await $0.downloadDirectory(remote, to: target, resume: true) }
         #expect(resumed.bytes == resumed.total && resumed.transferred < resumed.total, "\(resumed)")
-        #expect(FileManager.default.contents(atPath: target + "/sub/deeper/b.bin") == FileManager.default.contents(atPath: remote + "/sub/deeper/b.bin"))
+        #expect(
+            FileManager.default.contents(atPath: target + "/sub/deeper/b.bin")
+                == FileManager.default.contents(atPath: remote + "/sub/deeper/b.bin"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: local) == ["copy"])
     }
 

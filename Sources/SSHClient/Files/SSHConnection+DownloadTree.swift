@@ -78,7 +78,8 @@ extension SSHConnection {
     private func copyFile(_ entry: RemoteFileEntry, to here: String, resume: Bool, counter: TreeProgress) async throws {
         if resume, let attributes = try? FileManager.default.attributesOfItem(atPath: here),
             (attributes[.size] as? NSNumber)?.uint64Value == entry.size,
-            (attributes[.modificationDate] as? Date).map({ Int($0.timeIntervalSince1970) }) == Int(entry.attributes.modificationTime.timeIntervalSince1970)
+            (attributes[.modificationDate] as? Date).map({ Int($0.timeIntervalSince1970) })
+                == Int(entry.attributes.modificationTime.timeIntervalSince1970)
         {
             counter.add(done: entry.size, moved: 0)
             return
@@ -120,7 +121,10 @@ extension SSHConnection {
     private static func setAttributes(of path: String, from entry: RemoteFileEntry, for localPath: String) throws {
         do {
             try FileManager.default.setAttributes(
-                [.posixPermissions: NSNumber(value: entry.attributes.permissions & 0o7777), .modificationDate: entry.attributes.modificationTime],
+                [
+                    .posixPermissions: NSNumber(value: entry.attributes.permissions & 0o7777),
+                    .modificationDate: entry.attributes.modificationTime,
+                ],
                 ofItemAtPath: path)
         } catch {
             throw TransferError.localFile(path: localPath, reason: SystemCallError("chmod", describing: error).reason)
@@ -151,7 +155,8 @@ private final class TreeProgress: Sendable {
 
     /// The current file's progress, on top of what was done before it.
     func file(_ file: TransferProgress, after before: TransferProgress) {
-        let now = TransferProgress(bytes: before.bytes + file.bytes, total: before.total, transferred: before.transferred + file.transferred)
+        let now = TransferProgress(
+            bytes: before.bytes + file.bytes, total: before.total, transferred: before.transferred + file.transferred)
         state.withLock { $0 = now }
         report?(now)
     }
