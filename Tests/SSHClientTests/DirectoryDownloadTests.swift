@@ -63,7 +63,8 @@ import Testing
         let (remote, local) = try Self.fixture()
         let target = local + "/copy"
         let server = try FileRoute.sftp.server(kind)
-        let proxy = try FaultProxy(targetPort: server.port)
+        // 2 MB/s: the cut lands in the middle of the 8 MB file, whatever the windows hold.
+        let proxy = try FaultProxy(targetPort: server.port, link: .init(bytesPerSecond: 2_000_000))
         defer { proxy.stop() }
         let connection = try await SSHConnection.connect(server.configuration(through: proxy))
         await #expect(throws: (any Error).self) {
