@@ -10,7 +10,7 @@ import Testing
     @Test func theRootHelpGroupsTheSubcommandsByWhatTheyWorkOn() throws {
         let help = try RWSBinary.run(["--help"], home: home).stdout
         let groups = [
-            "CONNECTION": ["exec", "shell", "config"],
+            "CONNECTION": ["exec", "shell", "forward", "ports", "config"],
             "PROJECTS": ["projects", "create", "clone", "delete"],
             "SESSIONS": ["sessions", "history", "export", "rename", "rm-session", "search", "ask", "claude", "watch", "hooks"],
             "FILES": ["ls", "cat", "get", "put", "files"],
