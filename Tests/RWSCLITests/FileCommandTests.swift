@@ -55,7 +55,7 @@ import Testing
 
         // Into the same folder again: the tree's own name is taken there now.
         let again = try RWSBinary.run(["get", "-r"] + server.rwsFlags + ["~/" + name, folder], home: home)
-        #expect(again.status == 1 && again.stderr.contains("exists here already"), "\(again.stderr)")
+        #expect(again.status == 1 && again.stderr.contains("exists already"), "\(again.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [name])
     }
 
@@ -80,6 +80,27 @@ import Testing
         #expect(missing.status == 66 && missing.stderr.contains("no such file: " + here + "/none.bin"), "\(missing.stderr)")
         let noFolder = try RWSBinary.run(["put"] + server.rwsFlags + [here + "/it's a file.bin", "~/" + name + "/nope/x"], home: home)
         #expect(noFolder.status == 1 && noFolder.stderr.contains("nope"), "\(noFolder.stderr)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func putDashRSendsATreeIntoAFolderOnTheBoxAndRefusesToOverwriteIt(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let name = try makeTree(server)
+        let here = FileManager.default.temporaryDirectory.appendingPathComponent("rws-put-r-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: here + "/site/css", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: here) }
+        try Data("body {}\n".utf8).write(to: URL(fileURLWithPath: here + "/site/css/main.css"))
+        try FileManager.default.createSymbolicLink(atPath: here + "/site/style.css", withDestinationPath: "css/main.css")
+
+        let plain = try RWSBinary.run(["put"] + server.rwsFlags + [here + "/site", "~/" + name + "/"], home: home)
+        #expect(plain.status == 1 && plain.stderr.contains("is a directory: add -r"), "\(plain.stderr)")
+        let sent = try RWSBinary.run(["put", "-r"] + server.rwsFlags + [here + "/site", "~/" + name + "/"], home: home)
+        #expect(sent.status == 0 && sent.stderr.isEmpty, "\(sent.stderr)")
+        let there = server.remoteHome + "/" + name + "/site"
+        #expect(try String(contentsOfFile: there + "/css/main.css", encoding: .utf8) == "body {}\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: there + "/style.css") == "css/main.css")
+        let again = try RWSBinary.run(["put", "-r"] + server.rwsFlags + [here + "/site", "~/" + name + "/"], home: home)
+        #expect(again.status == 1 && again.stderr.contains("exists already"), "\(again.stderr)")
     }
 
     @Test(arguments: ServerKind.allCases)

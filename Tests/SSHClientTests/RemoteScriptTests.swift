@@ -175,6 +175,33 @@ import Testing
                     && (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 == 1_600_000_000
                     && !FileManager.default.fileExists(atPath: sandbox + "/tmp"), "\(run)")
         },
+        ScriptCase(
+            "finishing a tree upload", Files.finishTree, setup: "mkdir -p \"$1/tmp/sub\" && printf x > \"$1/tmp/sub/f\"",
+            arguments: { sandbox in
+                [.path(sandbox + "/tmp"), .path(sandbox + "/" + hostile), .word("1"), .word(hostile), .path(sandbox + "/tmp/sub/link")]
+                    + [
+                        .word("750"), .word("1600000000"), .path(sandbox + "/tmp/sub"), .word("705"), .word("1600000001"),
+                        .path(sandbox + "/tmp"),
+                    ]
+            }
+        ) { run, sandbox in
+            let tree = sandbox + "/" + hostile
+            let top = try FileManager.default.attributesOfItem(atPath: tree)
+            let sub = try FileManager.default.attributesOfItem(atPath: tree + "/sub")
+            try ScriptCase.require(
+                run.status == 0 && (try? FileManager.default.destinationOfSymbolicLink(atPath: tree + "/sub/link")) == hostile
+                    && (sub[.posixPermissions] as? NSNumber)?.intValue == 0o750 && (top[.posixPermissions] as? NSNumber)?.intValue == 0o705
+                    && (top[.modificationDate] as? Date)?.timeIntervalSince1970 == 1_600_000_001
+                    && !FileManager.default.fileExists(atPath: sandbox + "/tmp"), "\(run)")
+        },
+        ScriptCase(
+            "finishing a tree upload over an existing target", Files.finishTree, setup: "mkdir \"$1/tmp\" \"$1/there\"",
+            arguments: { [.path($0 + "/tmp"), .path($0 + "/there"), .word("0")] }
+        ) { run, sandbox in
+            try ScriptCase.require(
+                run.status == 1 && run.stderr.contains("rws-error:EEXIST") && FileManager.default.fileExists(atPath: sandbox + "/tmp"),
+                "\(run)")
+        },
         ScriptCase("making directories", Files.makeDirectory, arguments: { [.path($0 + "/a/" + hostile), .word("700"), .word("1")] }) {
             run, sandbox in
             var isDirectory: ObjCBool = false

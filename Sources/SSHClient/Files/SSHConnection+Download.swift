@@ -41,7 +41,7 @@ public enum TransferError: Error, Sendable, Equatable, CustomStringConvertible {
         case .isADirectory(let path):
             return "\(path) is a directory: add -r to copy it and everything in it"
         case .targetExists(let path):
-            return "\(path) exists here already: remove it or give another name; nothing was copied"
+            return "\(path) exists already: remove it or give another name; nothing was copied"
         case .localFile(let path, let reason):
             return "cannot write \(path) here: \(reason); check that its folder exists and is writable"
         }

@@ -8,6 +8,7 @@ enum ShellFileErrors {
         ("rws-error:ENOENT", { .noSuchFile(path: $0) }),
         ("rws-error:EISDIR", { .isADirectory(path: $0) }),
         ("rws-error:EACCES", { .permissionDenied(path: $0) }),
+        ("rws-error:EEXIST", { .alreadyExists(path: $0) }),
         ("rws-error:EINVAL", { .failed(operation: "reading the link", path: $0, reason: "not a symbolic link") }),
         ("No such file or directory", { .noSuchFile(path: $0) }),
         // A path through something that is not a directory does not exist (as over SFTP).

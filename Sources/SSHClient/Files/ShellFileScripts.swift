@@ -143,6 +143,28 @@ enum ShellFileScripts {
         chmod "$3" -- "$tmp" && touch -c -d "@$4" -- "$tmp" && mv -f -- "$tmp" "$p"
         """#)
 
+    /// Finishes a directory upload: in the temporary tree `$1`, makes the `$3` symbolic links
+    /// given next (target, path pairs), gives the directories given after them their modes and
+    /// times (mode, seconds since 1970, path triples, deepest first), then renames the tree to
+    /// `$2`, which must not exist.
+    static let finishTree = RemoteScript(
+        step: "finishing the upload of", exits: Exit.self, body: prelude,
+        #"""
+        tmp=$1 p=$2 n=$3
+        shift 3
+        while [ "$n" -gt 0 ]; do
+          rm -f -- "$2" && ln -s -- "$1" "$2" || exit 1
+          shift 2
+          n=$((n - 1))
+        done
+        while [ $# -gt 0 ]; do
+          chmod "$1" -- "$3" && touch -c -d "@$2" -- "$3" || exit 1
+          shift 3
+        done
+        rws_exists "$p" && rws_fail EEXIST
+        mv -- "$tmp" "$p"
+        """#)
+
     /// Prints the remote home.
     static let home = RemoteScript(
         step: "finding the home directory",
@@ -151,7 +173,7 @@ enum ShellFileScripts {
             """#)
 
     /// Every script here, for tests.
-    static let all = [listBatch, list, stat, readLink, read, write, append, makeDirectory, remove, finishUpload, home]
+    static let all = [listBatch, list, stat, readLink, read, write, append, makeDirectory, remove, finishUpload, finishTree, home]
 
     /// A flag as a word: `1` or `0`.
     static func flag(_ on: Bool) -> RemoteScript.Argument { .word(on ? "1" : "0") }

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import Platform
 import SSHClient
 
 struct PutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "put",
-        abstract: "Copy a file from this machine to the box.",
+        abstract: "Copy a file, or with -r a directory, from this machine to the box.",
         discussion: """
             LOCAL is a file here. REMOTE is where to put it on the box: a file path, or an existing folder (or a path ending \
             in /) to put it in under its own name; the remote home when left out. Quote a leading ~ ('~/dist/').
@@ -16,14 +17,21 @@ struct PutCommand: AsyncParsableCommand {
             it when its last bytes (up to 64 KiB) equal the local file's at the same place, and starts over otherwise. On a \
             terminal a progress line shows the rate and the time left; on a pipe nothing is printed.
 
-            Directories are not copied yet. Finishing needs commands to run on the box (not an SFTP-only account). Exit \
-            status 0, 1 when the local file or the remote folder is missing or unwritable (the message says which), 255 when \
-            the connection failed.
+            With -r a directory is copied with everything in it: files go as above, symbolic links stay links (never \
+            followed), permission bits and times are kept, FIFOs, sockets and devices are skipped. The tree is built in \
+            .NAME.rws-part beside REMOTE on the box and renamed at the end; REMOTE must not exist. --resume keeps the files \
+            of an interrupted copy that have the local size and time and continues a partial one; without it the temporary \
+            of an interrupted copy is removed first.
+
+            Finishing needs commands to run on the box (not an SFTP-only account). Exit status 0, 1 when the local file or \
+            the remote folder is missing or unwritable, or REMOTE exists for -r (the message says which), 66 when LOCAL does \
+            not exist, 255 when the connection failed.
 
             Examples:
               rws put --host box screenshot.png '~/app/docs/'
               rws put --host box build/app.tar.gz
               rws put --host box big.iso '~/big.iso' --resume
+              rws put --host box -r fixtures '~/app/'
             """
     )
 
@@ -39,6 +47,9 @@ struct PutCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Continue an interrupted copy from its temporary on the box, after checking its last bytes.")
     var resume = false
 
+    @Flag(name: [.short, .long], help: "Copy a directory and everything in it.")
+    var recursive = false
+
     func run() async throws {
         await runReportingErrors {
             let source = NSString(string: local).expandingTildeInPath
@@ -46,10 +57,13 @@ struct PutCommand: AsyncParsableCommand {
                 throw CLIError.failed("no such file: \(local) (a file on this machine); check the path", code: RWSExitCode.noInput)
             }
             if let remote { try requireRemotePath(remote) }
+            let isFolder = SystemCall.isDirectory(source)
+            if isFolder, !recursive { throw TransferError.isADirectory(path: local) }
             let name = URL(fileURLWithPath: source).lastPathComponent
             let meter = Terminal.isTTY(2) ? ProgressLine(name: name) : nil
             _ = try await connection.withConnection { ssh in
                 let target = try await Self.remotePath(for: name, remote: remote, on: ssh)
+                if isFolder { return try await ssh.uploadDirectory(source, to: target, resume: resume) { meter?.show($0) } }
                 return try await ssh.upload(source, to: target, resume: resume) { meter?.show($0) }
             }
             meter?.clear()

@@ -1,0 +1,78 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// `SSHConnection.uploadDirectory`: a local tree sent to the box into a temporary that one
+/// command finishes and renames; links stay links, modes and times are kept.
+@Suite(.timeLimit(.minutes(1))) struct DirectoryUploadTests {
+    static let hostile = DirectoryDownloadTests.hostile
+
+    /// The download fixture's tree, made here (the box's files are this machine's, so the same
+    /// script builds it), and an empty folder on the box.
+    static func fixture() throws -> (local: String, remote: String) {
+        let (tree, remote) = try DirectoryDownloadTests.fixture()
+        return (tree, remote)
+    }
+
+    @Test(arguments: ServerKind.allCases, [FileRoute.sftp, .shell])
+    func aTreeArrivesOnTheBoxWithItsLinksModesAndTimes(kind: ServerKind, route: FileRoute) async throws {
+        let (local, remote) = try Self.fixture()
+        let target = remote + "/copy"
+        let done = try await route.withConnection(kind) { try await $0.uploadDirectory(local, to: target) }
+        #expect(done.bytes == done.total && done.total == 6 + 18 + 8_000_000 + 8)
+        let files = FileManager.default
+        #expect(try files.contentsOfDirectory(atPath: remote) == ["copy"])
+        #expect(
+            try Set(files.contentsOfDirectory(atPath: target))
+                == ["a.txt", "run.sh", "sub", "empty", Self.hostile, "link", "abs", "dirlink", "dangling"])
+        for name in ["a.txt", "run.sh", "sub/deeper/b.bin", Self.hostile] {
+            #expect(files.contents(atPath: target + "/" + name) == files.contents(atPath: local + "/" + name), "\(name)")
+        }
+        #expect(try files.destinationOfSymbolicLink(atPath: target + "/abs") == "/etc/hostname")
+        #expect(try files.destinationOfSymbolicLink(atPath: target + "/dirlink") == "sub")
+        #expect(try files.destinationOfSymbolicLink(atPath: target + "/dangling") == "nowhere")
+        func attribute<T>(_ name: String, _ key: FileAttributeKey) throws -> T? { try files.attributesOfItem(atPath: target + "/" + name)[key] as? T }
+        #expect(try (attribute("run.sh", .posixPermissions) as NSNumber?)?.intValue == 0o755)
+        #expect(try (attribute("empty", .posixPermissions) as NSNumber?)?.intValue == 0o700)
+        #expect(try (attribute("sub/deeper", .modificationDate) as Date?)?.timeIntervalSince1970 == 1_600_000_000)
+        #expect(try (attribute("a.txt", .modificationDate) as Date?)?.timeIntervalSince1970 == 1_600_000_000)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aCutCopyLeavesNoTargetOnTheBoxAndResumes(kind: ServerKind) async throws {
+        let (local, remote) = try Self.fixture()
+        let target = remote + "/copy"
+        let server = try FileRoute.sftp.server(kind)
+        let proxy = try FaultProxy(targetPort: server.port, link: .init(bytesPerSecond: 2_000_000))
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(server.configuration(through: proxy))
+        await #expect(throws: (any Error).self) {
+            try await connection.uploadDirectory(local, to: target) { progress in
+                if progress.bytes > 100_000 { proxy.cutAll() }
+            }
+        }
+        await connection.close()
+        #expect(!FileManager.default.fileExists(atPath: target))
+        let resumed = try await server.withConnection { try await $0.uploadDirectory(local, to: target, resume: true) }
+        #expect(resumed.bytes == resumed.total && resumed.transferred < resumed.total, "\(resumed)")
+        #expect(
+            FileManager.default.contents(atPath: target + "/sub/deeper/b.bin")
+                == FileManager.default.contents(atPath: local + "/sub/deeper/b.bin"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: remote) == ["copy"])
+    }
+
+    @Test func anExistingTargetOrAFileIsRefusedAndNothingIsWritten() async throws {
+        let (local, remote) = try Self.fixture()
+        try FileManager.default.createDirectory(atPath: remote + "/there", withIntermediateDirectories: false)
+        _ = try await FileRoute.sftp.withConnection(.default) { connection in
+            await #expect(throws: TransferError.targetExists(path: remote + "/there")) {
+                try await connection.uploadDirectory(local, to: remote + "/there")
+            }
+            await #expect(throws: TransferError.notADirectory(path: local + "/a.txt")) {
+                try await connection.uploadDirectory(local + "/a.txt", to: remote + "/x")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: remote) == ["there"])
+    }
+}
