@@ -32,7 +32,9 @@ import Testing
         #expect(try files.destinationOfSymbolicLink(atPath: target + "/abs") == "/etc/hostname")
         #expect(try files.destinationOfSymbolicLink(atPath: target + "/dirlink") == "sub")
         #expect(try files.destinationOfSymbolicLink(atPath: target + "/dangling") == "nowhere")
-        func attribute<T>(_ name: String, _ key: FileAttributeKey) throws -> T? { try files.attributesOfItem(atPath: target + "/" + name)[key] as? T }
+        func attribute<T>(_ name: String, _ key: FileAttributeKey) throws -> T? {
+            try files.attributesOfItem(atPath: target + "/" + name)[key] as? T
+        }
         #expect(try (attribute("run.sh", .posixPermissions) as NSNumber?)?.intValue == 0o755)
         #expect(try (attribute("empty", .posixPermissions) as NSNumber?)?.intValue == 0o700)
         #expect(try (attribute("sub/deeper", .modificationDate) as Date?)?.timeIntervalSince1970 == 1_600_000_000)

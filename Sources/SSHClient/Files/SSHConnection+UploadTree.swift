@@ -58,7 +58,8 @@ extension SSHConnection {
             [.path(partial), .path(path), .word(String(links.count / 2))] + links + folders)
         let result = try await run(command)
         guard result.status.isSuccess else {
-            let error = ShellFileErrors.error(stderr: result.stderr, status: result.status, operation: "finishing the upload of", path: path)
+            let error = ShellFileErrors.error(
+                stderr: result.stderr, status: result.status, operation: "finishing the upload of", path: path)
             if case .alreadyExists = error { throw TransferError.targetExists(path: path) }
             throw error
         }
@@ -114,7 +115,8 @@ extension SSHConnection {
         let attributes: [FileAttributeKey: Any]
         do {
             // The root is followed (a link to a folder is that folder); entries below it are not.
-            attributes = relative.isEmpty
+            attributes =
+                relative.isEmpty
                 ? try FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
                 : try FileManager.default.attributesOfItem(atPath: path)
         } catch {
