@@ -13,13 +13,13 @@ final class ConversationBox: @unchecked Sendable {
     /// The project directory on the box (a local path: the box is this machine).
     let project: String
 
-    convenience init(turns: [[String: Any]]) throws {
-        try self.init { _ in turns }
+    convenience init(_ kind: ServerKind = .default, turns: [[String: Any]]) throws {
+        try self.init(kind) { _ in turns }
     }
 
     /// A box whose script is made once the project's path is known.
-    init(turnsFor script: (_ project: String) -> [[String: Any]]) throws {
-        server = try TestSSHServer()
+    init(_ kind: ServerKind = .default, turnsFor script: (_ project: String) -> [[String: Any]]) throws {
+        server = try TestSSHServer(kind)
         try ClaudeCodeCLI.install(on: server)
         project = server.remoteHome + "/workspace/app"
         model = try ScriptedModelServer(turns: script(project))

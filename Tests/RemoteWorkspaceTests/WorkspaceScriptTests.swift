@@ -83,7 +83,7 @@ import Testing
         run.stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    static let cases = scriptCases + hookCases
+    static let cases = scriptCases + hookCases + detachedCases
 
     private static let scriptCases: [ScriptCase] = [
         ScriptCase(

@@ -59,16 +59,37 @@ enum ClaudeCommandLine {
         directory: String?, executable: String, environment: [String: String], arguments: [String],
         guarded: Bool = true
     ) throws -> String {
+        let command = try programWords(executable: executable, environment: environment, arguments: arguments)
+        let head: [RemoteScript.Argument] = [
+            .word(guarded ? "1" : "0"), .word(directory == nil ? "0" : "1"), .path(directory ?? ""), .path(executable),
+            .word(missingDirectoryMarker), .word(missingClaudeMarker), .word(exitMarker), .word(String(command.assignments)),
+        ]
+        return try run.commandLine(head + command.words)
+    }
+
+    /// The command line that starts Claude Code detached as conversation `id` (see ``DetachedClaudeScripts``).
+    static func detachedStart(_ options: ClaudeConversationOptions, id: String, idleSeconds: Int) throws -> String {
+        let command = try programWords(
+            executable: options.claudeExecutable, environment: options.environment,
+            arguments: protocolFlags + startArguments(options))
+        let head: [RemoteScript.Argument] = [
+            .path(DetachedClaudeScripts.folder), .word(id), .word(String(idleSeconds)), .word(DetachedClaudeScripts.keeper.body),
+            .word(options.directory == nil ? "0" : "1"), .path(options.directory ?? ""), .path(options.claudeExecutable),
+            .word(missingDirectoryMarker), .word(missingClaudeMarker),
+        ]
+        return try DetachedClaudeScripts.start.commandLine(head + command.words)
+    }
+
+    /// `env`'s words: the environment assignments (checked), the program and its arguments.
+    private static func programWords(
+        executable: String, environment: [String: String], arguments: [String]
+    ) throws -> (words: [RemoteScript.Argument], assignments: Int) {
         for name in environment.keys where !isVariableName(name) {
             throw ClaudeConversationError.invalidOption("\"\(name)\" is not an environment variable name")
         }
         guard !executable.isEmpty else { throw ClaudeConversationError.invalidOption("the Claude Code program name is empty") }
         let assignments = environment.sorted { $0.key < $1.key }.map { RemoteScript.Argument.word("\($0.key)=\($0.value)") }
-        let head: [RemoteScript.Argument] = [
-            .word(guarded ? "1" : "0"), .word(directory == nil ? "0" : "1"), .path(directory ?? ""), .path(executable),
-            .word(missingDirectoryMarker), .word(missingClaudeMarker), .word(exitMarker), .word(String(assignments.count)),
-        ]
-        return try run.commandLine(head + assignments + [.path(executable)] + arguments.map(RemoteScript.Argument.word))
+        return (assignments + [.path(executable)] + arguments.map(RemoteScript.Argument.word), assignments.count)
     }
 
     /// `$1` 1 to guard stdin, `$2` 1 to change to directory `$3`, `$4` the program, `$5`–`$7` the

@@ -17,17 +17,33 @@ import Synchronization
 /// }
 /// await conversation.stop()
 /// ```
+///
+/// With ``ClaudeConversationOptions/detached`` Claude Code runs apart from the channel: a lost link
+/// leaves the turn running on the box, and the conversation attaches again once the connection is
+/// back, delivering what it missed, each event once, between ``ClaudeEvent/linkLost(reason:)`` and
+/// ``ClaudeEvent/reattached``. ``attach(_:on:options:)`` joins it from another process.
 public final class ClaudeConversation: Sendable {
     /// The options it was started with (a resumed id prefix replaced by the full id).
     public let options: ClaudeConversationOptions
-    /// The remote command running Claude Code.
-    public let command: RemoteCommand
+    /// The remote command running Claude Code; for a detached conversation, the current attach.
+    public var command: RemoteCommand { channel.withLock { $0 } }
+    /// The id of a detached conversation on the box; nil when Claude Code runs on the channel.
+    public let detachedID: String?
+    let connection: SSHConnection
+    let channel: Mutex<RemoteCommand>
+    /// Starts rws's control request ids: random for a detached conversation, whose replays hold
+    /// the answers to earlier clients' requests.
+    let requestPrefix: String
     let state = Mutex(ClaudeConversationState())
     private let reader = Mutex<Task<Void, Never>?>(nil)
 
-    private init(options: ClaudeConversationOptions, command: RemoteCommand) {
+    init(options: ClaudeConversationOptions, command: RemoteCommand, connection: SSHConnection, detachedID: String? = nil) {
         self.options = options
-        self.command = command
+        self.channel = Mutex(command)
+        self.connection = connection
+        self.detachedID = detachedID
+        requestPrefix = detachedID == nil ? "rws-" : "rws-\(UInt32.random(in: .min ... .max))-"
+        if let detachedID { state.withLock { $0.detached = DetachedReading(id: detachedID) } }
     }
 
     /// Starts Claude Code on the box and completes the protocol's `initialize` handshake.
@@ -41,13 +57,19 @@ public final class ClaudeConversation: Sendable {
     ///   - options: Directory, conversation to continue, permission mode, model, program.
     /// - Throws: ``ClaudeConversationError/claudeNotFound(executable:)``,
     ///   ``ClaudeConversationError/directoryNotFound(_:)``, ``ClaudeConversationError/processExited(status:stderr:)``,
+    ///   ``ClaudeConversationError/detachUnsupported(reason:)`` (detached, without `setsid` on the box),
     ///   ``RemoteSessionError`` for an unknown or ambiguous session id, `SSHError` when the connection fails.
     public static func start(
         on connection: SSHConnection, options: ClaudeConversationOptions = ClaudeConversationOptions()
     ) async throws -> ClaudeConversation {
         let resolved = try await options.resolved(on: connection)
-        let line = try ClaudeCommandLine.make(resolved)
-        let conversation = ClaudeConversation(options: resolved, command: try connection.stream(line))
+        let conversation: ClaudeConversation
+        if let policy = resolved.detached {
+            conversation = try await startDetached(on: connection, options: resolved, policy: policy)
+        } else {
+            let line = try ClaudeCommandLine.make(resolved)
+            conversation = ClaudeConversation(options: resolved, command: try connection.stream(line), connection: connection)
+        }
         conversation.startReading()
         let timer = Task { [timeout = resolved.startTimeout] in
             try await Task.sleep(for: timeout)
@@ -96,7 +118,7 @@ public final class ClaudeConversation: Sendable {
             if mine { Task { try? await self.interrupt() } }
         }
         do {
-            try await command.write(ClaudeOutgoing.userMessage(prompt.content))
+            try await write(ClaudeOutgoing.userMessage(prompt.content), retrying: false)
         } catch {
             state.withLock { $0.turn = nil }
             throw error
@@ -118,7 +140,12 @@ public final class ClaudeConversation: Sendable {
     ///   - decision: Allow once, allow the tool for the rest of the session, or deny with a message.
     public func respond(to request: ClaudePermissionRequest, with decision: ClaudePermissionDecision) async throws {
         try state.withLock { if let ended = $0.ended { throw ended } }
-        try await command.write(ClaudeOutgoing.controlSuccess(id: request.requestID, response: decision.response(to: request)))
+        let answer = ClaudeOutgoing.controlSuccess(id: request.requestID, response: decision.response(to: request))
+        guard detachedID != nil else { return try await command.write(answer) }
+        // Noted on the box too, so that a client attaching later does not ask it again.
+        state.withLock { _ = $0.detached?.answered.insert(request.requestID) }
+        let marker = DetachedClaudeScripts.isPlainID(request.requestID) ? "#rws-answered \(request.requestID)\n" : ""
+        try await write(marker + answer, retrying: true)
     }
 
     /// Interrupts the running turn; the turn then ends with a result whose
@@ -143,8 +170,11 @@ public final class ClaudeConversation: Sendable {
 
     /// Stops Claude Code: kills its process group on the box (tools it started included) and
     /// waits until that is done. A running turn's stream throws ``ClaudeConversationError/stopped``.
+    /// A detached conversation is stopped on the box as with ``stopDetached(_:on:)`` (when the
+    /// connection allows; else it ends there after its idle time).
     public func stop() async {
         state.withLock { $0.stopping = true }
+        if let detachedID { try? await Self.stopDetached(detachedID, on: connection) }
         command.cancel()
         await reader.withLock { $0 }?.value
     }
@@ -153,7 +183,7 @@ public final class ClaudeConversation: Sendable {
     func control(_ subtype: String, fields: [JSONMember] = []) async throws -> JSONValue {
         let id: String = state.withLock { state in
             state.nextRequest += 1
-            return "rws-\(state.nextRequest)"
+            return requestPrefix + String(state.nextRequest)
         }
         let line = ClaudeOutgoing.controlRequest(id: id, subtype: subtype, fields: fields)
         return try await withCheckedThrowingContinuation { continuation in
@@ -165,7 +195,7 @@ public final class ClaudeConversation: Sendable {
             if let ended { return continuation.resume(throwing: ended) }
             Task {
                 do {
-                    try await command.write(line)
+                    try await write(line, retrying: true)
                 } catch {
                     state.withLock { $0.pending.removeValue(forKey: id) }?.continuation.resume(throwing: error)
                 }
@@ -182,7 +212,10 @@ public final class ClaudeConversation: Sendable {
         for waiter in waiting { waiter.continuation.resume(throwing: error) }
     }
 
-    private func startReading() {
+    /// The task reading Claude Code's output.
+    var readerTask: Task<Void, Never>? { reader.withLock { $0 } }
+
+    func startReading() {
         let task = Task { await self.read() }
         reader.withLock { $0 = task }
     }

@@ -26,6 +26,19 @@ public enum ClaudeConversationError: Error, Sendable, Equatable, CustomStringCon
     case stopped
     /// A local file attached to a prompt cannot be read or used.
     case attachmentUnreadable(path: String, reason: String)
+    /// No detached conversation with this id runs on the box (it ended and its files were removed,
+    /// or the id is wrong).
+    case detachedNotFound(id: String)
+    /// Another client attached to this detached conversation and took it over.
+    case takenOver(id: String)
+    /// The link to the box was lost and did not come back; the detached conversation goes on there.
+    case detachedLinkLost(id: String, reason: String)
+    /// ``ClaudeConversation/detach()`` left the conversation running on the box.
+    case detached(id: String)
+    /// The detached conversation ended on the box because no client was attached for its idle time.
+    case endedIdle(id: String)
+    /// The box cannot run a conversation detached (`setsid` is missing there).
+    case detachUnsupported(reason: String)
 
     /// One line saying what failed.
     public var description: String {
@@ -61,6 +74,19 @@ public enum ClaudeConversationError: Error, Sendable, Equatable, CustomStringCon
             return "the conversation was stopped"
         case .attachmentUnreadable(let path, let reason):
             return "cannot attach \(path): \(reason)"
+        case .detachedNotFound(let id):
+            return "no detached conversation \(id) runs on the box (it ended, or the id is wrong); rws ask --list-detached shows them"
+        case .takenOver(let id):
+            return "another client attached to conversation \(id) and took it over"
+        case .detachedLinkLost(let id, let reason):
+            return "the link to the box was lost (\(reason)) and did not come back; conversation \(id) goes on there: "
+                + "rws ask --attach \(id)"
+        case .detached(let id):
+            return "detached from conversation \(id); it goes on on the box: rws ask --attach \(id)"
+        case .endedIdle(let id):
+            return "conversation \(id) ended on the box: no client was attached for its idle time"
+        case .detachUnsupported(let reason):
+            return "the box cannot keep a conversation running detached: \(reason)"
         }
     }
 }

@@ -33,6 +33,10 @@ public struct ClaudeConversationOptions: Sendable, Equatable {
     /// How long ``ClaudeConversation/start(on:options:)`` waits for Claude Code to answer the
     /// `initialize` request before it stops it.
     public var startTimeout: Duration
+    /// Nil: Claude Code runs on the SSH channel and ends with it. Set: it runs detached on the
+    /// box, goes on when the link drops, and the conversation attaches again when the connection
+    /// is back (it needs a connection with a reconnect policy), replaying what it missed.
+    public var detached: ClaudeDetachedPolicy?
     /// Whether ``resolved(on:)`` made these options (a resumed id is already the full one).
     var isResolved = false
 
@@ -48,11 +52,13 @@ public struct ClaudeConversationOptions: Sendable, Equatable {
     ///   - environment: Environment variables for Claude Code.
     ///   - locations: Where Claude Code keeps its data on the box.
     ///   - startTimeout: How long to wait for Claude Code's answer to `initialize`.
+    ///   - detached: Run Claude Code detached from the SSH channel (nil: on it).
     public init(
         directory: String? = nil, start: ClaudeConversationStart = .new, fork: Bool = false,
         permissionMode: ClaudePermissionMode? = nil, model: String? = nil,
         claudeExecutable: String = "claude", environment: [String: String] = [:],
-        locations: WorkspaceLocations = WorkspaceLocations(), startTimeout: Duration = .seconds(60)
+        locations: WorkspaceLocations = WorkspaceLocations(), startTimeout: Duration = .seconds(60),
+        detached: ClaudeDetachedPolicy? = nil
     ) {
         self.directory = directory
         self.start = start
@@ -63,6 +69,7 @@ public struct ClaudeConversationOptions: Sendable, Equatable {
         self.environment = environment
         self.locations = locations
         self.startTimeout = startTimeout
+        self.detached = detached
     }
 }
 

@@ -20,6 +20,8 @@ struct ClaudeConversationState {
     var turnNumber = 0
     /// Whether ``ClaudeConversation/stop()`` was called.
     var stopping = false
+    /// Set for a detached conversation.
+    var detached: DetachedReading?
 
     static let stderrLimit = 8_192
 

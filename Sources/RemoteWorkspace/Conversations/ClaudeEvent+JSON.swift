@@ -3,7 +3,7 @@ import SessionHistory
 extension ClaudeEvent {
     /// The event as one JSON object with a `type` member (`session_started`, `text_delta`,
     /// `thinking_delta`, `text`, `thinking`, `tool_call`, `tool_result`, `permission_request`,
-    /// `permission_cancelled`, `usage`, `api_retry`, `error`, `result`), for `rws ask --json`.
+    /// `permission_cancelled`, `link_lost`, `reattached`, `usage`, `api_retry`, `error`, `result`), for `rws ask --json`.
     public var json: JSONValue {
         switch self {
         case .sessionStarted(let info):
@@ -43,6 +43,8 @@ extension ClaudeEvent {
                     ("questions", asked.request.input["questions"] ?? .array([])),
                 ])
         case .permissionCancelled(let id): return Self.object("permission_cancelled", [("request_id", .string(id))])
+        case .linkLost(let reason): return Self.object("link_lost", [("reason", .string(reason))])
+        case .reattached: return Self.object("reattached", [])
         case .usage(let usage): return Self.object("usage", Self.members(of: usage))
         case .apiRetry(let attempt, let maxRetries, let status, let error):
             return Self.object(
@@ -106,6 +108,12 @@ extension ClaudeConversationError {
         case .controlRequestFailed: return "control_request_failed"
         case .stopped: return "stopped"
         case .attachmentUnreadable: return "attachment_unreadable"
+        case .detachedNotFound: return "detached_not_found"
+        case .takenOver: return "taken_over"
+        case .detachedLinkLost: return "detached_link_lost"
+        case .detached: return "detached"
+        case .endedIdle: return "ended_idle"
+        case .detachUnsupported: return "detach_unsupported"
         }
     }
 }

@@ -24,6 +24,12 @@ public enum ClaudeEvent: Sendable, Equatable {
     case userQuestion(ClaudeUserQuestions)
     /// Claude Code withdrew the permission question with this request id (the turn was interrupted).
     case permissionCancelled(requestID: String)
+    /// A detached conversation lost its link to the box; Claude Code goes on there and rws
+    /// attaches again when the connection is back (then ``reattached`` follows).
+    case linkLost(reason: String)
+    /// A detached conversation attached again after ``linkLost(reason:)``: what Claude Code did
+    /// meanwhile follows, each event once.
+    case reattached
     /// Token usage of one model response.
     case usage(TokenUsage)
     /// Claude Code retries a failed API request.

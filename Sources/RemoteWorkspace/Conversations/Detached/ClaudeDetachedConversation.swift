@@ -1,0 +1,31 @@
+/// A detached conversation on the box, as ``ClaudeConversation/listDetached(on:)`` finds it.
+public struct ClaudeDetachedConversation: Sendable, Equatable {
+    /// Whether a client follows it.
+    public enum State: String, Sendable, Equatable {
+        /// A client is attached.
+        case attached
+        /// Claude Code runs with no client attached (it ends after its idle time).
+        case detached
+        /// Claude Code ended; its files wait for a client to read the end.
+        case ended
+    }
+
+    /// The id to attach with (``ClaudeConversation/attach(_:on:options:)``).
+    public let id: String
+    /// Attached, detached or ended.
+    public let state: State
+    /// The directory Claude Code runs in, where the box says (nil elsewhere).
+    public let directory: String?
+
+    /// A listing row.
+    ///
+    /// - Parameters:
+    ///   - id: The conversation's id.
+    ///   - state: Attached, detached or ended.
+    ///   - directory: Claude Code's directory, if known.
+    public init(id: String, state: State, directory: String?) {
+        self.id = id
+        self.state = state
+        self.directory = directory
+    }
+}
