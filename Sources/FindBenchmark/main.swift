@@ -42,6 +42,10 @@ if CommandLine.arguments.dropFirst().first == "transfer" {
     try await TransferBenchmark.run(server: server)
     exit(0)
 }
+if CommandLine.arguments.dropFirst().first == "detached" {
+    try await DetachedBenchmark.run(server: server)
+    exit(0)
+}
 if CommandLine.arguments.dropFirst().first == "forward" {
     try await ForwardingBenchmark.run(server: server)
     exit(0)

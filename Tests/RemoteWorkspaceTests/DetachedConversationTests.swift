@@ -16,7 +16,9 @@ import Testing
         return try await SSHConnection.connect(configuration)
     }
 
-    static func detached(_ box: ConversationBox, mode: ClaudePermissionMode? = nil, idle: Duration = .seconds(60))
+    static func detached(
+        _ box: ConversationBox, mode: ClaudePermissionMode? = nil, idle: Duration = .seconds(60)
+    )
         -> ClaudeConversationOptions
     {
         var options = box.options(mode: mode)
@@ -39,7 +41,9 @@ import Testing
         let conversation = try await ClaudeConversation.start(on: ssh, options: Self.detached(box, mode: .bypassPermissions))
         let id = try #require(conversation.detachedID)
         #expect(FileManager.default.fileExists(atPath: Self.folder(box) + "/" + id + "/out"))
-        let events = try await collect(try await conversation.send("Run it"), in: conversation) { _ in .allow } onEvent: { event in
+        let events = try await collect(try await conversation.send("Run it"), in: conversation) { _ in
+            .allow
+        } onEvent: { event in
             guard case .toolCall = event else { return }
             let running = try await box.waitUntilRunning("sleep 0.2")
             #expect(running)
@@ -171,7 +175,9 @@ extension DetachedConversationTests {
         let ssh = try await Self.connect(box, through: proxy)
         let conversation = try await ClaudeConversation.start(on: ssh, options: Self.detached(box))
         var holed = false
-        let events = try await collect(try await conversation.send("Count"), in: conversation) { _ in .allow } onEvent: { event in
+        let events = try await collect(try await conversation.send("Count"), in: conversation) { _ in
+            .allow
+        } onEvent: { event in
             guard case .textDelta = event, !holed else { return }
             holed = true
             proxy.setBlackHole(true)

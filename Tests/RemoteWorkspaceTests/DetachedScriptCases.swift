@@ -29,7 +29,10 @@ extension WorkspaceScriptTests {
         ScriptCase(
             "keeping a detached conversation to its end", DetachedClaudeScripts.keeper, setup: conversation,
             arguments: {
-                [.path(conversations($0) + "/abc"), .word("1"), .path("/bin/sh"), .word("-c"), .word("echo \"$0\""), .word(ScriptCase.hostile)]
+                [
+                    .path(conversations($0) + "/abc"), .word("1"), .path("/bin/sh"), .word("-c"), .word("echo \"$0\""),
+                    .word(ScriptCase.hostile),
+                ]
             }
         ) { run, sandbox in
             // Claude Code ended, no client came for the idle second: nothing is left.

@@ -26,6 +26,13 @@ struct AskCommand: AsyncParsableCommand {
 
             Ctrl+C interrupts the turn; a second Ctrl+C stops Claude Code and exits with 130.
 
+            With --persist, Claude Code runs on the box apart from the SSH connection: when the link drops (a train, a \
+            laptop lid, Wi-Fi to mobile data) the turn goes on there, rws reconnects by itself (for up to 5 minutes) and \
+            shows what happened meanwhile, each event once; a permission question raised meanwhile is asked then. rws \
+            prints the conversation's id at the start: rws ask --attach ID follows it from another terminal or machine \
+            (taking it over), rws ask --stop ID stops it (checked in the box's process table), rws ask --list-detached \
+            lists them. Left with no client, it ends on the box after --idle (30m by default) and its files are removed.
+
             Terms: rws ask runs Claude Code in its headless stream-json mode (the mode of the Claude Agent SDK); rws claude \
             runs its interactive UI. Anthropic's terms may bill headless use differently from interactive use on subscription \
             plans: check their current terms.
@@ -44,6 +51,8 @@ struct AskCommand: AsyncParsableCommand {
               rws ask --host box --resume 0b1c "Summarise where we are"
               rws ask --host box app "What is on this screenshot?" --image shot.png --file src/main.swift
               rws ask --host box app "List the TODOs" --permission-mode plan --json
+              rws ask --host box --persist app "Run the whole test suite and fix what fails"
+              rws ask --host box --attach 3f9c01ab
             """
     )
 
@@ -77,7 +86,11 @@ struct AskCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Show Claude Code's thinking text on stderr (dimmed on a terminal).")
     var thinking = false
 
+    @OptionGroup var detached: AskDetachedOptions
+
     func validate() throws {
+        try detached.validate(words: words)
+        if detached.isManaging { return }
         guard (1...2).contains(words.count) || (words.isEmpty && !Terminal.isTTY(STDIN_FILENO)) else {
             throw ValidationError("give a PROMPT, optionally after a PROJECT (or - to read it from stdin)")
         }
@@ -95,9 +108,11 @@ struct AskCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if detached.isManaging { await detached.run(connection: connection, json: json, thinking: thinking) }
         await runReportingErrors(json: json) {
             var options = try start.options(project: words.count == 2 ? words[0] : nil, locations: workspace.locations())
             options.fork = fork
+            options.detached = detached.policy
             let interactive = Terminal.isTTY(STDIN_FILENO)
             guard interactive || options.permissionMode != nil else {
                 throw CLIError.usage(
@@ -109,9 +124,10 @@ struct AskCommand: AsyncParsableCommand {
             let indicator = WaitingIndicator(enabled: !json && Terminal.isTTY(STDERR_FILENO))
             defer { indicator.stop() }
             indicator.waiting(for: "starting Claude Code")
-            return try await connection.withConnection { ssh in
+            return try await connection.withConnection(reconnect: detached.reconnect) { ssh in
                 let prepared = try await ClaudeStartOptions.prepare(options, files: files, on: ssh)
                 let conversation = try await ClaudeConversation.start(on: ssh, options: prepared)
+                AskDetachedOptions.announce(conversation, json: json, indicator: indicator)
                 let ending = EndingSignal()
                 let question = TerminalQuestion()
                 let interrupts = AskInterrupts(
@@ -124,8 +140,7 @@ struct AskCommand: AsyncParsableCommand {
                     await conversation.stop()
                     return ending.number.map { 128 + $0 } ?? code
                 } catch {
-                    await conversation.stop()
-                    throw ending.reporting(error)
+                    throw ending.reporting(await AskDetachedOptions.leave(conversation, after: error))
                 }
             }
         }
@@ -142,11 +157,16 @@ struct AskTurn {
     private var json: Bool { printer.json }
 
     func run(_ prompt: ClaudePrompt) async throws -> Int32 {
+        try await follow(try await conversation.send(prompt))
+    }
+
+    /// Prints a turn's events and asks its questions; returns the exit status.
+    func follow(_ events: AsyncThrowingStream<ClaudeEvent, Error>) async throws -> Int32 {
         var code: Int32 = 0
         var printer = self.printer
         defer { printer.indicator.stop() }
         do {
-            for try await event in try await conversation.send(prompt) {
+            for try await event in events {
                 printer.show(event)
                 let asked: (request: ClaudePermissionRequest, questions: ClaudeUserQuestions?)
                 switch event {
@@ -271,6 +291,15 @@ struct AskPrinter {
         case .error(let error):
             endLine()
             indicator.print(endsMidLine: false) { Terminal.err("rws: \(error.description)\n") }
+        case .linkLost(let reason):
+            endLine()
+            indicator.print(endsMidLine: false) {
+                Terminal.err("rws: link lost (\(reason.safeLine)); Claude Code goes on on the box, reconnecting…\n")
+            }
+            indicator.waiting(for: "reconnecting")
+        case .reattached:
+            indicator.print(endsMidLine: false) { Terminal.err("rws: reattached; what happened meanwhile follows\n") }
+            indicator.waiting(for: "thinking")
         case .result(let result):
             endLine()
             indicator.stop()

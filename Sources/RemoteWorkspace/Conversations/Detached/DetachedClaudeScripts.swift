@@ -153,13 +153,22 @@ enum DetachedClaudeScripts {
             echo "group ${g:-none}"
             """#)
 
-    /// `$1` the conversations folder, `$2` the id: removes the folder once the conversation ended.
+    /// `$1` the conversations folder, `$2` the id: removes the folder once the conversation ended,
+    /// and waits for the keeper to leave (a zombie, which a container's PID 1 may never reap, has left).
     static let forget = RemoteScript(
         step: "removing a detached conversation's files",
         body: #"""
             d=$1/$2
             i=0; while [ -d "$d" ] && [ ! -e "$d/ended" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+            k=; [ -s "$d/keeper" ] && read -r k <"$d/keeper"
             rm -rf "$d"
+            [ -n "$k" ] || exit 0
+            i=0
+            while [ $i -lt 30 ]; do
+              s=$(ps -o stat= -p "$k" 2>/dev/null) || break
+              case $s in Z* | '') break ;; esac
+              sleep 0.1; i=$((i + 1))
+            done
             """#)
 
     /// `$1` the conversations folder: one line per conversation, `ID<TAB>state<TAB>directory`,

@@ -1,0 +1,114 @@
+import Foundation
+import Platform
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// `rws ask --persist` keeps the turn running on the box through a lost link, and `--attach`,
+/// `--stop`, `--list-detached` reach such a conversation from another process (the real Claude
+/// Code CLI, scripted model).
+@Suite(.timeLimit(.minutes(2))) struct AskPersistCommandTests {
+    /// The conversations folder on the box (a local path: the box is this machine).
+    static func folder(_ box: AskBox) -> String { box.server.remoteHome + "/.rws/conversations" }
+
+    /// Waits, blocking (these tests are synchronous), until `condition` holds or `limit` passes.
+    static func wait(within limit: Duration = .seconds(20), until condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try condition()
+    }
+
+    /// A model turn that says "Running it." and calls Bash with `command`.
+    static func bash(_ command: String) -> [String: Any] {
+        [
+            "blocks": [
+                ["type": "text", "text": "Running it.", "chunks": 2],
+                ["type": "tool_use", "name": "Bash", "input": ["command": command, "description": "test command"]],
+            ]
+        ]
+    }
+
+    static func running(_ box: AskBox, _ command: String) -> Bool {
+        ClaudeCodeCLI.processes(in: box.project).contains { $0.command.contains(command) }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aCutLinkLeavesTheTurnRunningAndRwsShowsTheRestOnce(kind: ServerKind) throws {
+        let tool = "until [ -e go ]; do sleep 0.2; done; echo done > tool-ran.txt"
+        let box = try AskBox(turns: [Self.bash(tool), ["blocks": [["type": "text", "text": "The tool finished."]]]], kind: kind)
+        defer { box.stop() }
+        let proxy = try FaultProxy(targetPort: box.server.port)
+        defer { proxy.stop() }
+        let arguments =
+            ["ask"] + (try box.server.rwsFlags(through: proxy)) + ["--persist", "app", "Run it", "--permission-mode", "bypassPermissions"]
+        let outcome = try RWSBinary.run(arguments, home: box.home, until: { $0.contains("Running it.") }, within: .seconds(60)) { _ in
+            _ = Self.wait { Self.running(box, "sleep 0.2") }
+            proxy.cutAll()
+            _ = FileManager.default.createFile(atPath: box.project + "/go", contents: nil)
+        }
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.components(separatedBy: "Running it.").count == 2, "\(outcome.stdout)")
+        #expect(outcome.stdout.components(separatedBy: "The tool finished.").count == 2, "\(outcome.stdout)")
+        #expect(outcome.stderr.contains("runs detached on the box (rws ask --attach "), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("link lost") && outcome.stderr.contains("reattached"), "\(outcome.stderr)")
+        #expect(outcome.stderr.components(separatedBy: "⏺ Bash").count == 2, "\(outcome.stderr)")
+        #expect(FileManager.default.fileExists(atPath: box.project + "/tool-ran.txt"))
+        #expect(Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
+        #expect(try Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
+    }
+
+    @Test func aClientThatDiesLeavesTheConversationToAttachFromAnotherProcess() throws {
+        let words = (1...30).map { "w\($0) " }.joined()
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": words, "chunks": 30]], "chunk_delay": 0.15]])
+        defer { box.stop() }
+        let first = try RWSBinary.run(
+            ["ask"] + box.server.rwsFlags + ["--persist", "app", "Count", "--permission-mode", "default"], home: box.home,
+            until: { $0.contains("w3 ") }, within: .seconds(60)
+        ) { pid in try SystemCall.kill(pid, SIGKILL) }
+        #expect(first.killedBy == SIGKILL)
+        let id = try #require(first.stderr.firstMatch(of: /rws ask --attach ([0-9a-f]{8})/)?.1).description
+        #expect(try Self.wait { try box.rws(["ask", "--list-detached"]).stdout.hasPrefix(id + "\tdetached\t") })
+        let attached = try box.rws(["ask", "--attach", id])
+        #expect(attached.status == 0, "\(attached.stderr)")
+        #expect(attached.stdout == words + "\n", "\(attached.stdout)")
+        #expect(Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
+        let after = try box.rws(["ask", "--list-detached", "--json"])
+        #expect(after.status == 0 && after.stdout == "[]\n", "\(after)")
+    }
+
+    @Test func stopEndsADetachedConversationWhoseToolIgnoresTerminationAndChecksTheBox() throws {
+        let box = try AskBox(turns: [Self.bash("trap '' TERM HUP; tail -f /dev/null")])
+        defer { box.stop() }
+        let first = try RWSBinary.run(
+            ["ask"] + box.server.rwsFlags + ["--persist", "app", "Wait", "--permission-mode", "bypassPermissions"], home: box.home,
+            until: { _ in Self.running(box, "tail -f /dev/null") }, within: .seconds(60)
+        ) { pid in try SystemCall.kill(pid, SIGKILL) }
+        let id = try #require(first.stderr.firstMatch(of: /rws ask --attach ([0-9a-f]{8})/)?.1).description
+        let stopped = try box.rws(["ask", "--stop", id])
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("stopped conversation \(id)"))
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+        #expect(try Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
+        let again = try box.rws(["ask", "--stop", id])
+        #expect(again.status == 1 && again.stderr.contains("no detached conversation \(id) runs on the box"), "\(again.stderr)")
+    }
+
+    @Test func misusedDetachedFlagsAreRefusedBeforeConnecting() throws {
+        let box = try AskBox(turns: [])
+        defer { box.stop() }
+        for (arguments, message) in [
+            (["--attach", "abc", "--persist"], "--attach and --persist exclude each other"),
+            (["--idle", "5m", "app", "Hi"], "--idle goes with --persist"),
+            (["--stop", "abc", "--list-detached"], "--stop and --list-detached exclude each other"),
+            (["--attach", "abc", "app"], "--attach takes no PROJECT or PROMPT"),
+        ] {
+            let outcome = try box.rws(["ask"] + arguments)
+            #expect(outcome.status == 64 && outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+        }
+        let unknown = try box.rws(["ask", "--attach", "0badc0de"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no detached conversation 0badc0de"), "\(unknown.stderr)")
+    }
+}
