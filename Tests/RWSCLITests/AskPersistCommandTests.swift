@@ -71,6 +71,10 @@ import Testing
         #expect(first.killedBy == SIGKILL)
         let id = try #require(first.stderr.firstMatch(of: /rws ask --attach ([0-9a-f]{8})/)?.1).description
         #expect(try Self.wait { try box.rws(["ask", "--list-detached"]).stdout.hasPrefix(id + "\tdetached\t") })
+        let sessions = try box.rws(["sessions"])
+        #expect(sessions.stdout.split(separator: "\n").filter { $0.contains("  detached  ") }.count == 1, "\(sessions.stdout)")
+        let listed = try box.rws(["sessions", "--json"])
+        #expect(listed.stdout.contains("\"detached\" : \"\(id)\""), "\(listed.stdout)")
         let attached = try box.rws(["ask", "--attach", id])
         #expect(attached.status == 0, "\(attached.stderr)")
         #expect(attached.stdout == words + "\n", "\(attached.stdout)")

@@ -70,10 +70,11 @@ extension WorkspaceScriptTests {
         },
         ScriptCase(
             "listing detached conversations", DetachedClaudeScripts.list,
-            setup: conversation + #" && : > "c/$2/abc/ended" && mkdir "c/$2/def" && echo 999999 > "c/$2/def/client""#,
+            setup: conversation + #" && : > "c/$2/abc/ended" && mkdir "c/$2/def" && echo 999999 > "c/$2/def/client""#
+                + #" && printf '{"type":"system","session_id":"s-1"}\n{"session_id":"s-2"}\n' > "c/$2/abc/out""#,
             arguments: { [.path(conversations($0))] }
         ) { run, _ in
-            try ScriptCase.require(run.status == 0 && run.stdoutText == "abc\tended\t\ndef\tdetached\t\n", "\(run)")
+            try ScriptCase.require(run.status == 0 && run.stdoutText == "abc\tended\ts-1\t\ndef\tdetached\t\t\n", "\(run)")
         },
     ]
 }

@@ -12,8 +12,9 @@ struct SessionsCommand: AsyncParsableCommand {
             host) makes the next listing read only what changed. Subagent transcripts are attached to their session, not listed.
 
             PROJECT narrows the list: a project name in the workspace root (app), a path on the box (/home/me/app or ~/app), or a \
-            Claude Code project folder name (-home-me-app). With --json, each session comes with its path, size, summary and \
-            subagent files.
+            Claude Code project folder name (-home-me-app). A session that rws ask --persist keeps running with no client \
+            attached shows the state detached (rws ask --list-detached gives its id). With --json, each session comes with its \
+            path, size, summary and subagent files (and detached: the conversation id, for such a session).
 
             With --local DIR, lists the sessions of one project folder on this machine instead.
 
@@ -58,12 +59,17 @@ struct SessionsCommand: AsyncParsableCommand {
                         : SessionTable.text(listings.map(\.summary)))
                 return 0
             }
-            var listings = try await RemoteSessionsSupport.with(connection, workspace) { try await $0.listSessions(project: project) }
+            var (listings, detached) = try await RemoteSessionsSupport.with(connection, workspace) { sessions in
+                // Beside the listing, not after it: no extra round trip.
+                async let conversations = try? ClaudeConversation.listDetached(on: sessions.connection)
+                let listings = try await sessions.listSessions(project: project)
+                return (listings, SessionTable.detachedSessions(await conversations ?? []))
+            }
             if let limit { listings = Array(listings.prefix(max(0, limit))) }
             Terminal.out(
                 json
-                    ? try SessionTable.json(listings.map { WithState($0, summary: $0.summary) })
-                    : SessionTable.text(listings.map(\.summary)))
+                    ? try SessionTable.json(listings.map { WithState($0, summary: $0.summary, detached: detached[$0.id]) })
+                    : SessionTable.text(listings.map(\.summary), detached: detached))
             return 0
         }
     }
@@ -72,7 +78,10 @@ struct SessionsCommand: AsyncParsableCommand {
 /// How session summaries look on a terminal and in JSON.
 enum SessionTable {
     /// One line per session: id, last time, message count, state, context use, subagents, title.
-    static func text(_ summaries: [SessionSummary], now: Int = Int(Date().timeIntervalSince1970)) -> String {
+    /// A session that runs detached with no client (`rws ask --persist`) shows `detached` as its state.
+    static func text(
+        _ summaries: [SessionSummary], detached: [String: String] = [:], now: Int = Int(Date().timeIntervalSince1970)
+    ) -> String {
         guard !summaries.isEmpty else { return "no sessions\n" }
         let width = idWidth(summaries.map(\.id))
         let header = pad("ID", width) + "  LAST              MSGS   STATE       CONTEXT      AGENTS  TITLE\n"
@@ -83,11 +92,20 @@ enum SessionTable {
                     ?? "-               "
                 let id = pad(String(summary.id.prefix(width)), width).safeLine
                 let title = summary.title?.safeLine ?? "(untitled)"
-                let state = pad(summary.state(now: now).map(label) ?? "-", 10)
+                let state = pad(detached[summary.id] != nil ? "detached" : summary.state(now: now).map(label) ?? "-", 10)
                 let agents = pad(summary.subagentCount == 0 ? "-" : String(summary.subagentCount), 6)
                 let messages = pad(summary.messageCount.map(String.init) ?? "-", 5)
                 return "\(id)  \(when)  \(messages)  \(state)  \(pad(context(summary.contextUse), 11))  \(agents)  \(title)\n"
             }.joined()
+    }
+
+    /// Session id → conversation id of the conversations running detached with no client attached.
+    static func detachedSessions(_ conversations: [ClaudeDetachedConversation]) -> [String: String] {
+        var sessions: [String: String] = [:]
+        for conversation in conversations where conversation.state == .detached {
+            if let session = conversation.sessionID { sessions[session] = conversation.id }
+        }
+        return sessions
     }
 
     /// The shortest prefix length (at least 8) that tells every id in `ids` from every other;
@@ -137,21 +155,25 @@ enum SessionTable {
 }
 
 /// A value encoded with its session's `state` at listing time added beside its own keys (the
-/// state depends on the clock, so summaries and the cache do not store it).
+/// state depends on the clock, so summaries and the cache do not store it), and `detached`: the
+/// id of the conversation running it detached with no client, if one does.
 struct WithState<Value: Encodable>: Encodable {
     let value: Value
     let state: SessionState?
+    let detached: String?
 
-    init(_ value: Value, summary: SessionSummary, now: Int = Int(Date().timeIntervalSince1970)) {
+    init(_ value: Value, summary: SessionSummary, detached: String? = nil, now: Int = Int(Date().timeIntervalSince1970)) {
         self.value = value
         self.state = summary.state(now: now)
+        self.detached = detached
     }
 
-    private enum Keys: String, CodingKey { case state }
+    private enum Keys: String, CodingKey { case state, detached }
 
     func encode(to encoder: any Encoder) throws {
         try value.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encodeIfPresent(state, forKey: .state)
+        try container.encodeIfPresent(detached, forKey: .detached)
     }
 }

@@ -79,9 +79,10 @@ extension ClaudeConversation {
     public static func listDetached(on connection: SSHConnection) async throws -> [ClaudeDetachedConversation] {
         let result = try await connection.run(try DetachedClaudeScripts.list.commandLine([.path(DetachedClaudeScripts.folder)]))
         return result.stdoutText.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3, let state = ClaudeDetachedConversation.State(rawValue: String(fields[1])) else { return nil }
-            return ClaudeDetachedConversation(id: String(fields[0]), state: state, directory: fields[2].isEmpty ? nil : String(fields[2]))
+            let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4, let state = ClaudeDetachedConversation.State(rawValue: fields[1]) else { return nil }
+            return ClaudeDetachedConversation(
+                id: fields[0], state: state, sessionID: fields[2].isEmpty ? nil : fields[2], directory: fields[3].isEmpty ? nil : fields[3])
         }.sorted { $0.id < $1.id }
     }
 

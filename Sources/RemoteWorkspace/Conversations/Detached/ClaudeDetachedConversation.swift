@@ -14,6 +14,8 @@ public struct ClaudeDetachedConversation: Sendable, Equatable {
     public let id: String
     /// Attached, detached or ended.
     public let state: State
+    /// The Claude Code session it continues (`SessionSummary.id`); nil before its first turn.
+    public let sessionID: String?
     /// The directory Claude Code runs in, where the box says (nil elsewhere).
     public let directory: String?
 
@@ -22,10 +24,12 @@ public struct ClaudeDetachedConversation: Sendable, Equatable {
     /// - Parameters:
     ///   - id: The conversation's id.
     ///   - state: Attached, detached or ended.
+    ///   - sessionID: The Claude Code session, once known.
     ///   - directory: Claude Code's directory, if known.
-    public init(id: String, state: State, directory: String?) {
+    public init(id: String, state: State, sessionID: String? = nil, directory: String?) {
         self.id = id
         self.state = state
+        self.sessionID = sessionID
         self.directory = directory
     }
 }

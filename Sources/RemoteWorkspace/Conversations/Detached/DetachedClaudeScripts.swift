@@ -171,8 +171,9 @@ enum DetachedClaudeScripts {
             done
             """#)
 
-    /// `$1` the conversations folder: one line per conversation, `ID<TAB>state<TAB>directory`,
-    /// state `attached`, `detached` or `ended`.
+    /// `$1` the conversations folder: one line per conversation,
+    /// `ID<TAB>state<TAB>session id<TAB>directory`, state `attached`, `detached` or `ended`; the
+    /// session id from the first line of `out` that names one (empty before the first turn).
     static let list = RemoteScript(
         step: "listing detached conversations",
         body: #"""
@@ -186,7 +187,8 @@ enum DetachedClaudeScripts {
               [ -e "$d/ended" ] && state=ended
               g=; [ -s "$d/group" ] && read -r g <"$d/group"
               w=; [ -n "$g" ] && w=$(readlink "/proc/$g/cwd" 2>/dev/null)
-              printf '%s\t%s\t%s\n' "$id" "$state" "$w"
+              s=$(grep -m 1 -o '"session_id":"[^"]*"' "$d/out" 2>/dev/null) && s=${s#'"session_id":"'} && s=${s%'"'}
+              printf '%s\t%s\t%s\t%s\n' "$id" "$state" "$s" "$w"
             done
             """#)
 
