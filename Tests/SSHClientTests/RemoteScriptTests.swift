@@ -164,6 +164,18 @@ import Testing
                 run.status == 0 && (try? String(contentsOfFile: sandbox + "/" + hostile, encoding: .utf8)) == "hello\nmore", "\(run)")
         },
         ScriptCase(
+            "checking the free space", Files.freeSpace, setup: files,
+            // The free space changes between runs; its shape does not.
+            normalize: { run in
+                var run = run
+                run.stdout = Array(run.stdoutText.replacing(/[0-9]+/, with: "N").utf8)
+                return run
+            },
+            arguments: { [.path($0 + "/dir")] }
+        ) { run, _ in
+            try ScriptCase.require(run.status == 0 && (Int(run.stdoutText.trimmingCharacters(in: .newlines)) ?? -1) >= 0, "\(run)")
+        },
+        ScriptCase(
             "finishing an upload", Files.finishUpload, setup: files + "\nprintf new > \"$1/tmp\"",
             arguments: { [.path($0 + "/tmp"), .path($0 + "/" + hostile), .word("640"), .word("1600000000")] }
         ) { run, sandbox in

@@ -30,6 +30,9 @@ public enum TransferError: Error, Sendable, Equatable, CustomStringConvertible {
     case targetExists(path: String)
     /// The local file or its temporary could not be written.
     case localFile(path: String, reason: String)
+    /// The disk (here, or on the box with `onBox`) filled up while `path` was written; the
+    /// temporary was removed.
+    case noSpace(path: String, onBox: Bool)
 
     /// One line saying what failed and what to do.
     public var description: String {
@@ -44,6 +47,9 @@ public enum TransferError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) exists already: remove it or give another name; nothing was copied"
         case .localFile(let path, let reason):
             return "cannot write \(path) here: \(reason); check that its folder exists and is writable"
+        case .noSpace(let path, let onBox):
+            let place = onBox ? "on the box" : "on this machine"
+            return "no space left \(place) for \(path): free some space \(place) (df -h shows where) and copy again; nothing was kept"
         }
     }
 }
@@ -88,7 +94,13 @@ extension SSHConnection {
             if start < total {
                 for try await chunk in try await streamFile(path, from: start, length: total - start) {
                     do { try handle.write(contentsOf: chunk) } catch {
-                        throw TransferError.localFile(path: localPath, reason: SystemCallError("write", describing: error).reason)
+                        let failure = SystemCallError("write", describing: error)
+                        guard failure.code == ENOSPC || failure.code == EDQUOT else {
+                            throw TransferError.localFile(path: localPath, reason: failure.reason)
+                        }
+                        // A partial that fills the disk is no use to --resume.
+                        unlink(partial)
+                        throw TransferError.noSpace(path: localPath, onBox: false)
                     }
                     state.bytes += UInt64(chunk.count)
                     state.transferred += UInt64(chunk.count)

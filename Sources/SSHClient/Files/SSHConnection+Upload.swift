@@ -51,6 +51,11 @@ extension SSHConnection {
                 }
             } catch RemoteFileError.noSuchFile {
                 throw RemoteFileError.noSuchFile(path: path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".")
+            } catch let error as RemoteFileError {
+                // SFTP says only "failure" for a full disk: the box's df tells.
+                guard try await isFull(RemotePath.split(path).parent, needing: chunk.count + (1 << 20)) else { throw error }
+                try? await remove(partial)
+                throw TransferError.noSpace(path: path, onBox: true)
             }
             first = false
             state.bytes += UInt64(chunk.count)
@@ -65,6 +70,13 @@ extension SSHConnection {
             throw ShellFileErrors.error(stderr: result.stderr, status: result.status, operation: "finishing the upload of", path: path)
         }
         return state
+    }
+
+    /// Whether the box's disk holding `directory` has less than `bytes` free (false when `df` cannot tell).
+    func isFull(_ directory: String, needing bytes: Int) async throws -> Bool {
+        let result = try await run(try ShellFileScripts.freeSpace.commandLine([.path(directory)]))
+        guard let kilobytes = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
+        return kilobytes * 1024 < bytes
     }
 
     /// The local file opened for reading with its size, permission bits and modification time.

@@ -173,7 +173,17 @@ enum ShellFileScripts {
             """#)
 
     /// Every script here, for tests.
-    static let all = [listBatch, list, stat, readLink, read, write, append, makeDirectory, remove, finishUpload, finishTree, home]
+    /// `$1` a directory: the kilobytes free for the user there (`df -P`), or nothing when `df`
+    /// cannot tell. Run only to explain a failed write.
+    static let freeSpace = RemoteScript(
+        step: "checking the free space",
+        body: #"""
+            df -Pk -- "$1" 2>/dev/null | awk 'NR == 2 { print $4 }'
+            """#)
+
+    static let all = [
+        listBatch, list, stat, readLink, read, write, append, makeDirectory, remove, finishUpload, finishTree, home, freeSpace,
+    ]
 
     /// A flag as a word: `1` or `0`.
     static func flag(_ on: Bool) -> RemoteScript.Argument { .word(on ? "1" : "0") }

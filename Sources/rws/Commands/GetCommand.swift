@@ -23,8 +23,8 @@ struct GetCommand: AsyncParsableCommand {
             interrupted copy that have the remote size and time and continues a partial one; without it the temporary \
             of an interrupted copy is removed first.
 
-            Exit status 0, 1 when the remote file or the local folder is missing or unreadable, or LOCAL exists for -r \
-            (the message says which), 255 when the connection failed.
+            Exit status 0, 1 when the remote file or the local folder is missing or unreadable, the disk here is full, or \
+            LOCAL exists for -r (the message says which), 255 when the connection failed.
 
             Examples:
               rws get --host box '~/app/build/app.tar.gz'

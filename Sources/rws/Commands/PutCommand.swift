@@ -24,8 +24,8 @@ struct PutCommand: AsyncParsableCommand {
             of an interrupted copy is removed first.
 
             Finishing needs commands to run on the box (not an SFTP-only account). Exit status 0, 1 when the local file or \
-            the remote folder is missing or unwritable, or REMOTE exists for -r (the message says which), 66 when LOCAL does \
-            not exist, 255 when the connection failed.
+            the remote folder is missing or unwritable, the box's disk is full, or REMOTE exists for -r (the message says \
+            which), 66 when LOCAL does not exist, 255 when the connection failed.
 
             Examples:
               rws put --host box screenshot.png '~/app/docs/'

@@ -1,0 +1,60 @@
+import Foundation
+import RWSTestSupport
+import Testing
+
+/// `rws put` and `rws get` onto a full disk (a 1 MB tmpfs, on the box and here): one clear line,
+/// exit 1, and nothing left behind, neither the target nor the temporary.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct FullDiskTransferTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+
+    /// A 1 MB tmpfs mounted for the test (the box is this machine, so it serves both sides).
+    final class SmallDisk {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rws-full-\(UUID().uuidString.prefix(8))").path
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            do {
+                try Shell.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", path])
+            } catch {
+                throw ScriptCase.Failure(
+                    "cannot mount a 1 MB tmpfs at \(path) (\(error)): these tests need root with CAP_SYS_ADMIN, as in the test container")
+            }
+        }
+
+        deinit {
+            _ = try? Shell.run("/bin/umount", [path], allowFailure: true)
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// OpenSSH only: the dropbear test server runs in a mount namespace of its own, where the
+    /// small disk is not mounted. Over SFTP (which says only "failure") and over the shell.
+    @Test(arguments: [true, false])
+    func putOntoAFullDiskOfTheBoxSaysSoAndLeavesNothing(sftp: Bool) throws {
+        let server = try TestSSHServer(.openssh, .init(sftp: sftp))
+        defer { server.stop() }
+        let disk = try SmallDisk()
+        let local = disk.path + "-source.bin"
+        try Data(repeating: 7, count: 4_000_000).write(to: URL(fileURLWithPath: local))
+        defer { try? FileManager.default.removeItem(atPath: local) }
+        let put = try RWSBinary.run(["put"] + server.rwsFlags + [local, disk.path + "/big.bin"], home: home)
+        #expect(put.status == 1, "\(put)")
+        #expect(
+            put.stderr == "rws: no space left on the box for \(disk.path)/big.bin: free some space on the box (df -h shows where) "
+                + "and copy again; nothing was kept\n", "\(put.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == [])
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func getOntoAFullDiskSaysSoAndLeavesNothing(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let disk = try SmallDisk()
+        let remote = server.remoteHome + "/full-\(UUID().uuidString.prefix(8)).bin"
+        try Data(repeating: 9, count: 4_000_000).write(to: URL(fileURLWithPath: remote))
+        defer { try? FileManager.default.removeItem(atPath: remote) }
+        let get = try RWSBinary.run(["get"] + server.rwsFlags + [remote, disk.path + "/big.bin"], home: home)
+        #expect(get.status == 1, "\(get)")
+        #expect(get.stderr.contains("rws: no space left on this machine for \(disk.path)/big.bin"), "\(get.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == [])
+    }
+}
