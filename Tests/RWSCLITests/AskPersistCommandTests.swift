@@ -100,6 +100,18 @@ import Testing
         #expect(again.status == 1 && again.stderr.contains("no detached conversation \(id) runs on the box"), "\(again.stderr)")
     }
 
+    @Test func aTurnThatEndsNormallyStopsTheConversationAndJSONNamesItFirst() throws {
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "Short answer."]]]])
+        defer { box.stop() }
+        let outcome = try box.rws(["ask", "--persist", "--json", "app", "Hi", "--permission-mode", "default"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.first?.wholeMatch(of: /\{"type":"detached","conversation_id":"[0-9a-f]{8}"\}/) != nil, "\(outcome.stdout)")
+        #expect(lines.last?.contains("\"type\":\"result\"") == true, "\(outcome.stdout)")
+        #expect(Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty)
+    }
+
     @Test func misusedDetachedFlagsAreRefusedBeforeConnecting() throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }

@@ -38,7 +38,8 @@ struct AskCommand: AsyncParsableCommand {
             plans: check their current terms.
 
             With --json, every event is one JSON object per line (session_started, text_delta, tool_call, tool_result, \
-            permission_request, user_question, usage, error, result…).
+            permission_request, user_question, usage, error, result…; with --persist first detached with the conversation_id, \
+            and link_lost, reattached around a lost link).
 
             Exit status: 0 when the turn ended well; 1 when it ended in an error (API error, not logged in, Claude Code missing); \
             130 when interrupted; 255 when the connection failed.

@@ -48,9 +48,14 @@ struct AskDetachedOptions: ParsableArguments {
     /// A connection that comes back after a lost link, for a detached conversation.
     var reconnect: ReconnectPolicy? { persist || attach != nil ? ReconnectPolicy(waitForConnection: .seconds(300)) : nil }
 
-    /// Says the id of a detached conversation, which is what reaches it again.
+    /// Says the id of a detached conversation, which is what reaches it again: with --json as the
+    /// first line, `{"type":"detached","conversation_id":ID}`.
     static func announce(_ conversation: ClaudeConversation, json: Bool, indicator: WaitingIndicator) {
-        guard let id = conversation.detachedID, !json else { return }
+        guard let id = conversation.detachedID else { return }
+        if json {
+            let line = JSONValue.object(JSONObject([JSONMember("type", .string("detached")), JSONMember("conversation_id", .string(id))]))
+            return Terminal.out(JSONWriter.string(from: line) + "\n")
+        }
         indicator.print(endsMidLine: false) { Terminal.err("rws: conversation \(id) runs detached on the box (rws ask --attach \(id))\n") }
     }
 
