@@ -150,6 +150,9 @@ import Testing
                 try await Task.sleep(for: .milliseconds(200))
             }
             #expect(!FileManager.default.fileExists(atPath: folder))
+            // Interrupted before it was ended: the session file says so in Claude Code's own words.
+            let session = try String(contentsOfFile: box.sessionFile(try #require(conversation.sessionID)), encoding: .utf8)
+            #expect(session.contains("[Request interrupted by user"), "\(session.suffix(2000))")
             await #expect(throws: ClaudeConversationError.detachedNotFound(id: id)) {
                 _ = try await ClaudeConversation.attach(id, on: ssh)
             }

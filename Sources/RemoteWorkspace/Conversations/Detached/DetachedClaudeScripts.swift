@@ -70,6 +70,11 @@ enum DetachedClaudeScripts {
               if attached; then gone=0; else gone=$((gone + 1)); fi
               [ "$gone" -ge "$idle" ] && { reason=idle; break; }
             done
+            if [ ! -e "$d/status" ] && [ "$reason" = idle ]; then
+              # Interrupted first, Claude Code ends the turn in its session file as for a user's interrupt.
+              printf '{"type":"control_request","request_id":"rws-idle","request":{"subtype":"interrupt"}}\n' >&3
+              i=0; while [ $i -lt 30 ] && ! grep -q '"request_id":"rws-idle"' "$d/out"; do sleep 0.1; i=$((i + 1)); done
+            fi
             if [ ! -e "$d/status" ]; then
               g=; [ -s "$d/group" ] && read -r g <"$d/group"
               if [ -n "$g" ]; then
