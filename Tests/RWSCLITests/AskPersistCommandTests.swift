@@ -112,6 +112,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty)
     }
 
+    @Test func ctrlCTwiceStopsTheDetachedConversationOnTheBox() throws {
+        let box = try AskBox(turns: [Self.bash("trap '' INT TERM HUP; tail -f /dev/null")])
+        defer { box.stop() }
+        let outcome = try RWSBinary.run(
+            ["ask"] + box.server.rwsFlags + ["--persist", "app", "Wait", "--permission-mode", "bypassPermissions"], home: box.home,
+            until: { _ in Self.running(box, "tail -f /dev/null") }, within: .seconds(60)
+        ) { pid in
+            try SystemCall.kill(pid, SIGINT)
+            Thread.sleep(forTimeInterval: 0.3)
+            try? SystemCall.kill(pid, SIGINT)  // gone already after the first: fine
+        }
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        let left = ClaudeCodeCLI.processes(in: box.project)
+        #expect(left.isEmpty, "\(outcome.stderr) \(left.map(\.command).joined(separator: "\n").suffix(300))")
+        #expect(try Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
+    }
+
     @Test func misusedDetachedFlagsAreRefusedBeforeConnecting() throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }

@@ -59,12 +59,12 @@ extension WorkspaceScriptTests {
             arguments: { [.path(conversations($0)), .word("abc")] }
         ) { run, sandbox in
             try ScriptCase.require(
-                run.status == 0 && run.stdoutText == "group 4242\n"
+                run.status == 0 && run.stdoutText == "group 4242\nkeeper none\n"
                     && FileManager.default.fileExists(atPath: conversations(sandbox) + "/abc/stop"), "\(run)")
         },
         ScriptCase(
             "removing an ended conversation's files", DetachedClaudeScripts.forget, setup: conversation + #" && : > "c/$2/abc/ended""#,
-            arguments: { [.path(conversations($0)), .word("abc")] }
+            arguments: { [.path(conversations($0)), .word("abc"), .word("")] }
         ) { run, sandbox in
             try ScriptCase.require(run.status == 0 && !FileManager.default.fileExists(atPath: conversations(sandbox) + "/abc"), "\(run)")
         },

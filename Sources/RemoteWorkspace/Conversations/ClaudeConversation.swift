@@ -36,6 +36,7 @@ public final class ClaudeConversation: Sendable {
     let requestPrefix: String
     let state = Mutex(ClaudeConversationState())
     private let reader = Mutex<Task<Void, Never>?>(nil)
+    private let stopTask = Mutex<Task<Void, Never>?>(nil)
 
     init(options: ClaudeConversationOptions, command: RemoteCommand, connection: SSHConnection, detachedID: String? = nil) {
         self.options = options
@@ -173,10 +174,20 @@ public final class ClaudeConversation: Sendable {
     /// A detached conversation is stopped on the box as with ``stopDetached(_:on:)`` (when the
     /// connection allows; else it ends there after its idle time).
     public func stop() async {
-        state.withLock { $0.stopping = true }
-        if let detachedID { try? await Self.stopDetached(detachedID, on: connection) }
-        command.cancel()
-        await reader.withLock { $0 }?.value
+        // One stop, however many callers (a second Ctrl+C while the first stop runs): each
+        // returns when it is done.
+        let stopping = stopTask.withLock { task in
+            if let task { return task }
+            let started = Task {
+                state.withLock { $0.stopping = true }
+                if let detachedID { try? await Self.stopDetached(detachedID, on: connection) }
+                command.cancel()
+                await reader.withLock { $0 }?.value
+            }
+            task = started
+            return started
+        }
+        await stopping.value
     }
 
     /// Sends a control request and waits for its answer.

@@ -67,9 +67,12 @@ extension ClaudeConversation {
         let ids: [RemoteScript.Argument] = [.path(DetachedClaudeScripts.folder), .word(id)]
         let asked = try await connection.run(try DetachedClaudeScripts.stop.commandLine(ids), timeout: .seconds(30))
         if asked.status == DetachedClaudeScripts.StopExit.notFound { throw ClaudeConversationError.detachedNotFound(id: id) }
-        let group = asked.stdoutText.split(separator: "\n").last { $0.hasPrefix("group ") }.flatMap { Int($0.dropFirst(6)) }
-        if let group { try await connection.stopRemoteProcesses(of: group, command: "Claude Code (conversation \(id))") }
-        _ = try await connection.run(try DetachedClaudeScripts.forget.commandLine(ids), timeout: .seconds(30))
+        func pid(_ label: String) -> Int? {
+            asked.stdoutText.split(separator: "\n").last { $0.hasPrefix(label + " ") }.flatMap { Int($0.dropFirst(label.count + 1)) }
+        }
+        if let group = pid("group") { try await connection.stopRemoteProcesses(of: group, command: "Claude Code (conversation \(id))") }
+        let keeper: [RemoteScript.Argument] = [.word(pid("keeper").map(String.init) ?? "")]
+        _ = try await connection.run(try DetachedClaudeScripts.forget.commandLine(ids + keeper), timeout: .seconds(30))
     }
 
     /// The detached conversations on the box.

@@ -63,7 +63,8 @@ enum DetachedClaudeScripts {
               echo $? >"$d/status.part" && mv "$d/status.part" "$d/status" ) &
             trap '' HUP TERM
             attached() { c=; [ -s "$d/client" ] && read -r c <"$d/client" && [ -n "$c" ] && kill -0 "$c" 2>/dev/null; }
-            reason=exited gone=0
+            # A minute's grace before the first client attached: a slow first attach is not idleness.
+            reason=exited gone=-60
             while [ ! -e "$d/status" ]; do
               sleep 1
               [ -e "$d/stop" ] && { reason=stopped; break; }
@@ -147,7 +148,7 @@ enum DetachedClaudeScripts {
     }
 
     /// `$1` the conversations folder, `$2` the id: asks the keeper to stop and prints the session
-    /// Claude Code leads (its group), for the caller's verified stop.
+    /// Claude Code leads (`group G`, for the caller's verified stop) and the keeper (`keeper K`).
     static let stop = RemoteScript(
         step: "stopping a detached conversation", exits: StopExit.self,
         body: #"""
@@ -155,17 +156,20 @@ enum DetachedClaudeScripts {
             [ -d "$d" ] || exit 3
             : >"$d/stop"
             g=; [ -s "$d/group" ] && read -r g <"$d/group"
+            k=; [ -s "$d/keeper" ] && read -r k <"$d/keeper"
             echo "group ${g:-none}"
+            echo "keeper ${k:-none}"
             """#)
 
-    /// `$1` the conversations folder, `$2` the id: removes the folder once the conversation ended,
-    /// and waits for the keeper to leave (a zombie, which a container's PID 1 may never reap, has left).
+    /// `$1` the conversations folder, `$2` the id, `$3` the keeper's PID (or nothing): removes the
+    /// folder once the conversation ended (an attached client may have done so), and waits for the
+    /// keeper to leave (a zombie, which a container's PID 1 may never reap, has left).
     static let forget = RemoteScript(
         step: "removing a detached conversation's files",
         body: #"""
             d=$1/$2
             i=0; while [ -d "$d" ] && [ ! -e "$d/ended" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-            k=; [ -s "$d/keeper" ] && read -r k <"$d/keeper"
+            k=$3
             rm -rf "$d"
             [ -n "$k" ] || exit 0
             i=0
