@@ -34,30 +34,30 @@ extension SSHConnection {
         } catch {
             throw TransferError.localFile(path: localPath, reason: SystemCallError("seek", describing: error).reason)
         }
-        var first = start == 0
-        while first || state.bytes < local.size {
+        let parentMissing = RemoteFileError.noSuchFile(path: path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".")
+        if start == 0 {
+            // Empty first (private, over any old temporary), then appended to: the temporary is the
+            // only file a cut can leave, and the next run replaces or resumes it.
+            do { try await writeFile(partial, contents: [], permissions: 0o600) } catch RemoteFileError.noSuchFile { throw parentMissing }
+        }
+        while state.bytes < local.size {
             let chunk: [UInt8]
             do {
                 chunk = [UInt8](try local.handle.read(upToCount: Self.uploadChunk) ?? Data())
             } catch {
                 throw TransferError.localFile(path: localPath, reason: SystemCallError("read", describing: error).reason)
             }
-            if chunk.isEmpty, !first { break }
+            if chunk.isEmpty { break }
             do {
-                if first {
-                    try await writeFile(partial, contents: chunk, permissions: 0o600)
-                } else {
-                    try await appendFile(partial, contents: chunk)
-                }
+                try await appendFile(partial, contents: chunk)
             } catch RemoteFileError.noSuchFile {
-                throw RemoteFileError.noSuchFile(path: path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".")
+                throw parentMissing
             } catch let error as RemoteFileError {
                 // SFTP says only "failure" for a full disk: the box's df tells.
                 guard try await isFull(RemotePath.split(path).parent, needing: chunk.count + (1 << 20)) else { throw error }
                 try? await remove(partial)
                 throw TransferError.noSpace(path: path, onBox: true)
             }
-            first = false
             state.bytes += UInt64(chunk.count)
             state.transferred += UInt64(chunk.count)
             progress?(state)
