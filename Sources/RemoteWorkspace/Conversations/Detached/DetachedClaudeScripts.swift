@@ -6,7 +6,7 @@ import SSHClient
 /// - `in`: a FIFO, Claude Code's stdin; the box keeps it open, so it never reads an end of file.
 /// - `out`: Claude Code's stream-json stdout, appended; a client replays it from any byte offset.
 /// - `err`: its stderr. `group`: the session (and process group) it leads. `client`: the PID of
-///   the attached client's script. `answered`: permission request ids already answered.
+///   the attached client's script (`seen` once one attached). `answered`: permission request ids already answered.
 /// - `stop` (asked to stop), `status` (its exit status), `ended` (the end line was written).
 ///
 /// A keeper process (``keeper``) starts Claude Code with `setsid`, watches it, ends it when no
@@ -63,12 +63,19 @@ enum DetachedClaudeScripts {
               echo $? >"$d/status.part" && mv "$d/status.part" "$d/status" ) &
             trap '' HUP TERM
             attached() { c=; [ -s "$d/client" ] && read -r c <"$d/client" && [ -n "$c" ] && kill -0 "$c" 2>/dev/null; }
-            # A minute's grace before the first client attached: a slow first attach is not idleness.
+            # A minute's grace until a client attached (it leaves `seen`): a slow first attach is not
+            # idleness; one that came and went between two looks counts from then.
             reason=exited gone=-60
             while [ ! -e "$d/status" ]; do
               sleep 1
               [ -e "$d/stop" ] && { reason=stopped; break; }
-              if attached; then gone=0; else gone=$((gone + 1)); fi
+              if attached; then
+                gone=0
+              elif [ "$gone" -lt 0 ] && [ -e "$d/seen" ]; then
+                gone=1
+              else
+                gone=$((gone + 1))
+              fi
               [ "$gone" -ge "$idle" ] && { reason=idle; break; }
             done
             if [ ! -e "$d/status" ] && [ "$reason" = idle ]; then
@@ -123,6 +130,7 @@ enum DetachedClaudeScripts {
               i=0; while kill -0 "$c" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
             fi
             echo $$ >"$d/client"
+            : >"$d/seen"
             # KILL: a TERM that reaches a tail between its fork and its exec can be lost.
             trap 'kill -KILL $t $e 2>/dev/null; exit 75' TERM
             [ -s "$d/answered" ] && sed 's/^/rws-answered /' "$d/answered"
