@@ -195,3 +195,23 @@ extension DetachedConversationTests {
         await ssh.close()
     }
 }
+
+extension DetachedConversationTests {
+    /// Whoever removes `~/.rws/conversations/ID` under a running conversation (a cleanup, a user),
+    /// the keeper still ends Claude Code after the idle time: nothing runs on unseen.
+    @Test func aConversationWhoseFolderIsRemovedStillEndsAfterItsIdleTime() async throws {
+        let box = try ConversationBox(turns: [Turn.bash("tail -f /dev/null")])
+        defer { box.stop() }
+        try await box.server.withConnection { ssh in
+            let conversation = try await ClaudeConversation.start(
+                on: ssh, options: Self.detached(box, mode: .bypassPermissions, idle: .seconds(2)))
+            let id = try #require(conversation.detachedID)
+            let reading = Task { try await collect(try await conversation.send("Wait forever"), in: conversation) }
+            #expect(try await box.waitUntilRunning("tail -f /dev/null"))
+            await conversation.detach()
+            _ = try? await reading.value
+            try FileManager.default.removeItem(atPath: Self.folder(box) + "/" + id)
+            #expect(try await box.waitUntilNoProcess(timeout: .seconds(30)).isEmpty)
+        }
+    }
+}

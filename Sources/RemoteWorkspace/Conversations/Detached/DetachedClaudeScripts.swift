@@ -62,6 +62,9 @@ enum DetachedClaudeScripts {
             ( setsid /bin/sh -c 'echo $$ >"$1/group"; shift; exec env "$@"' rws-claude "$d" "$@" <&3 >>"$d/out" 2>>"$d/err" 3<&-
               echo $? >"$d/status.part" && mv "$d/status.part" "$d/status" ) &
             trap '' HUP TERM
+            # Claude Code's session, read once: the folder may be removed under the keeper.
+            g=; i=0
+            while [ -z "$g" ] && [ $i -lt 100 ]; do [ -s "$d/group" ] && read -r g <"$d/group"; [ -n "$g" ] || sleep 0.1; i=$((i + 1)); done
             attached() { c=; [ -s "$d/client" ] && read -r c <"$d/client" && [ -n "$c" ] && kill -0 "$c" 2>/dev/null; }
             # A minute's grace until a client attached (it leaves `seen`): a slow first attach is not
             # idleness; one that came and went between two looks counts from then.
@@ -84,7 +87,6 @@ enum DetachedClaudeScripts {
               i=0; while [ $i -lt 30 ] && ! grep -q '"request_id":"rws-idle"' "$d/out"; do sleep 0.1; i=$((i + 1)); done
             fi
             if [ ! -e "$d/status" ]; then
-              g=; [ -s "$d/group" ] && read -r g <"$d/group"
               if [ -n "$g" ]; then
                 kill -TERM "-$g" 2>/dev/null
                 i=0; while [ ! -e "$d/status" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
