@@ -25,7 +25,4 @@ struct DetachedReading {
     var ending: Error?
     /// Whether ``ClaudeConversation/detach()`` was called.
     var detaching = false
-
-    /// Whether a line ending at `offset` is part of the replay.
-    var replaying: Bool { !replayed }
 }
