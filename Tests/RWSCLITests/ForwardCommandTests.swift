@@ -2,6 +2,7 @@ import Foundation
 import Platform
 import RWSTestSupport
 import SSHClient
+import Synchronization
 import Testing
 
 @testable import rws
@@ -20,21 +21,12 @@ import Testing
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let arguments = ["forward"] + (try server.rwsFlags(through: proxy)) + ["0:\(echo.port)"]
-        let (outcome, port) = try await EchoServer.onThread { [home] in
-            var port: Int?
-            let ready = { (stdout: String) -> Bool in
-                port = stdout.firstMatch(of: /^http:\/\/127\.0\.0\.1:([0-9]+)\n/).flatMap { Int($0.1) }
-                return port != nil
-            }
-            let outcome = try RWSBinary.run(arguments, home: home, until: ready, within: .seconds(20)) { child in
-                let local = try #require(port)
-                #expect(try EchoServer.roundTrip(port: local, Array("before".utf8)) == Array("before".utf8))
-                proxy.cutAll()
-                // A connection made while the link is down waits for the reconnect.
-                #expect(try EchoServer.roundTrip(port: local, Array("after".utf8)) == Array("after".utf8))
-                try SystemCall.kill(child, SIGINT)
-            }
-            return (outcome, port)
+        let (outcome, port) = try await Self.runUntilURL(arguments, home: home) { child, local in
+            #expect(try EchoServer.roundTrip(port: local, Array("before".utf8)) == Array("before".utf8))
+            proxy.cutAll()
+            // A connection made while the link is down waits for the reconnect.
+            #expect(try EchoServer.roundTrip(port: local, Array("after".utf8)) == Array("after".utf8))
+            try SystemCall.kill(child, SIGINT)
         }
         #expect(outcome.status == 130, "\(outcome.stderr)")
         #expect(outcome.stdout == "http://127.0.0.1:\(port ?? 0)\n")
@@ -42,6 +34,43 @@ import Testing
         let local = try #require(port)
         #expect(throws: SystemCallError.self) { _ = try EchoServer.roundTrip(port: local, [1]) }
         #expect(echo.acceptedConnections == 2)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func reverseCarriesConnectionsMadeOnTheBoxHereThroughACutLinkAndCtrlCStopsIt(kind: ServerKind) async throws {
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let echo = try EchoServer()  // a service here that Claude Code on the box should reach
+        defer { echo.stop() }
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let arguments = ["forward"] + (try server.rwsFlags(through: proxy)) + ["-R", "0:\(echo.port)"]
+        let (outcome, port) = try await Self.runUntilURL(arguments, home: home) { child, onBox in
+            #expect(try EchoServer.roundTrip(port: onBox, Array("before".utf8)) == Array("before".utf8))
+            proxy.cutAll()
+            // The box listens again once the link is back.
+            let deadline = ContinuousClock.now + .seconds(20)
+            var after: [UInt8]?
+            while after != Array("after".utf8), ContinuousClock.now < deadline {
+                after = try? EchoServer.roundTrip(port: onBox, Array("after".utf8))
+                if after != Array("after".utf8) { Thread.sleep(forTimeInterval: 0.1) }
+            }
+            #expect(after == Array("after".utf8))
+            try SystemCall.kill(child, SIGINT)
+        }
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(outcome.stdout == "http://127.0.0.1:\(port ?? 0)\n")
+        #expect(outcome.stderr.contains("to 127.0.0.1:\(echo.port) here") && outcome.stderr.contains("link back"), "\(outcome.stderr)")
+        #expect(echo.acceptedConnections == 2)
+    }
+
+    @Test func reverseToAPortTakenOnTheBoxSaysTheBoxRefused() throws {
+        let taken = try EchoServer()
+        defer { taken.stop() }
+        let outcome = try RWSBinary.run(
+            ["forward"] + SharedTestServer.get().rwsFlags + ["-R", "\(taken.port):9"], home: NSTemporaryDirectory())
+        #expect(outcome.status == 1 && outcome.stderr.contains("the box refused"), "\(outcome.status) \(outcome.stderr)")
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -88,6 +117,25 @@ import Testing
         #expect(mine["address"] as? String == "127.0.0.1" && mine["pid"] as? Int == Int(getpid()))
     }
 
+    /// Runs rws on a thread until its first stdout line is `http://127.0.0.1:PORT`, then `action`
+    /// with its PID and PORT; returns the outcome and the port.
+    private static func runUntilURL(
+        _ arguments: [String], home: String, _ action: @escaping @Sendable (pid_t, Int) throws -> Void
+    ) async throws -> (RWSBinary.Outcome, Int?) {
+        try await EchoServer.onThread {
+            let port = Mutex<Int?>(nil)
+            let ready = { (stdout: String) -> Bool in
+                let found = stdout.firstMatch(of: /^http:\/\/127\.0\.0\.1:([0-9]+)\n/).flatMap { Int($0.1) }
+                port.withLock { $0 = found }
+                return found != nil
+            }
+            let outcome = try RWSBinary.run(arguments, home: home, until: ready, within: .seconds(20)) { child in
+                try action(child, try #require(port.withLock { $0 }))
+            }
+            return (outcome, port.withLock { $0 })
+        }
+    }
+
     /// Waits up to 15 s until `read()` contains `text`; returns the line holding it.
     @discardableResult
     private static func wait(for text: String, in read: () -> String) async throws -> String {
@@ -108,7 +156,7 @@ import Testing
             "\(outcome.stderr)")
     }
 
-    @Test(arguments: [["3000", "--auto"], [], ["--auto", "--to", "db"]])
+    @Test(arguments: [["3000", "--auto"], [], ["--auto", "--to", "db"], ["-R", "--auto"]])
     func aPortOrAutoIsNeededAndAutoTakesNoTarget(arguments: [String]) throws {
         let outcome = try RWSBinary.run(["forward", "--host", "127.0.0.1"] + arguments, home: NSTemporaryDirectory())
         #expect(outcome.status == 64, "\(outcome.stderr)")

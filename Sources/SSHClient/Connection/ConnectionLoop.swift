@@ -36,6 +36,11 @@ final class ConnectionLoop: @unchecked Sendable {
     var keepaliveBurst: KeepaliveBurst?
     /// The one channel allowed to wait for a request reply (libssh2 1.10 mixes up concurrent replies).
     var requestHolder: ChannelOperation?
+    /// Ports the box listens on for this connection (`ssh -R`).
+    private var listeners: [RemoteListener] = []
+    /// A listener whose global request (listen or cancel) is in flight: like ``openHolder``, no
+    /// channel opens and no keepalive starts meanwhile, so that one request at a time waits on the server.
+    var listenHolder: RemoteListener?
     private var channelsInUse = 0
     /// Set when the server refused an open: admit nothing new until a channel is freed.
     private var admissionHeld = false
@@ -139,6 +144,23 @@ final class ConnectionLoop: @unchecked Sendable {
         }
     }
 
+    /// Runs a channel the server opened (a forwarded connection): it needs no open turn.
+    func adopt(_ operation: ChannelOperation) {
+        preconditionOnLoopThread("the channel list")
+        channelsInUse += 1
+        operations.append(operation)
+        operation.beginOpening()
+    }
+
+    /// Starts a remote listener; it runs until cancelled or the connection ends.
+    func add(_ listener: RemoteListener) {
+        preconditionOnLoopThread("the listener list")
+        listeners.append(listener)
+    }
+
+    /// Whether a new global request or channel open may start now.
+    var openTurnIsFree: Bool { openHolder == nil && listenHolder == nil && !probe.inFlight }
+
     func dequeue(_ operation: ChannelOperation) {
         queue.removeAll { $0 === operation }
     }
@@ -235,6 +257,11 @@ final class ConnectionLoop: @unchecked Sendable {
         var progressed = admit()
         if probe.advance(transport) { progressed = true }
         if runKeepaliveBurst() { progressed = true }
+        for listener in listeners {
+            if listener.advance() { progressed = true }
+        }
+        listeners.removeAll { $0.hasEnded }
+        if lossError != nil { return false }
         for operation in operations {
             if operation.advance() { progressed = true }
             if lossError != nil { return false }
@@ -259,7 +286,7 @@ final class ConnectionLoop: @unchecked Sendable {
 
     private func admit() -> Bool {
         var admitted = false
-        while openHolder == nil, !probe.inFlight, !admissionHeld, let next = queue.first {
+        while openTurnIsFree, !admissionHeld, let next = queue.first {
             // Closing: only the channels that stop what was running.
             if closeDeadline != nil, !next.isControl { break }
             let limit = next.isControl ? configuration.maxChannels : max(1, configuration.maxChannels - 1)
@@ -285,10 +312,10 @@ final class ConnectionLoop: @unchecked Sendable {
                 fired = true
             }
         }
-        let waitingOnPeer = operations.contains { $0.isWaitingOnPeer } || !queue.isEmpty
+        let waitingOnPeer = operations.contains { $0.isWaitingOnPeer } || !queue.isEmpty || listeners.contains { $0.isWaitingOnPeer }
         if waitingOnPeer {
             if !wasWaitingOnPeer { transport.context.lastReceive = now }
-            if openHolder == nil,
+            if openHolder == nil, listenHolder == nil,
                 probe.isDue(now: now, lastReceive: transport.context.lastReceive, interval: configuration.keepaliveInterval)
             {
                 probe.start(transport)
@@ -314,7 +341,7 @@ final class ConnectionLoop: @unchecked Sendable {
         defer { keepaliveBurst = burst.isDone(probe) ? burst.finish() : burst }
         switch burst.kind {
         case .probe:
-            guard burst.sent < burst.count, openHolder == nil, probe.isIdle else { return false }
+            guard burst.sent < burst.count, openHolder == nil, listenHolder == nil, probe.isIdle else { return false }
             probe.start(transport)
             burst.sent += 1
             return true
@@ -393,8 +420,10 @@ final class ConnectionLoop: @unchecked Sendable {
         inbox.withLock { $0.terminalError = error }
         runInbox()  // work that raced with the end still gets to fail its callers
         let all = operations + queue
+        let ended = listeners
         operations = []
         queue = []
+        listeners = []
         if lossError == nil {
             var attempts = 0
             while libssh2_session_disconnect_ex(transport.raw, SSH_DISCONNECT_BY_APPLICATION, "closed by rws", "") == LIBSSH2_ERROR_EAGAIN,
@@ -407,6 +436,7 @@ final class ConnectionLoop: @unchecked Sendable {
         // Callers learn of the end only now, with libssh2 and OpenSSL done: a caller that exits
         // the process at once must not race the session's teardown (seen as a crash at exit).
         for operation in all { operation.failForConnection(error) }
+        for listener in ended { listener.connectionEnded(error) }
         keepaliveBurst?.done.complete(.failure(error))
         stopped.complete(.success(()))
     }

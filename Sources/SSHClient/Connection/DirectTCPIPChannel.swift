@@ -2,7 +2,9 @@ import Foundation
 import Platform
 
 /// A `direct-tcpip` channel relayed to a local socket: one end of a socket pair whose other end
-/// is the next connection's socket (a jump host), or a connection accepted by a ``PortForward``.
+/// is the next connection's socket (a jump host), or a connection accepted by a ``PortForward``;
+/// or a `forwarded-tcpip` channel the server opened for a ``RemotePortForward``, relayed to a
+/// local connection made for it.
 ///
 /// The bytes go through unchanged: libssh2 on the next connection sees a plain socket. The
 /// channel lives as long as that socket: when the local end closes, the channel is closed (and
@@ -15,6 +17,8 @@ final class DirectTCPIPChannel: ChannelOperation {
     private let fd: Int32
     private let watcher: RelayWatcher
     private let opened: Promise<Void>
+    /// The channel the server opened (`forwarded-tcpip`), when this relay does not open its own.
+    private let accepted: LibSSH2Channel?
     /// The jump connection this channel belongs to, kept alive while the relay runs; nil when
     /// the connection is not dedicated to it.
     private var owner: SSHConnection?
@@ -35,19 +39,24 @@ final class DirectTCPIPChannel: ChannelOperation {
     private var socketShutDown = false
     private static let chunk = 64 * 1024
 
-    init(loop: ConnectionLoop, host: String, port: Int, fd: Int32, owner: SSHConnection?, opened: Promise<Void>) {
+    init(
+        loop: ConnectionLoop, host: String, port: Int, fd: Int32, owner: SSHConnection?, opened: Promise<Void>,
+        accepted: LibSSH2Channel? = nil
+    ) {
         self.host = host
         self.port = port
         self.fd = fd
         self.owner = owner
         halfCloses = owner == nil
         self.opened = opened
+        self.accepted = accepted
         watcher = RelayWatcher(fd: fd) { [loop] in loop.wake() }
         super.init(loop: loop, setupRequests: [])
     }
 
     override func attemptOpen() -> LibSSH2Channel.Outcome<LibSSH2Channel> {
-        LibSSH2Channel.openDirectTCPIP(on: loop.transport, host: host, port: port)
+        if let accepted { return .done(accepted) }
+        return LibSSH2Channel.openDirectTCPIP(on: loop.transport, host: host, port: port)
     }
 
     /// A refused direct-tcpip means the target cannot be reached from the server, not a full server.

@@ -57,4 +57,10 @@ struct LoopBound<Value: AnyObject>: @unchecked Sendable {
         loop.preconditionOnLoopThread("a loop-bound value")
         return wrapped
     }
+
+    /// Runs `body` with the value on its loop's thread; the loop's terminal error when it has ended.
+    @discardableResult
+    func onLoop(_ body: @escaping @Sendable (Value) -> Void) -> SSHError? {
+        loop.submit { _ in body(self.value) }
+    }
 }

@@ -20,24 +20,37 @@ struct ForwardCommand: AsyncParsableCommand {
             from now on, printing a line per port on stdout (URL, tab, the box's port and its process), and closes it \
             when it stops listening; ports already listening are left alone (rws forward PORT opens one).
 
+            -R (--reverse) goes the other way, as ssh -R: the box listens on its 127.0.0.1:BOX and each connection \
+            made there comes here to 127.0.0.1:PORT (--to another host here). -R PORT asks the box for the same number \
+            (a free one when it is taken), -R BOX:PORT for BOX exactly (0:PORT for any); the first line on stdout is \
+            the URL on the box (http://127.0.0.1:BOX), for Claude Code there to reach a service running here. After a \
+            dropped link rws asks the box again for the same port.
+
             Runs until Ctrl+C (or SIGTERM, SIGHUP), then closes the port and exits 128+N (130 for Ctrl+C); 64 for a \
-            port here that is taken or out of range; 255 when the connection failed.
+            port here that is taken or out of range; 1 when the box refuses to listen (-R); 255 when the connection failed.
 
             Examples:
               rws forward --host box 3000
               rws forward --host box 8080:3000
               rws forward --host box 5432 --to db.internal
               rws forward --host box --auto
+              rws forward --host box -R 8080
+              rws forward --host box -R 9000:8080 --to 192.168.1.20
             """
     )
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Argument(help: ArgumentHelp("The port on the box, or LOCAL:PORT.", valueName: "[local:]port"))
+    @Argument(help: ArgumentHelp("The port on the box, or LOCAL:PORT (with -R: the port here, or BOX:PORT).", valueName: "[local:]port"))
     var spec: String?
 
-    @Option(name: .long, help: ArgumentHelp("The host the box connects to (default its own 127.0.0.1).", valueName: "host"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The host the box connects to (default its own 127.0.0.1); with -R, the host here.", valueName: "host"))
     var to = "127.0.0.1"
+
+    @Flag(name: [.customShort("R"), .long], help: "The other way, as ssh -R: a port on the box whose connections come here.")
+    var reverse = false
 
     @Flag(name: .long, help: "Forward each port that starts listening on the box from now on, and stop when it closes.")
     var auto = false
@@ -63,6 +76,7 @@ struct ForwardCommand: AsyncParsableCommand {
         }
         if to.isEmpty { throw ValidationError("--to needs a host name or address") }
         if auto, to != "127.0.0.1" { throw ValidationError("--auto forwards the box's own ports: --to does not go with it") }
+        if auto, reverse { throw ValidationError("--auto forwards the box's ports here: -R does not go with it") }
     }
 
     func run() async throws {
@@ -80,6 +94,17 @@ struct ForwardCommand: AsyncParsableCommand {
                     for await _ in done {}
                     following.cancel()
                     await following.value
+                } else if reverse {
+                    let (box, here) = try Self.parse(spec ?? "")
+                    let forward = try await Self.listenOnBox(ssh, port: box, to: here, host: to)
+                    Terminal.out("http://127.0.0.1:\(forward.remotePort)\n")
+                    let target = "\(to.safeLine):\(here) here"
+                    Terminal.err(
+                        "rws: forwarding 127.0.0.1:\(forward.remotePort) on \(ssh.configuration.host) to \(target) (Ctrl+C stops)\n")
+                    let failures = Task { for await failure in forward.failures { Terminal.err("rws: \(failure.description.safeLine)\n") } }
+                    for await _ in done {}
+                    forward.close()
+                    failures.cancel()
                 } else {
                     let (local, remote) = try Self.parse(spec ?? "")
                     let forward = try Self.listen(on: ssh, local: local, remote: remote, host: to)
@@ -115,6 +140,18 @@ struct ForwardCommand: AsyncParsableCommand {
             default:
                 break
             }
+        }
+    }
+
+    /// Without a port asked for on the box: the same number as here when the box gives it, else any.
+    /// The box's refusal exits 1: the link is fine, the port is not.
+    static func listenOnBox(_ ssh: SSHConnection, port: Int?, to here: Int, host: String) async throws -> RemotePortForward {
+        do {
+            if let port { return try await ssh.forwardRemote(port: port, to: here, host: host) }
+            if let same = try? await ssh.forwardRemote(port: here, to: here, host: host) { return same }
+            return try await ssh.forwardRemote(port: 0, to: here, host: host)
+        } catch SSHError.channelFailed(let operation, let reason) {
+            throw CLIError.failed("\(operation) failed: \(reason); choose another port (0:\(here) for any)", code: 1)
         }
     }
 

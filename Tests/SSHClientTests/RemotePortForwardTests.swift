@@ -1,0 +1,123 @@
+import Foundation
+import Platform
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// Remote port forwarding (`ssh -R`): the box's sshd listens, and each connection made to that
+/// port on the box comes over its own channel to a port here, many at once; after a dropped link
+/// the box is asked to listen again. The box is this machine, so "a client on the box" is a
+/// connection to 127.0.0.1 at the box's port, or a command run over the connection.
+@Suite(.timeLimit(.minutes(2))) struct RemotePortForwardTests {
+    @Test(arguments: ServerKind.allCases)
+    func manyConnectionsMadeOnTheBoxEachGetTheirOwnBytesBackFromHere(kind: ServerKind) async throws {
+        let echo = try EchoServer()
+        defer { echo.stop() }
+        _ = try await SharedTestServer.get(kind).withConnection { connection in
+            let forward = try await connection.forwardRemote(to: echo.port)
+            defer { forward.close() }
+            #expect(forward.remotePort > 0 && forward.remotePort != echo.port)
+            let payloads = (0..<8).map { index in (0..<(256 * 1024 + index)).map { UInt8(truncatingIfNeeded: $0 &* 5 &+ index) } }
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                for payload in payloads {
+                    group.addTask {
+                        try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.remotePort, payload) } == payload
+                    }
+                }
+                // Commands keep working beside the listener and its channels.
+                group.addTask { try await connection.run("echo beside").stdoutText == "beside\n" }
+                for try await same in group { #expect(same) }
+            }
+            #expect(forward.acceptedConnections == 8)
+            #expect(echo.acceptedConnections == 8)
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aProgramOnTheBoxReachesTheServiceHere(kind: ServerKind) async throws {
+        let echo = try EchoServer()
+        defer { echo.stop() }
+        _ = try await SharedTestServer.get(kind).withConnection { connection in
+            let forward = try await connection.forwardRemote(to: echo.port)
+            defer { forward.close() }
+            let script = #"exec 3<>"/dev/tcp/127.0.0.1/$1"; printf 'from the box' >&3; head -c 12 <&3"#
+            let result = try await connection.run(try ShellQuoting.commandLine(["bash", "-c", script, "bash", String(forward.remotePort)]))
+            #expect(result.stdoutText == "from the box", "\(result.stderrText)")
+        }
+    }
+
+    @Test func aTargetNothingListensOnClosesTheBoxsConnectionAndSaysWhy() async throws {
+        let unused = try EchoServer()
+        unused.stop()
+        _ = try await SharedTestServer.get().withConnection { connection in
+            let forward = try await connection.forwardRemote(to: unused.port)
+            defer { forward.close() }
+            let back = try? await EchoServer.onThread { try EchoServer.roundTrip(port: forward.remotePort, Array("hello".utf8)) }
+            #expect(back?.isEmpty ?? true)
+            var failures = forward.failures.makeAsyncIterator()
+            let failure = try #require(await failures.next())
+            #expect(failure.description.contains("127.0.0.1:\(unused.port) here") && failure.description.contains("refused"), "\(failure)")
+        }
+    }
+
+    @Test func aPortTakenOnTheBoxIsAClearError() async throws {
+        let taken = try EchoServer()
+        defer { taken.stop() }
+        _ = try await SharedTestServer.get().withConnection { connection in
+            await #expect {
+                _ = try await connection.forwardRemote(port: taken.port, to: 9)
+            } throws: { error in
+                "\(error)".contains("127.0.0.1:\(taken.port) on the box") && "\(error)".contains("the box refused")
+            }
+            // The refusal left the connection usable.
+            let still = try await connection.run("echo still").stdoutText
+            #expect(still == "still\n")
+        }
+    }
+
+    @Test func afterCloseTheBoxStopsListening() async throws {
+        let echo = try EchoServer()
+        defer { echo.stop() }
+        _ = try await SharedTestServer.get().withConnection { connection in
+            let forward = try await connection.forwardRemote(to: echo.port)
+            #expect(try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.remotePort, [7]) } == [7])
+            forward.close()
+            var ended = forward.failures.makeAsyncIterator()
+            #expect(await ended.next() == nil)
+            try await waitUntil("the box's port closes") { (try? EchoServer.roundTrip(port: forward.remotePort, [1])) == nil }
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func theBoxListensAgainOnTheSamePortAfterADroppedLink(kind: ServerKind) async throws {
+        let echo = try EchoServer()
+        defer { echo.stop() }
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        var configuration = try server.configuration(through: proxy)
+        configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(100), waitForConnection: .seconds(30))
+        let connection = try await SSHConnection.connect(configuration)
+        let forward = try await connection.forwardRemote(to: echo.port)
+        #expect(
+            try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.remotePort, Array("before".utf8)) }
+                == Array("before".utf8))
+        proxy.cutAll()
+        try await waitUntil("the box listens again") {
+            (try? EchoServer.roundTrip(port: forward.remotePort, Array("after".utf8))) == Array("after".utf8)
+        }
+        #expect(proxy.acceptedConnections >= 2)
+        forward.close()
+        await connection.close()
+    }
+
+    /// Polls `condition` on a thread (it blocks) every 100 ms for up to 20 s.
+    private func waitUntil(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if try await EchoServer.onThread(condition) { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("timed out waiting until \(what)")
+    }
+}
