@@ -39,7 +39,7 @@ func timed(_ runs: Int, _ body: () async throws -> Void) async throws -> [Double
 let server = try TestSSHServer()
 defer { server.stop() }
 if CommandLine.arguments.dropFirst().first == "transfer" {
-    try await TransferBenchmark.run(server: server)
+    try await TransferBenchmark.run(server: server, parts: CommandLine.arguments.dropFirst(2).first)
     exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "detached" {

@@ -65,6 +65,20 @@ extension SystemCall {
         if mkdir(path, mode) != 0, errno != EEXIST { throw SystemCallError("mkdir") }
     }
 
+    /// Creates (or empties) the file at `path`, writes `bytes`, then gives it exactly `mode` and
+    /// the access and modification time `modified` (seconds since 1970): one open, the writes,
+    /// `fchmod`, `futimens`, close. Not flushed to disk.
+    public static func writeFile(_ path: String, contents bytes: [UInt8], mode: mode_t, modified: Int) throws(SystemCallError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemCallError("open") }
+        defer { close(fd) }
+        try writeAll(fd, bytes)
+        guard fchmod(fd, mode) == 0 else { throw SystemCallError("fchmod") }
+        let time = timespec(tv_sec: modified, tv_nsec: 0)
+        var times = [time, time]
+        guard futimens(fd, &times) == 0 else { throw SystemCallError("futimens") }
+    }
+
     /// Appends `bytes` to the file at `path`, creating it with `mode` if missing (symbolic links
     /// followed). When the file is not empty and does not end in a newline, one is written first,
     /// so the appended text starts a line of its own.

@@ -82,6 +82,38 @@ import Testing
         #expect(noFolder.status == 1 && noFolder.stderr.contains("nope"), "\(noFolder.stderr)")
     }
 
+    /// Names that a shell would run, split or read as options go through `get` and `put` as
+    /// plain names, both ways, and nothing they spell runs here or on the box.
+    @Test(arguments: ServerKind.allCases)
+    func hostileNamesAreCopiedAsNamesBothWays(kind: ServerKind) throws {
+        let server = try SharedTestServer.get(kind)
+        let folder = try makeTree(server)
+        let here = FileManager.default.temporaryDirectory.appendingPathComponent("rws-hostile-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: here + "/back", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: here) }
+        // A name cannot hold a slash: the canary lands in the working directory of whatever ran it.
+        let canary = "rws-hostile-canary"
+        let names = [
+            "-n x.txt", "$(touch \(canary))", "`touch \(canary)`", "it's \"q\".txt", "a;touch \(canary)", "line\nbreak", "é ü.txt",
+        ]
+        for (index, name) in names.enumerated() {
+            let contents = Data("file \(index)\n".utf8)
+            try contents.write(to: URL(fileURLWithPath: here + "/" + name))
+            let remote = "~/" + folder + "/" + name
+            let put = try RWSBinary.run(["put"] + server.rwsFlags + ["--", here + "/" + name, remote], home: home)
+            #expect(put.status == 0, "\(name.debugDescription): \(put.stderr)")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: server.remoteHome + "/" + folder + "/" + name)) == contents,
+                "\(name.debugDescription)")
+            let get = try RWSBinary.run(["get"] + server.rwsFlags + ["--", remote, here + "/back/" + name], home: home)
+            #expect(get.status == 0, "\(name.debugDescription): \(get.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: here + "/back/" + name)) == contents, "\(name.debugDescription)")
+        }
+        for place in [server.remoteHome, server.remoteHome + "/" + folder, FileManager.default.currentDirectoryPath, here] {
+            #expect(!FileManager.default.fileExists(atPath: place + "/" + canary), "\(place)")
+        }
+    }
+
     @Test(arguments: ServerKind.allCases)
     func putDashRSendsATreeIntoAFolderOnTheBoxAndRefusesToOverwriteIt(kind: ServerKind) throws {
         let server = try SharedTestServer.get(kind)

@@ -164,6 +164,26 @@ import Testing
                 run.status == 0 && (try? String(contentsOfFile: sandbox + "/" + hostile, encoding: .utf8)) == "hello\nmore", "\(run)")
         },
         ScriptCase(
+            "placing a file with its mode and time", Files.place, setup: files, input: Array("placed".utf8),
+            arguments: { [.path($0 + "/" + hostile), .word("0"), .word("640"), .word("1600000000")] }
+        ) { run, sandbox in
+            let path = sandbox + "/" + hostile
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            try ScriptCase.require(
+                run.status == 0 && (try? String(contentsOfFile: path, encoding: .utf8)) == "placed"
+                    && (attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640
+                    && (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 == 1_600_000_000, "\(run)")
+        },
+        ScriptCase(
+            "placing a chunk after another, new files private", Files.place, input: Array("chunk".utf8),
+            arguments: { [.path($0 + "/new"), .word("1"), .word(""), .word("")] }
+        ) { run, sandbox in
+            let attributes = try FileManager.default.attributesOfItem(atPath: sandbox + "/new")
+            try ScriptCase.require(
+                run.status == 0 && (try? String(contentsOfFile: sandbox + "/new", encoding: .utf8)) == "chunk"
+                    && (attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(run)")
+        },
+        ScriptCase(
             "checking the free space", Files.freeSpace, setup: files,
             // The free space changes between runs; its shape does not.
             normalize: { run in

@@ -141,7 +141,9 @@ struct SFTPFileBackend: FileBackend {
         }
         do {
             try await perform { done in
-                SFTPWriteFile(path: temporary, data: contents, append: false, permissions: permissions, completion: done)
+                SFTPStreamWrite(
+                    path: temporary, queue: .holding(contents), append: false, createdWith: permissions, permissions: permissions,
+                    completion: done)
             }
             try await rename(temporary, over: path)
         } catch {
@@ -178,10 +180,53 @@ struct SFTPFileBackend: FileBackend {
 
     func append(_ path: String, contents: [UInt8]) async throws {
         do {
-            try await perform { done in SFTPWriteFile(path: path, data: contents, append: true, permissions: nil, completion: done) }
+            try await perform { done in
+                SFTPStreamWrite(path: path, queue: .holding(contents), append: true, createdWith: 0o644, completion: done)
+            }
         } catch let error as RemoteFileError {
             throw try await refineFileError(error, path: path)
         }
+    }
+
+    func place(_ path: String, contents: [UInt8], append: Bool, finish: PlacedFile?) async throws {
+        do {
+            try await perform { done in
+                SFTPStreamWrite(
+                    path: path, queue: .holding(contents), append: append, createdWith: 0o600, permissions: finish?.permissions,
+                    modified: finish?.modified, completion: done)
+            }
+        } catch let error as RemoteFileError {
+            throw try await refineFileError(error, path: path)
+        }
+    }
+
+    func stream(into path: String, append: Bool, finish: PlacedFile?, _ produce: (any UploadSink) async throws -> Void) async throws {
+        let queue = UploadChunkQueue(capacity: 8 << 20) { [loop] in loop.submit { $0.files.sftp?.unpark() } }
+        let promise = FilePromise<Void>()
+        if let error = loop.submit({ loop in
+            let write = SFTPStreamWrite(
+                path: path, queue: queue, append: append, createdWith: 0o600, permissions: finish?.permissions,
+                modified: finish?.modified
+            ) { promise.settle($0) }
+            SFTPChannel.submit(write, on: loop)
+        }) {
+            throw error
+        }
+        let produced: Result<Void, any Error>
+        do {
+            try await produce(queue)
+            produced = .success(())
+        } catch {
+            produced = .failure(error)
+        }
+        // After a local failure the bytes queued so far still land: the temporary stays resumable.
+        queue.finish()
+        do {
+            try await promise.fileValue()
+        } catch let error as RemoteFileError {
+            throw try await refineFileError(error, path: path)
+        }
+        try produced.get()
     }
 
     func makeDirectory(_ path: String, intermediates: Bool, permissions: UInt32) async throws {

@@ -84,6 +84,26 @@ class SFTPHandleOperation: SFTPOperation {
         }
     }
 
+    /// Sets the open file's mode and (access and modification) time, each if given, with one
+    /// `fsetstat`; records a failure.
+    func setAttributes(_ handle: OpaquePointer, permissions: UInt32?, modified: Int?, on channel: SFTPChannel) -> Work {
+        guard permissions != nil || modified != nil else { return .done }
+        var attributes = LIBSSH2_SFTP_ATTRIBUTES()
+        if let permissions {
+            attributes.flags |= UInt(LIBSSH2_SFTP_ATTR_PERMISSIONS)
+            attributes.permissions = UInt(permissions)
+        }
+        if let modified {
+            attributes.flags |= UInt(LIBSSH2_SFTP_ATTR_ACMODTIME)
+            attributes.atime = UInt(modified)
+            attributes.mtime = UInt(modified)
+        }
+        let rc = libssh2_sftp_fstat_ex(handle, &attributes, 1)
+        if rc == LIBSSH2_ERROR_EAGAIN { return .blocked }
+        if rc != 0 { failure = channel.failure(rc, operation: "setting the mode and time of", path: path) }
+        return .done
+    }
+
     private func finish(_ failure: FileFailure?) -> Step {
         phase = .finished
         deliver(failure)

@@ -13,6 +13,8 @@ final class SFTPReadFile: SFTPHandleOperation {
     }
 
     static let chunkSize = 2 << 20
+    /// Reads of at most this many bytes into memory allocate their limit instead of asking the size.
+    static let unsizedLimit: UInt64 = 16 << 20
     private let offset: UInt64
     private let limit: UInt64?
     private var sink: Sink?
@@ -30,13 +32,18 @@ final class SFTPReadFile: SFTPHandleOperation {
         self.limit = limit
         self.sink = sink
         super.init("reading", path: path, flags: UInt(LIBSSH2_FXF_READ))
-        if case .stream = sink { buffer = [UInt8](repeating: 0, count: Self.chunkSize) }
+        if case .stream = sink { buffer = [UInt8](repeating: 0, count: 2 * Self.chunkSize) }
     }
 
     override func work(_ handle: OpaquePointer, on channel: SFTPChannel) -> Work {
         if !sought {
             if offset > 0 { libssh2_sftp_seek64(handle, offset) }
             sought = true
+        }
+        if case .collect = sink, expected == nil, let limit, limit <= Self.unsizedLimit {
+            // Small enough to size the buffer by the limit: no fstat round trip.
+            expected = limit
+            buffer = [UInt8](repeating: 0, count: Int(limit))
         }
         if case .collect = sink, expected == nil {
             var attributes = LIBSSH2_SFTP_ATTRIBUTES()
@@ -53,10 +60,9 @@ final class SFTPReadFile: SFTPHandleOperation {
 
     private func readChunk(_ handle: OpaquePointer, on channel: SFTPChannel) -> Work {
         let remaining = limit.map { $0 - total }
-        if remaining == 0 { return .done }
+        if remaining == 0 { return flushed(.done) }
         if case .stream(let pipe) = sink {
-            if !pipe.hasRoom() { return .parked }
-            filled = 0
+            if filled == 0, !pipe.hasRoom() { return .parked }
         } else if filled == buffer.count {
             buffer.append(contentsOf: repeatElement(0, count: max(buffer.count, 1 << 16)))
         }
@@ -66,16 +72,24 @@ final class SFTPReadFile: SFTPHandleOperation {
         let rc = buffer.withUnsafeMutableBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { libssh2_sftp_read(handle, $0.baseAddress! + filled, want) }
         }
-        if rc == Int(LIBSSH2_ERROR_EAGAIN) { return .blocked }
+        if rc == Int(LIBSSH2_ERROR_EAGAIN) { return flushed(.blocked) }
         if rc < 0 { return fail(Int32(rc), on: channel) }
-        if rc == 0 { return .done }
+        if rc == 0 { return flushed(.done) }
         total += UInt64(rc)
-        if case .stream(let pipe) = sink {
-            pipe.push(.stdout(Array(buffer[0..<rc])))
-        } else {
-            filled += rc
-        }
+        filled += rc
+        // A stream hands over whole chunks (a read often returns one 30,000-byte reply): fewer
+        // hops to the consumer, and the buffer stays big enough to keep libssh2's read-ahead.
+        if case .stream = sink, filled >= Self.chunkSize { return flushed(.yielded) }
         return .yielded
+    }
+
+    /// Hands what a stream accumulated to its consumer, then says `work`.
+    private func flushed(_ work: Work) -> Work {
+        if case .stream(let pipe) = sink, filled > 0 {
+            pipe.push(.stdout(Array(buffer[0..<filled])))
+            filled = 0
+        }
+        return work
     }
 
     private func fail(_ code: Int32, on channel: SFTPChannel) -> Work {

@@ -93,8 +93,7 @@ extension SSHConnection {
             defer { try? handle.close() }
             if start < total {
                 for try await chunk in try await streamFile(path, from: start, length: total - start) {
-                    do { try handle.write(contentsOf: chunk) } catch {
-                        let failure = SystemCallError("write", describing: error)
+                    do throws(SystemCallError) { try SystemCall.writeAll(handle.fileDescriptor, chunk) } catch let failure {
                         guard failure.code == ENOSPC || failure.code == EDQUOT else {
                             throw TransferError.localFile(path: localPath, reason: failure.reason)
                         }
@@ -107,7 +106,10 @@ extension SSHConnection {
                     progress?(state)
                 }
             }
-            try? handle.synchronize()
+        } catch {
+            // An empty temporary (a file that cannot be read, a link lost at once) is no use to --resume.
+            if state.bytes == 0 { unlink(partial) }
+            throw error
         }
         try Self.finish(partial, as: localPath, permissions: remote.attributes.permissions, modified: remote.attributes.modificationTime)
         progress?(state)

@@ -83,9 +83,34 @@ extension SSHConnection {
             counter.add(done: entry.size, moved: 0)
             return
         }
+        if entry.size <= UInt64(Self.uploadChunk), !(resume && SystemCall.exists(Self.partialTransferPath(for: here))) {
+            // One read into memory (no stat, no stream), written straight into the tree, which is a temporary itself.
+            let slack: UInt64 = 1  // one byte more than listed: a file that grew since goes as a stream
+            let bytes = try await readFile(entry.path, range: 0..<(entry.size + slack))
+            if bytes.count < entry.size + slack {
+                try Self.writeLocal(bytes, to: here, from: entry)
+                counter.add(done: UInt64(bytes.count), moved: UInt64(bytes.count))
+                return
+            }
+        }
         let before = counter.snapshot
         let last = try await download(entry.path, to: here, resume: resume) { file in counter.file(file, after: before) }
         counter.file(last, after: before)
+    }
+
+    /// Writes a whole small file of the tree with the remote entry's mode and time.
+    private static func writeLocal(_ bytes: [UInt8], to here: String, from entry: RemoteFileEntry) throws {
+        do throws(SystemCallError) {
+            try SystemCall.writeFile(
+                here, contents: bytes, mode: mode_t(entry.attributes.permissions & 0o7777),
+                modified: Int(entry.attributes.modificationTime.timeIntervalSince1970))
+        } catch {
+            if error.code == ENOSPC || error.code == EDQUOT {
+                unlink(here)
+                throw TransferError.noSpace(path: here, onBox: false)
+            }
+            throw TransferError.localFile(path: here, reason: error.reason)
+        }
     }
 
     private static func isSymlink(_ path: String) -> Bool {

@@ -91,6 +91,15 @@ extension SSHConnection {
         }
     }
 
+    /// Writes `contents` into `path` with no temporary (emptying it first unless `append`),
+    /// creating it with mode 600 if missing; then gives it `finish`'s mode and time. For files
+    /// inside a tree that is itself a temporary.
+    func placeFile(_ path: String, contents: [UInt8], append: Bool = false, finish: PlacedFile? = nil) async throws {
+        try await withFileBackend(path) { backend, remotePath in
+            try await backend.place(remotePath, contents: contents, append: append, finish: finish)
+        }
+    }
+
     /// Appends bytes to a file, creating it (mode 0644 less the server's umask) if missing.
     public func appendFile(_ path: String, contents: [UInt8]) async throws {
         try await withFileBackend(path) { backend, remotePath in try await backend.append(remotePath, contents: contents) }

@@ -5,11 +5,12 @@ extension SSHConnection {
     /// Bytes sent per write of an upload: the memory an upload holds, whatever the file's size.
     static let uploadChunk = 4 << 20
 
-    /// Copies a local file to `path` on the box in chunks of 4 MiB (constant memory): the bytes
-    /// go to a temporary beside the target (``partialTransferPath(for:)`` names it the same way),
-    /// which then gets the local file's permission bits and modification time and is renamed
-    /// over the target by one command (`chmod`, `touch -d @N`, `mv -f`), so the target is never
-    /// a partial file. Finishing needs commands to run on the box.
+    /// Copies a local file to `path` on the box in constant memory (over SFTP one handle with its
+    /// writes pipelined throughout, a few MiB queued): the bytes go to a temporary beside the
+    /// target (``partialTransferPath(for:)`` names it the same way), which then gets the local
+    /// file's permission bits and modification time and is renamed over the target by one
+    /// command (`chmod`, `touch -d @N`, `mv -f`), so the target is never a partial file.
+    /// Finishing needs commands to run on the box.
     ///
     /// - Parameters:
     ///   - localPath: The file here.
@@ -34,33 +35,36 @@ extension SSHConnection {
         } catch {
             throw TransferError.localFile(path: localPath, reason: SystemCallError("seek", describing: error).reason)
         }
-        let parentMissing = RemoteFileError.noSuchFile(path: path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ".")
-        if start == 0 {
-            // Empty first (private, over any old temporary), then appended to: the temporary is the
-            // only file a cut can leave, and the next run replaces or resumes it.
-            do { try await writeFile(partial, contents: [], permissions: 0o600) } catch RemoteFileError.noSuchFile { throw parentMissing }
-        }
-        while state.bytes < local.size {
-            let chunk: [UInt8]
-            do {
-                chunk = [UInt8](try local.handle.read(upToCount: Self.uploadChunk) ?? Data())
-            } catch {
-                throw TransferError.localFile(path: localPath, reason: SystemCallError("read", describing: error).reason)
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let finish = PlacedFile(permissions: local.permissions, modified: local.modified)
+        do {
+            // The temporary is the only file a cut can leave; the next run replaces or resumes it.
+            try await withFileBackend(partial) { backend, remotePartial in
+                try await backend.stream(into: remotePartial, append: start > 0, finish: finish) { sink in
+                    while state.bytes < local.size {
+                        let chunk: [UInt8]
+                        do throws(SystemCallError) {
+                            chunk = try Self.readChunk(local.handle.fileDescriptor)
+                        } catch {
+                            throw TransferError.localFile(path: localPath, reason: error.reason)
+                        }
+                        if chunk.isEmpty { break }
+                        try await sink.push(chunk)
+                        state.bytes += UInt64(chunk.count)
+                        state.transferred += UInt64(chunk.count)
+                        progress?(state)
+                    }
+                }
             }
-            if chunk.isEmpty { break }
-            do {
-                try await appendFile(partial, contents: chunk)
-            } catch RemoteFileError.noSuchFile {
-                throw parentMissing
-            } catch let error as RemoteFileError {
-                // SFTP says only "failure" for a full disk: the box's df tells.
-                guard try await isFull(RemotePath.split(path).parent, needing: chunk.count + (1 << 20)) else { throw error }
-                try? await remove(partial)
-                throw TransferError.noSpace(path: path, onBox: true)
-            }
-            state.bytes += UInt64(chunk.count)
-            state.transferred += UInt64(chunk.count)
-            progress?(state)
+        } catch RemoteFileError.noSuchFile {
+            throw RemoteFileError.noSuchFile(path: folder)
+        } catch RemoteFileError.permissionDenied {
+            throw RemoteFileError.permissionDenied(path: folder)  // the folder, not the temporary the user never named
+        } catch let error as RemoteFileError {
+            // SFTP says only "failure" for a full disk: the box's df tells.
+            guard try await isFull(RemotePath.split(path).parent, needing: Self.uploadChunk + (1 << 20)) else { throw error }
+            try? await remove(partial)
+            throw TransferError.noSpace(path: path, onBox: true)
         }
         let command = try ShellFileScripts.finishUpload.commandLine([
             .path(partial), .path(path), .word(String(local.permissions, radix: 8)), .word(String(local.modified)),
@@ -70,6 +74,18 @@ extension SSHConnection {
             throw ShellFileErrors.error(stderr: result.stderr, status: result.status, operation: "finishing the upload of", path: path)
         }
         return state
+    }
+
+    /// Up to ``uploadChunk`` bytes read straight into the array (no zeroing, no `Data` between).
+    private static func readChunk(_ fd: Int32) throws(SystemCallError) -> [UInt8] {
+        try [UInt8](unsafeUninitializedCapacity: uploadChunk) { (buffer, count) throws(SystemCallError) in
+            count = 0
+            while count < buffer.count {
+                let rest = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count...])
+                guard let read = try SystemCall.read(fd, into: rest), read > 0 else { return }
+                count += read
+            }
+        }
     }
 
     /// Whether the box's disk holding `directory` has less than `bytes` free (false when `df` cannot tell).

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The file operations through exec and POSIX tools, for servers without SFTP.
 struct ShellFileBackend: FileBackend {
     let connection: SSHConnection
@@ -82,6 +84,19 @@ struct ShellFileBackend: FileBackend {
         _ = try await run(Scripts.append, path, input: contents)
     }
 
+    func place(_ path: String, contents: [UInt8], append: Bool, finish: PlacedFile?) async throws {
+        let mode = finish.map { String($0.permissions, radix: 8) } ?? ""
+        let time = finish.map { String($0.modified) } ?? ""
+        _ = try await run(Scripts.place, path, [Scripts.flag(append), .word(mode), .word(time)], input: contents)
+    }
+
+    /// One command per chunk (the exec channel takes its input whole), then one for the mode and time.
+    func stream(into path: String, append: Bool, finish: PlacedFile?, _ produce: (any UploadSink) async throws -> Void) async throws {
+        let sink = ShellUploadSink(backend: self, path: path, append: append)
+        try await produce(sink)
+        try await place(path, contents: [], append: sink.hasWritten, finish: finish)
+    }
+
     func makeDirectory(_ path: String, intermediates: Bool, permissions: UInt32) async throws {
         _ = try await run(Scripts.makeDirectory, path, [.word(String(permissions, radix: 8)), Scripts.flag(intermediates)])
     }
@@ -92,5 +107,27 @@ struct ShellFileBackend: FileBackend {
 
     func removeRecursively(_ path: String) async throws {
         _ = try await run(Scripts.remove, path, [Scripts.flag(true)])
+    }
+}
+
+/// Each chunk of a shell upload as its own `place` command: the first empties the file unless appending.
+private final class ShellUploadSink: UploadSink {
+    private let backend: ShellFileBackend
+    private let path: String
+    private let written: Mutex<Bool>
+
+    init(backend: ShellFileBackend, path: String, append: Bool) {
+        self.backend = backend
+        self.path = path
+        written = Mutex(append)
+    }
+
+    /// Whether a chunk went (or the file was appended to from the start).
+    var hasWritten: Bool { written.withLock { $0 } }
+
+    func push(_ chunk: [UInt8]) async throws {
+        let append = written.withLock { $0 }
+        try await backend.place(path, contents: chunk, append: append, finish: nil)
+        written.withLock { $0 = true }
     }
 }

@@ -114,6 +114,18 @@ enum ShellFileScripts {
         cat >> "$p"
         """#)
 
+    /// Writes stdin to `$1` in place (appended with `$2` = 1, else after emptying it), creating
+    /// it private; then, unless `$3` is empty, gives it the octal permissions `$3` and the
+    /// modification time `$4` (seconds since 1970).
+    static let place = RemoteScript(
+        step: "writing", exits: Exit.self, body: prelude,
+        #"""
+        p=$1
+        [ -d "$p" ] && rws_fail EISDIR
+        if [ "$2" = 1 ]; then (umask 077; cat >> "$p") || exit 1; else (umask 077; cat > "$p") || exit 1; fi
+        [ -z "$3" ] || { chmod "$3" -- "$p" && touch -c -d "@$4" -- "$p"; }
+        """#)
+
     /// `$1` the directory, `$2` the octal permissions, `$3` 1 to make missing parents too.
     static let makeDirectory = RemoteScript(
         step: "creating the directory", exits: Exit.self, body: prelude,
