@@ -17,10 +17,11 @@ package struct ScriptCase: Sendable, CustomStringConvertible {
     /// The arguments, given the sandbox's path.
     package var arguments: @Sendable (String) -> [RemoteScript.Argument]
     package var input: [UInt8] = []
+    /// The arguments go on stdin (``RemoteScript/input(_:)``), for a script that reads them there.
+    package var argumentsOnInput = false
     package var timeout: Duration = .seconds(30)
     /// Makes runs comparable (a PID that differs from run to run).
     package var normalize: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { $0 }
-    /// Checks one run (and the sandbox after it).
     /// Checks one run (and the sandbox after it): throws ``ScriptCase/Failure`` to say what is wrong.
     package var check: @Sendable (ScriptShells.Run, String) throws -> Void
 
@@ -39,7 +40,8 @@ package struct ScriptCase: Sendable, CustomStringConvertible {
 
     package init(
         _ name: String, _ script: RemoteScript, alsoCovers: [RemoteScript] = [], setup: String = "", input: [UInt8] = [],
-        timeout: Duration = .seconds(30), normalize: @escaping @Sendable (ScriptShells.Run) -> ScriptShells.Run = { $0 },
+        argumentsOnInput: Bool = false, timeout: Duration = .seconds(30),
+        normalize: @escaping @Sendable (ScriptShells.Run) -> ScriptShells.Run = { $0 },
         arguments: @escaping @Sendable (String) -> [RemoteScript.Argument],
         check: @escaping @Sendable (ScriptShells.Run, String) throws -> Void
     ) {
@@ -48,6 +50,7 @@ package struct ScriptCase: Sendable, CustomStringConvertible {
         self.alsoCovers = alsoCovers
         self.setup = setup
         self.input = input
+        self.argumentsOnInput = argumentsOnInput
         self.timeout = timeout
         self.normalize = normalize
         self.arguments = arguments
@@ -73,8 +76,10 @@ package struct ScriptCase: Sendable, CustomStringConvertible {
                     directory: sandbox)
                 guard prepared.status == 0 else { throw ScriptCase.Failure("\(name): setting up failed: \(prepared)") }
             }
+            // A script that starts with RemoteScript.argumentsFromInput reads its arguments on stdin.
+            let (positional, stdin) = argumentsOnInput ? ([], try RemoteScript.input(arguments(sandbox))) : (arguments(sandbox), input)
             let run = try ScriptShells.run(
-                script, arguments(sandbox), shell: shell, input: input, directory: sandbox,
+                script, positional, shell: shell, input: stdin, directory: sandbox,
                 home: sandbox + "/home", timeout: timeout)
             do { try check(run, sandbox) } catch { problems.append("\(name) under \(shell): \(error) in \(run)") }
             if FileManager.default.fileExists(atPath: sandbox + "/CANARY") {

@@ -64,6 +64,29 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: remote) == ["copy"])
     }
 
+    /// Every directory's mode and time and every link go to the finishing command: for a tree
+    /// like a `node_modules` they outgrow one command line (Linux takes 128 KiB per argument).
+    @Test func aTreeOfThousandsOfFoldersAndLinksIsFinishedWithTheirModesAndTimes() async throws {
+        let (_, remote) = try Self.fixture()
+        let local = try FileFixtures.scratchDirectory("many-folders")
+        let long = String(repeating: "a-rather-long-package-name-", count: 2)
+        for index in 0..<1_500 {
+            let folder = local + "/\(long)\(index)/lib"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: "../\(long)\(index)")
+        }
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o751, .modificationDate: Date(timeIntervalSince1970: 1_600_000_000)],
+            ofItemAtPath: local + "/\(long)1499/lib")
+        let target = remote + "/many"
+        _ = try await FileRoute.sftp.withConnection(.default) { try await $0.uploadDirectory(local, to: target) }
+        let last = try FileManager.default.attributesOfItem(atPath: target + "/\(long)1499/lib")
+        #expect((last[.posixPermissions] as? NSNumber)?.intValue == 0o751)
+        #expect((last[.modificationDate] as? Date)?.timeIntervalSince1970 == 1_600_000_000)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: target + "/\(long)0/lib/link") == "../\(long)0")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target).count == 1_500)
+    }
+
     @Test func anExistingTargetOrAFileIsRefusedAndNothingIsWritten() async throws {
         let (local, remote) = try Self.fixture()
         try FileManager.default.createDirectory(atPath: remote + "/there", withIntermediateDirectories: false)

@@ -209,6 +209,7 @@ import Testing
         },
         ScriptCase(
             "finishing a tree upload", Files.finishTree, setup: "mkdir -p \"$1/tmp/sub\" && printf x > \"$1/tmp/sub/f\"",
+            argumentsOnInput: true,
             arguments: { sandbox in
                 [.path(sandbox + "/tmp"), .path(sandbox + "/" + hostile), .word("1"), .word(hostile), .path(sandbox + "/tmp/sub/link")]
                     + [
@@ -228,7 +229,7 @@ import Testing
         },
         ScriptCase(
             "finishing a tree upload over an existing target", Files.finishTree, setup: "mkdir \"$1/tmp\" \"$1/there\"",
-            arguments: { [.path($0 + "/tmp"), .path($0 + "/there"), .word("0")] }
+            argumentsOnInput: true, arguments: { [.path($0 + "/tmp"), .path($0 + "/there"), .word("0")] }
         ) { run, sandbox in
             try ScriptCase.require(
                 run.status == 1 && run.stderr.contains("rws-error:EEXIST") && FileManager.default.fileExists(atPath: sandbox + "/tmp"),

@@ -39,13 +39,32 @@ package struct RemoteScript: Sendable {
     /// The command line: `exec /bin/sh -c 'BODY' rws ARGS...`; `shell` replaces `/bin/sh` in tests.
     package func commandLine(_ arguments: [Argument], shell: String = "/bin/sh") throws(ShellQuotingError) -> String {
         var words = ["exec", try ShellQuoting.quote(shell), "-c", try ShellQuoting.quote(body), "rws"]
-        for argument in arguments {
-            switch argument {
-            case .word(let word): words.append(try ShellQuoting.quote(word))
-            case .path(let path): words.append(try ShellQuoting.quotePath(path))
-            }
-        }
+        for argument in arguments { words.append(try Self.quoted(argument)) }
         return words.joined(separator: " ")
+    }
+
+    /// Arguments for a script that starts with ``argumentsFromInput``, as its standard input:
+    /// the same quoted words as on a command line. For lists longer than a command line may be:
+    /// sshd hands the whole command line to the login shell as one argument, and Linux takes at
+    /// most 128 KiB per argument.
+    package static func input(_ arguments: [Argument]) throws(ShellQuotingError) -> [UInt8] {
+        var words: [String] = []
+        for argument in arguments { words.append(try quoted(argument)) }
+        return Array(words.joined(separator: " ").utf8)
+    }
+
+    /// The first line of a script that takes its arguments from its standard input (``input(_:)``):
+    /// the words were quoted by ``ShellQuoting``, so `eval` only splits them back.
+    package static let argumentsFromInput: StaticString = #"""
+        eval "set -- $(cat)"
+
+        """#
+
+    private static func quoted(_ argument: Argument) throws(ShellQuotingError) -> String {
+        switch argument {
+        case .word(let word): try ShellQuoting.quote(word)
+        case .path(let path): try ShellQuoting.quotePath(path)
+        }
     }
 
     /// The command line for plain words.

@@ -54,9 +54,8 @@ extension SSHConnection {
                 .path(item.relative.isEmpty ? partial : partial + "/" + item.relative),
             ]
         }
-        let command = try ShellFileScripts.finishTree.commandLine(
-            [.path(partial), .path(path), .word(String(links.count / 2))] + links + folders)
-        let result = try await run(command)
+        let arguments = try RemoteScript.input([.path(partial), .path(path), .word(String(links.count / 2))] + links + folders)
+        let result = try await run(try ShellFileScripts.finishTree.commandLine([]), input: arguments)
         guard result.status.isSuccess else {
             let error = ShellFileErrors.error(
                 stderr: result.stderr, status: result.status, operation: "finishing the upload of", path: path)

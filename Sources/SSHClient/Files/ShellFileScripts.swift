@@ -155,12 +155,13 @@ enum ShellFileScripts {
         chmod "$3" -- "$tmp" && touch -c -d "@$4" -- "$tmp" && mv -f -- "$tmp" "$p"
         """#)
 
-    /// Finishes a directory upload: in the temporary tree `$1`, makes the `$3` symbolic links
+    /// Finishes a directory upload, its arguments on stdin (``RemoteScript/input(_:)``: a tree's
+    /// list outgrows a command line): in the temporary tree `$1`, makes the `$3` symbolic links
     /// given next (target, path pairs), gives the directories given after them their modes and
     /// times (mode, seconds since 1970, path triples, deepest first), then renames the tree to
     /// `$2`, which must not exist.
     static let finishTree = RemoteScript(
-        step: "finishing the upload of", exits: Exit.self, body: prelude,
+        step: "finishing the upload of", exits: Exit.self, body: prelude, RemoteScript.argumentsFromInput,
         #"""
         tmp=$1 p=$2 n=$3
         shift 3
@@ -194,7 +195,7 @@ enum ShellFileScripts {
             """#)
 
     static let all = [
-        listBatch, list, stat, readLink, read, write, append, makeDirectory, remove, finishUpload, finishTree, home, freeSpace,
+        listBatch, list, stat, readLink, read, write, append, place, makeDirectory, remove, finishUpload, finishTree, home, freeSpace,
     ]
 
     /// A flag as a word: `1` or `0`.
