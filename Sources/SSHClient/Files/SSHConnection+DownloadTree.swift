@@ -83,7 +83,7 @@ extension SSHConnection {
             counter.add(done: entry.size, moved: 0)
             return
         }
-        if entry.size <= UInt64(Self.uploadChunk), !(resume && SystemCall.exists(Self.partialTransferPath(for: here))) {
+        if entry.size <= Self.wholeFileLimit, !(resume && SystemCall.exists(Self.partialTransferPath(for: here))) {
             // One read into memory (no stat, no stream), written straight into the tree, which is a temporary itself.
             let slack: UInt64 = 1  // one byte more than listed: a file that grew since goes as a stream
             let bytes = try await readFile(entry.path, range: 0..<(entry.size + slack))

@@ -4,6 +4,8 @@ import Platform
 extension SSHConnection {
     /// Bytes sent per write of an upload: the memory an upload holds, whatever the file's size.
     static let uploadChunk = 4 << 20
+    /// Files of a tree up to this size move as one request each (`get -r`, `put -r`).
+    static let wholeFileLimit: UInt64 = 4 << 20
 
     /// Copies a local file to `path` on the box in constant memory (over SFTP one handle with its
     /// writes pipelined throughout, a few MiB queued): the bytes go to a temporary beside the
@@ -61,10 +63,7 @@ extension SSHConnection {
         } catch RemoteFileError.permissionDenied {
             throw RemoteFileError.permissionDenied(path: folder)  // the folder, not the temporary the user never named
         } catch let error as RemoteFileError {
-            // SFTP says only "failure" for a full disk: the box's df tells.
-            guard try await isFull(RemotePath.split(path).parent, needing: Self.uploadChunk + (1 << 20)) else { throw error }
-            try? await remove(partial)
-            throw TransferError.noSpace(path: path, onBox: true)
+            throw try await writeFailure(error, removing: partial, of: path, needing: Self.uploadChunk)
         }
         let command = try ShellFileScripts.finishUpload.commandLine([
             .path(partial), .path(path), .word(String(local.permissions, radix: 8)), .word(String(local.modified)),
@@ -86,6 +85,14 @@ extension SSHConnection {
                 count += read
             }
         }
+    }
+
+    /// What a failed write of `path` (into `written`) says: SFTP reports a full disk only as
+    /// "failure", so the box's `df` tells; when full, `written` is removed and the error is ``TransferError/noSpace(path:onBox:)``.
+    func writeFailure(_ error: RemoteFileError, removing written: String, of path: String, needing bytes: Int) async throws -> any Error {
+        guard try await isFull(RemotePath.split(path).parent, needing: bytes + (1 << 20)) else { return error }
+        try? await remove(written)
+        return TransferError.noSpace(path: path, onBox: true)
     }
 
     /// Whether the box's disk holding `directory` has less than `bytes` free (false when `df` cannot tell).

@@ -73,21 +73,19 @@ extension SSHConnection {
             counter.add(done: item.size, moved: 0)
             return
         }
-        if item.size <= UInt64(Self.uploadChunk) {
+        if item.size <= Self.wholeFileLimit {
             // One SFTP write with the mode and time (open, write, fsetstat, close), straight into
             // the tree, which is a temporary itself: no temporary and no command per file.
             let bytes: [UInt8]
-            do {
-                bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: local)))
+            do throws(SystemCallError) {
+                bytes = try SystemCall.readFile(local)
             } catch {
-                throw TransferError.localFile(path: local, reason: SystemCallError("read", describing: error).reason)
+                throw TransferError.localFile(path: local, reason: error.reason)
             }
             do {
                 try await placeFile(there, contents: bytes, finish: PlacedFile(permissions: item.permissions, modified: item.modified))
             } catch let error as RemoteFileError {
-                guard try await isFull(RemotePath.split(there).parent, needing: bytes.count + (1 << 20)) else { throw error }
-                try? await remove(there)
-                throw TransferError.noSpace(path: there, onBox: true)
+                throw try await writeFailure(error, removing: there, of: there, needing: bytes.count)
             }
             counter.add(done: UInt64(bytes.count), moved: UInt64(bytes.count))
             return
