@@ -39,8 +39,20 @@ import Testing
         proxy.cutAll()
         try await tmux.wait(for: "reattaching to \(name)", within: .seconds(15))
         // The box's tmux redraws its screen over rws's message; the answer arrives there once.
-        let screen = try await tmux.wait(within: .seconds(30), for: "the answer on the same screen") {
-            !$0.contains("reattaching") && $0.contains("First answer: 41.")
+        let screen: String
+        do {
+            screen = try await tmux.wait(within: .seconds(30), for: "the answer on the same screen") {
+                !$0.contains("reattaching") && $0.contains("First answer: 41.")
+            }
+        } catch {
+            // Says whether the model, Claude Code or rws's screen stalled (once, under CI load).
+            let boxPane = (try? Spawn.run("/usr/bin/tmux", ["capture-pane", "-p", "-t", "=\(name):"], environment: ["PATH": "/usr/bin:/bin"])) ?? "(no pane)"
+            let requests = box.model.allRequests().map { request in
+                let body = request["body"] as? [String: Any]
+                return "\(request["path"] ?? "?") tools=\(body?["tools"] != nil)"
+            }
+            Issue.record("the box's own pane:\n\(boxPane)\nmodel requests: \(requests)")
+            throw error
         }
         #expect(screen.components(separatedBy: "First answer: 41.").count == 2, "\(screen)")
         #expect(ClaudeCodeCLI.processes(in: box.project).map(\.pid).min() == claude, "a new Claude Code was started")

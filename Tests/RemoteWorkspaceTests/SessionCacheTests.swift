@@ -100,7 +100,9 @@ import Testing
             for _ in 0..<3 { group.addTask { try await offPool { try RWSBinary.run(arguments, home: home) } } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(outcomes.allSatisfy { $0.status == 0 && $0.stdout == outcomes[0].stdout })
+        #expect(
+            outcomes.allSatisfy { $0.status == 0 && $0.stdout == outcomes[0].stdout },
+            "\(outcomes.map { "exit \($0.status), \($0.stdout.utf8.count) bytes out: \($0.stderr)" })")
         let cache = SessionListingCache(for: sandbox.server.configuration(), environment: ["HOME": home])
         #expect(FileManager.default.fileExists(atPath: cache.fileURL.path))
         try await sandbox.server.withConnection { connection in
