@@ -45,6 +45,24 @@ extension SystemCall {
         }
     }
 
+    /// Reads the file at `path` from start to end, handing `body` each piece of up to
+    /// `chunkSize` bytes as it is read: a file of any size in constant memory.
+    public static func readFile(
+        _ path: String, chunkSize: Int, _ body: (ArraySlice<UInt8>) -> Void
+    ) throws(SystemCallError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemCallError("open") }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: max(1, chunkSize))
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw SystemCallError("read") }
+            if count == 0 { return }
+            body(buffer[0..<count])
+        }
+    }
+
     /// Whether something (file, folder, or what a symbolic link points to) exists at `path`.
     public static func exists(_ path: String) -> Bool {
         var status = stat()

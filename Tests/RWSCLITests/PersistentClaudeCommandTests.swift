@@ -46,7 +46,9 @@ import Testing
             }
         } catch {
             // Says whether the model, Claude Code or rws's screen stalled (once, under CI load).
-            let boxPane = (try? Spawn.run("/usr/bin/tmux", ["capture-pane", "-p", "-t", "=\(name):"], environment: ["PATH": "/usr/bin:/bin"])) ?? "(no pane)"
+            let boxPane =
+                (try? Spawn.run("/usr/bin/tmux", ["capture-pane", "-p", "-t", "=\(name):"], environment: ["PATH": "/usr/bin:/bin"]))
+                ?? "(no pane)"
             let requests = box.model.allRequests().map { request in
                 let body = request["body"] as? [String: Any]
                 return "\(request["path"] ?? "?") tools=\(body?["tools"] != nil)"

@@ -12,6 +12,15 @@ enum LocalFiles {
         }
     }
 
+    /// The whole file, handed to `body` a piece of up to `chunkSize` bytes at a time.
+    static func read(_ url: URL, chunkSize: Int, _ body: (ArraySlice<UInt8>) -> Void) throws(SessionHistoryError) {
+        do {
+            try SystemCall.readFile(url.path, chunkSize: chunkSize, body)
+        } catch {
+            throw .unreadableFile(path: url.path, reason: error.reason)
+        }
+    }
+
     /// The file's size and its first and last `count` bytes (one read when the file is small).
     static func readHeadAndTail(_ url: URL, count: Int) throws(SessionHistoryError) -> (size: Int, head: [UInt8], tail: [UInt8]) {
         do {

@@ -15,10 +15,14 @@ public struct LocalSession: Sendable {
     /// (with `.meta.json` sidecars), and `agent-*.jsonl` beside the file whose records name this session.
     /// An `agent-*.jsonl` file itself loads as that subagent's conversation.
     ///
+    /// With ``SourceRetention/conversation`` the files are decoded a chunk at a time and never
+    /// held whole: memory follows what is shown.
+    ///
     /// - Throws: ``SessionHistoryError`` when a file or folder cannot be read.
-    public static func load(at url: URL, options: ConversationOptions = ConversationOptions()) throws(SessionHistoryError) -> LocalSession {
-        let bytes = try LocalFiles.readAll(url)
-        let lines = SessionParser.parse(bytes)
+    public static func load(
+        at url: URL, options: ConversationOptions = ConversationOptions(), retention: SourceRetention = .whole
+    ) throws(SessionHistoryError) -> LocalSession {
+        let lines = try SessionParser.parseFile(at: url, retention: retention)
         let conversation: Conversation
         if SubagentFiles.isAgentFile(url.lastPathComponent) {
             // A subagent file opened on its own: its sidechain records are its conversation.
@@ -26,14 +30,12 @@ public struct LocalSession: Sendable {
         } else {
             let sessionId = SessionSummarizer.sessionId(fromFileName: url.lastPathComponent)
             let agents = try SubagentFiles.find(forSession: sessionId, besides: url).map { (file) throws(SessionHistoryError) in
-                try SubagentFiles.load(file)
+                try SubagentFiles.load(file, retention: retention)
             }
             conversation = ConversationBuilder.build(records: lines.records, subagentFiles: agents, options: options)
         }
-        let window = min(bytes.count, SessionSummarizer.defaultWindow)
-        let summary = SessionSummarizer.summarize(
-            fileName: url.lastPathComponent, fileSize: bytes.count, head: Array(bytes.prefix(window)), tail: Array(bytes.suffix(window))
-        )
+        let (size, head, tail) = try LocalFiles.readHeadAndTail(url, count: SessionSummarizer.defaultWindow)
+        let summary = SessionSummarizer.summarize(fileName: url.lastPathComponent, fileSize: size, head: head, tail: tail)
         return LocalSession(url: url, lines: lines, conversation: conversation, summary: summary)
     }
 

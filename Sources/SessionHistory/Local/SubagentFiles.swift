@@ -38,9 +38,9 @@ enum SubagentFiles {
     }
 
     /// Reads an agent file and its `.meta.json` sidecar.
-    static func load(_ url: URL) throws(SessionHistoryError) -> SubagentSource {
+    static func load(_ url: URL, retention: SourceRetention = .whole) throws(SessionHistoryError) -> SubagentSource {
         let name = url.lastPathComponent
-        let records = SessionParser.parse(try LocalFiles.readAll(url)).records
+        let records = try SessionParser.parseFile(at: url, retention: retention).records
         let metaURL = url.deletingLastPathComponent().appendingPathComponent(String(name.dropLast(6)) + ".meta.json")
         let metadata =
             FileManager.default.fileExists(atPath: metaURL.path)

@@ -50,4 +50,23 @@ public enum SessionParser {
     public static func parseFile(at url: URL) throws(SessionHistoryError) -> ParsedLines {
         parse(try LocalFiles.readAll(url))
     }
+
+    /// Reads and decodes a local file, keeping what `retention` says. With
+    /// ``SourceRetention/conversation`` the file is read and decoded a chunk at a time and never
+    /// held whole.
+    ///
+    /// - Throws: ``SessionHistoryError/unreadableFile(path:reason:)`` when it cannot be read.
+    public static func parseFile(at url: URL, retention: SourceRetention) throws(SessionHistoryError) -> ParsedLines {
+        try parseFile(at: url, retention: retention, chunkSize: 4 << 20)
+    }
+
+    /// ``parseFile(at:retention:)`` decoding `chunkSize` bytes at a time when the file is not held whole.
+    static func parseFile(at url: URL, retention: SourceRetention, chunkSize: Int) throws(SessionHistoryError) -> ParsedLines {
+        guard retention == .conversation else { return try parseFile(at: url) }
+        var stream = SessionStream(retention: retention)
+        var lines = ParsedLines()
+        try LocalFiles.read(url, chunkSize: chunkSize) { lines.append(stream.append($0)) }
+        lines.append(stream.finish())
+        return lines
+    }
 }

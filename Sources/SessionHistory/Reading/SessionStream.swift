@@ -7,12 +7,15 @@ package struct SessionStream: Sendable {
     private var pending: [UInt8] = []
     private var nextLine: Int
     private var nextOffset: Int
+    private let retention: SourceRetention
 
     /// Starts at the beginning of a file, or at `byteOffset`/`lineNumber` when resuming after
-    /// bytes already read (the offset must be a line start).
-    package init(byteOffset: Int = 0, lineNumber: Int = 1) {
+    /// bytes already read (the offset must be a line start). With ``SourceRetention/conversation``
+    /// the records hold no part of the chunks, so each chunk is freed once decoded.
+    package init(byteOffset: Int = 0, lineNumber: Int = 1, retention: SourceRetention = .whole) {
         self.nextOffset = byteOffset
         self.nextLine = lineNumber
+        self.retention = retention
     }
 
     /// File offset up to which lines are complete and decoded; resume reading here.
@@ -36,7 +39,8 @@ package struct SessionStream: Sendable {
 
     private mutating func consume(_ buffer: [UInt8], isFinal: Bool) -> ParsedLines {
         let position = LineParser.Position(line: nextLine, byteOffset: nextOffset)
-        let result = LineParser.parse(owner: buffer, range: buffer.indices, from: position, isFinal: isFinal)
+        var result = LineParser.parse(owner: buffer, range: buffer.indices, from: position, isFinal: isFinal)
+        if retention == .conversation { result.records = result.records.map { $0.keepingConversation() } }
         pending = Array(buffer[result.consumedByteCount...])
         nextLine += result.lineCount
         nextOffset += result.consumedByteCount

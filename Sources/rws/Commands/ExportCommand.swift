@@ -47,7 +47,8 @@ struct ExportCommand: AsyncParsableCommand {
                     try await sessions.loadSession(session).render(format.exportFormat, options: options)
                 }
             } else {
-                rendered = try LocalSession.load(at: try RemoteSessionsSupport.localSessionFile(session))
+                let file = try RemoteSessionsSupport.localSessionFile(session)
+                rendered = try LocalSession.load(at: file, retention: .conversation)
                     .render(format.exportFormat, options: options)
             }
             guard let output else {

@@ -95,7 +95,8 @@ struct HistoryCommand: AsyncParsableCommand {
             options.includeThinking = thinking
             guard RemoteSessionsSupport.isRemote(session, connection: connection) else {
                 guard !follow else { throw CLIError.usage("--follow watches a session on a box: give --host") }
-                var loaded = try LocalSession.load(at: try RemoteSessionsSupport.localSessionFile(session))
+                let file = try RemoteSessionsSupport.localSessionFile(session)
+                var loaded = try LocalSession.load(at: file, retention: .conversation)
                 if let last { loaded.conversation = loaded.conversation.suffix(messages: last) }
                 if let at { loaded.conversation = try Self.conversation(loaded.conversation, from: at, in: session) }
                 reportLineIssues(loaded.lines.issues)

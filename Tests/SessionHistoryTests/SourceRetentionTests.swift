@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import SessionHistory
+
+/// A file read for its conversation (`SourceRetention.conversation`) is decoded a chunk at a time
+/// and its records hold no part of it; what is shown must be exactly what the whole read shows.
+@Suite struct SourceRetentionTests {
+    @Test(arguments: try TestFiles.corpusNames())
+    func everyCorpusFileRendersTheSameReadInChunksAsReadWhole(_ name: String) throws {
+        let url = TestPaths.corpus.appendingPathComponent(name)
+
+        let whole = try LocalSession.load(at: url)
+        let chunked = try LocalSession.load(at: url, retention: .conversation)
+
+        for format in ExportFormat.allCases {
+            #expect(chunked.render(format) == whole.render(format), "\(format)")
+        }
+        #expect(chunked.lines.issues == whole.lines.issues)
+        #expect(chunked.lines.lineCount == whole.lines.lineCount)
+        #expect(chunked.summary == whole.summary)
+    }
+
+    @Test(arguments: [1, 7, 4096, 1 << 20])
+    func chunkBoundariesAnywhereGiveTheSameRecordsLinesAndIssues(chunkSize: Int) throws {
+        // The corpus's file with the longest lines, plus a blank line, a bad line and a torn last line.
+        let largest = try TestFiles.corpusNames().max { try size(of: $0) < size(of: $1) } ?? ""
+        var bytes = try TestFiles.corpusFile(largest)
+        bytes += Array("\n  \n{\"type\":\"user\",oops}\r\n{\"type\":\"assistant\",\"uuid\":\"torn".utf8)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rws-chunks-\(UUID().uuidString).jsonl")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let whole = SessionParser.parse(bytes)
+        let chunked = try SessionParser.parseFile(at: file, retention: .conversation, chunkSize: chunkSize)
+
+        #expect(chunked.records == whole.records.map { $0.keepingConversation() })
+        #expect(chunked.issues == whole.issues)
+        #expect(chunked.issues.count == 2)
+        #expect((chunked.lineCount, chunked.blankLineCount) == (whole.lineCount, whole.blankLineCount))
+        #expect(chunked.consumedByteCount == bytes.count)
+    }
+
+    @Test func recordsReadForTheConversationHoldNoSliceOfTheFile() throws {
+        let line =
+            #"{"type":"user","uuid":"u1","toolUseResult":{"stdout":"big"},"message":{"role":"user","content":["#
+            + #"{"type":"tool_result","tool_use_id":"t1","content":[{"type":"image","source":{"type":"base64","data":"QUJD"}}]}]}}"#
+        let call =
+            #"{"type":"assistant","uuid":"a1","message":{"id":"m1","content":["#
+            + #"{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}},{"type":"mystery","x":1}]}}"#
+        let records = SessionParser.parse(jsonl(line, call)).records.map { $0.keepingConversation() }
+
+        #expect(records.allSatisfy { $0.raw.bytes.isEmpty })
+        #expect(records[0].user?.toolUseResult == nil)
+        let image = try #require(records[0].user?.content.first?.toolResult?.content.first)
+        guard case .image(let media) = image, let data = media.data else { throw Failure("no image data: \(image)") }
+        #expect(data.text == #""QUJD""# && data.bytes.startIndex == 0)
+        let blocks = try #require(records[1].assistant?.content)
+        #expect(blocks[0].toolUse?.input.text == #"{"command":"ls"}"#)
+        #expect(blocks[0].toolUse?.input.bytes.startIndex == 0)
+        guard case .unknown(let unknown) = blocks[1] else { throw Failure("not unknown: \(blocks[1])") }
+        #expect(unknown.raw.text == #"{"type":"mystery","x":1}"# && unknown.raw.bytes.startIndex == 0)
+    }
+
+    @Test func anUnreadableFileIsReportedByPath() {
+        let path = "/nonexistent/rws-\(UUID().uuidString).jsonl"
+        #expect(throws: SessionHistoryError.self) {
+            try SessionParser.parseFile(at: URL(fileURLWithPath: path), retention: .conversation)
+        }
+    }
+
+    private func size(of name: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: TestPaths.corpus.appendingPathComponent(name).path)
+        return (attributes[.size] as? Int) ?? 0
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
