@@ -79,3 +79,31 @@ import Testing
         init(_ description: String) { self.description = description }
     }
 }
+
+/// `render(_:options:into:)` hands the rendering on as it is written, not at the end.
+@Suite struct StreamedRenderTests {
+    @Test(arguments: [ExportFormat.text, .markdown])
+    func piecesArriveAsTheyAreWrittenAndAddUpToTheWholeRendering(format: ExportFormat) throws {
+        // 2,000 prompts and answers of ~300 bytes, chained: about 1 MB rendered.
+        var lines: [String] = []
+        for turn in 0..<2000 {
+            let text = "turn \(turn) \u{1B}[31m " + String(repeating: "word ", count: 60)
+            let parent = turn == 0 ? "null" : "\"a\(turn - 1)\""
+            lines.append(#"{"type":"user","uuid":"u\#(turn)","parentUuid":\#(parent),"message":{"role":"user","content":"\#(text)"}}"#)
+            lines.append(
+                #"{"type":"assistant","uuid":"a\#(turn)","parentUuid":"u\#(turn)","message":{"id":"m\#(turn)","#
+                    + #""content":[{"type":"text","text":"\#(text)"}]}}"#)
+        }
+        let conversation = ConversationBuilder.build(records: SessionParser.parse(Array(lines.joined(separator: "\n").utf8)).records)
+        var options = RenderOptions()
+        options.neutralizesControlCharacters = true
+
+        var pieces: [String] = []
+        conversation.render(format, options: options) { pieces.append($0) }
+
+        #expect(pieces.joined() == conversation.render(format, options: options))
+        #expect(pieces.count >= 10, "\(pieces.count) pieces")
+        #expect(pieces.dropLast().allSatisfy { $0.utf8.count >= 1 << 16 && $0.utf8.count < 1 << 17 })
+        #expect(!pieces.joined().contains("\u{1B}"))
+    }
+}

@@ -3,11 +3,18 @@ extension Conversation {
     /// input and (trimmed, optional) result, thinking optional, images as placeholders,
     /// compaction markers as rules.
     public func markdown(options: RenderOptions = RenderOptions()) -> String {
+        var text = ""
+        markdown(options: options) { text += $0 }
+        return text
+    }
+
+    /// ``markdown(options:)`` handed to `write` a piece at a time as it is written.
+    public func markdown(options: RenderOptions = RenderOptions(), into write: (String) -> Void) {
         var writer = MarkdownWriter(options: options, level: 2)
         writer.output += "# \(options.title ?? sessionId.map { "Session \($0)" } ?? "Conversation")\n\n"
         writer.output += MarkdownWriter.usageLine(usage)
-        writer.walk(self)
-        return options.finish(writer.output)
+        writer.walk(self, into: write)
+        writer.handOn(to: write)
     }
 }
 

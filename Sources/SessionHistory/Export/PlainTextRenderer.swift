@@ -2,10 +2,17 @@ extension Conversation {
     /// The conversation as plain text for a terminal: one header line per message with its time,
     /// tool calls one line each with their outcome, long tool output folded.
     public func plainText(options: RenderOptions = RenderOptions()) -> String {
+        var text = ""
+        plainText(options: options) { text += $0 }
+        return text
+    }
+
+    /// ``plainText(options:)`` handed to `write` a piece at a time as it is written.
+    public func plainText(options: RenderOptions = RenderOptions(), into write: (String) -> Void) {
         var writer = PlainTextWriter(options: options, indent: "")
         if let title = options.title { writer.line("# \(title)") }
-        writer.walk(self)
-        return options.finish(writer.output)
+        writer.walk(self, into: write)
+        writer.handOn(to: write)
     }
 }
 

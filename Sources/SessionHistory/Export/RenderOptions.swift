@@ -36,6 +36,14 @@ public struct RenderOptions: Sendable, Equatable {
         self.neutralizesControlCharacters = neutralizesControlCharacters
     }
 
+    /// These options for a session file: its title and line issues unless already given.
+    package func forSession(title: String?, lineIssues: [LineIssue]) -> RenderOptions {
+        var options = self
+        options.title = options.title ?? title
+        if options.lineIssues.isEmpty { options.lineIssues = lineIssues }
+        return options
+    }
+
     /// The finished text or Markdown rendering, neutralised unless asked not to.
     func finish(_ rendering: String) -> String {
         neutralizesControlCharacters ? TerminalText.neutralize(rendering) : rendering
@@ -59,6 +67,16 @@ extension Conversation {
         case .text: return plainText(options: options)
         case .markdown: return markdown(options: options)
         case .json: return json(options: options)
+        }
+    }
+
+    /// The conversation rendered in `format`, handed to `write` a piece at a time as it is
+    /// written (text and Markdown in pieces of about 64 KiB; JSON, one value, at the end).
+    public func render(_ format: ExportFormat, options: RenderOptions = RenderOptions(), into write: (String) -> Void) {
+        switch format {
+        case .text: plainText(options: options, into: write)
+        case .markdown: markdown(options: options, into: write)
+        case .json: write(json(options: options))
         }
     }
 }

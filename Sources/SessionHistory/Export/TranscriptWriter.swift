@@ -2,6 +2,8 @@
 /// the walk decides what is shown and in which order.
 protocol TranscriptWriter {
     var options: RenderOptions { get }
+    /// What is written and not yet handed on.
+    var output: String { get set }
     mutating func userTurn(_ turn: UserTurn)
     mutating func assistantHeader(_ turn: AssistantTurn)
     mutating func text(_ text: String)
@@ -13,10 +15,22 @@ protocol TranscriptWriter {
 }
 
 extension TranscriptWriter {
-    /// Writes every entry of `conversation` (and, if asked, its unlinked subagents at the end).
+    /// Writes every entry of `conversation` (and, if asked, its unlinked subagents at the end)
+    /// into ``output``.
     mutating func walk(_ conversation: Conversation) {
+        walk(conversation, handingOnAt: .max) { _ in }
+    }
+
+    /// Writes as ``walk(_:)`` does, handing `write` the output each time it passes 64 KiB:
+    /// nothing waits for the end. What is left at the end stays in ``output``.
+    mutating func walk(_ conversation: Conversation, into write: (String) -> Void) {
+        walk(conversation, handingOnAt: 1 << 16, into: write)
+    }
+
+    private mutating func walk(_ conversation: Conversation, handingOnAt limit: Int, into write: (String) -> Void) {
         var shownSubagents = Set<String>()
         for entry in conversation.entries {
+            if output.utf8.count >= limit { handOn(to: write) }
             switch entry {
             case .user(let turn):
                 userTurn(turn)
@@ -35,6 +49,13 @@ extension TranscriptWriter {
         for subagent in conversation.subagents where !shownSubagents.contains(subagent.id) {
             subagentTranscript(subagent)
         }
+    }
+
+    /// Gives `write` the output so far (neutralised as ``RenderOptions`` asks) and starts anew.
+    mutating func handOn(to write: (String) -> Void) {
+        guard !output.isEmpty else { return }
+        write(options.finish(output))
+        output = ""
     }
 
     /// Writes one content block of an assistant turn.

@@ -41,10 +41,12 @@ public struct LocalSession: Sendable {
 
     /// The conversation rendered as text, Markdown or JSON, titled with the session's title.
     public func render(_ format: ExportFormat, options: RenderOptions = RenderOptions()) -> String {
-        var options = options
-        options.title = options.title ?? summary.title
-        if options.lineIssues.isEmpty { options.lineIssues = lines.issues }
-        return conversation.render(format, options: options)
+        conversation.render(format, options: options.forSession(title: summary.title, lineIssues: lines.issues))
+    }
+
+    /// ``render(_:options:)`` handed to `write` a piece at a time as it is written.
+    public func render(_ format: ExportFormat, options: RenderOptions = RenderOptions(), into write: (String) -> Void) {
+        conversation.render(format, options: options.forSession(title: summary.title, lineIssues: lines.issues), into: write)
     }
 
     /// Usage of the session plus all its subagents.

@@ -100,7 +100,7 @@ struct HistoryCommand: AsyncParsableCommand {
                 if let last { loaded.conversation = loaded.conversation.suffix(messages: last) }
                 if let at { loaded.conversation = try Self.conversation(loaded.conversation, from: at, in: session) }
                 reportLineIssues(loaded.lines.issues)
-                Terminal.out(loaded.render(format.exportFormat, options: options))
+                loaded.render(format.exportFormat, options: options) { Terminal.out($0) }
                 return 0
             }
             let reconnect = follow && !noReconnect ? Self.followReconnect(for: reconnectFor?.duration ?? .seconds(240)) : nil
@@ -109,7 +109,7 @@ struct HistoryCommand: AsyncParsableCommand {
                     if let last { try await sessions.loadSession(session, last: last) } else { try await sessions.loadSession(session) }
                 if let at { loaded.conversation = try Self.conversation(loaded.conversation, from: at, in: session) }
                 reportLineIssues(loaded.lines.issues)
-                Terminal.out(loaded.render(format.exportFormat, options: options))
+                loaded.render(format.exportFormat, options: options) { Terminal.out($0) }
                 guard follow else { return 0 }
                 return try await Self.follow(loaded, sessions: sessions, format: format.exportFormat, options: options)
             }
