@@ -146,3 +146,38 @@ import Testing
         #expect(parsed.consumedByteCount == user.utf8.count + 1)
     }
 }
+
+/// Identifiers a run of records repeats are kept once (`StringPool`), and read the same as before.
+@Suite struct RepeatedIdentifierTests {
+    @Test func aRunOfRecordsSharesOneCopyOfEachRepeatedIdentifier() throws {
+        let session = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
+        let lines = (0..<3).map { index in
+            #"{"type":"user","parentUuid":\#(index == 0 ? "null" : "\"00000000-0000-0000-0000-00000000000\(index - 1)\"")"#
+                + #","uuid":"00000000-0000-0000-0000-00000000000\#(index)","sessionId":"\#(session)","#
+                + #""cwd":"/home/someone/work/a-project-with-a-long-name","message":{"role":"user","content":"hi"}}"#
+        }
+        let records = SessionParser.parse(Array(lines.joined(separator: "\n").utf8)).records
+
+        #expect(records.map(\.envelope.sessionId) == [session, session, session])
+        #expect(storage(of: records[2].envelope.sessionId) == storage(of: records[0].envelope.sessionId))
+        #expect(storage(of: records[2].envelope.cwd) == storage(of: records[0].envelope.cwd))
+        #expect(records[1].envelope.parentUuid == records[0].envelope.uuid)
+        #expect(storage(of: records[1].envelope.parentUuid) == storage(of: records[0].envelope.uuid))
+        #expect(storage(of: records[1].envelope.uuid) != storage(of: records[0].envelope.uuid))
+    }
+
+    @Test func anEscapedOrDifferentValueIsReadAsWritten() {
+        let first = #"{"type":"user","uuid":"u1","sessionId":"session-0000000000000001","message":{"content":"a"}}"#
+        let escaped = #"{"type":"user","uuid":"u2","sessionId":"session-000000000000000\u0031","message":{"content":"b"}}"#
+        let other = #"{"type":"user","uuid":"u3","sessionId":"session-0000000000000002","message":{"content":"c"}}"#
+        let records = SessionParser.parse(jsonl(first, escaped, other)).records
+
+        #expect(records.map(\.envelope.sessionId) == ["session-0000000000000001", "session-0000000000000001", "session-0000000000000002"])
+    }
+
+    /// Where a string's UTF-8 lives (two equal strings read separately live in two places).
+    private func storage(of string: String?) -> UnsafeRawPointer? {
+        guard var string else { return nil }
+        return string.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+    }
+}

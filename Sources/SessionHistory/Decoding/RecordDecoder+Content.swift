@@ -15,9 +15,9 @@ extension RecordDecoder {
                 message.contentIsString = scanner.peek() == 0x22
                 message.content = try decodeContent()
             } else if scanner.matches(key, "id") {
-                message.id = try scanner.readString()
+                message.id = try readSharedString(.message)
             } else if scanner.matches(key, "model") {
-                message.model = try scanner.readString()
+                message.model = try readSharedString(.model)
             } else if scanner.matches(key, "stop_reason") {
                 message.stopReason = try scanner.readString()
             } else if scanner.matches(key, "usage") {
@@ -76,13 +76,13 @@ extension RecordDecoder {
         } else if scanner.matches(key, "text") {
             fields.text = try scanner.readString()
         } else if scanner.matches(key, "id") {
-            fields.id = try scanner.readString()
+            fields.id = try readSharedString(.tool)
         } else if scanner.matches(key, "name") {
             fields.name = try scanner.readString()
         } else if scanner.matches(key, "input") {
             fields.input = raw(try scanner.captureValue())
         } else if scanner.matches(key, "tool_use_id") {
-            fields.toolUseId = try scanner.readString()
+            fields.toolUseId = try readSharedString(.tool)
         } else if scanner.matches(key, "content") {
             fields.content = try decodeContent()
         } else if scanner.matches(key, "is_error") {

@@ -6,10 +6,22 @@
 struct RecordDecoder {
     var scanner: JSONScanner
     let owner: [UInt8]
+    let pool: StringPool
 
-    init(owner: [UInt8], base: UnsafePointer<UInt8>, range: Range<Int>) {
+    init(owner: [UInt8], base: UnsafePointer<UInt8>, range: Range<Int>, pool: StringPool) {
         self.owner = owner
         self.scanner = JSONScanner(base: base, range: range)
+        self.pool = pool
+    }
+
+    /// A string value that other records repeat (ids, paths), drawn from the pool; anything
+    /// else is skipped and gives `nil`.
+    mutating func readSharedString(_ slot: StringPool.Slot) throws(JSONError) -> String? {
+        guard scanner.peek() == 0x22 else {
+            try scanner.skipValue()
+            return nil
+        }
+        return try pool.string(try scanner.scanString(), of: scanner, slot: slot)
     }
 
     /// Decodes the line's object into `fields`; on a throw, `fields` keeps what was read so far.
@@ -31,33 +43,33 @@ struct RecordDecoder {
 
     private mutating func decodeEnvelopeMember(_ key: StringToken, into envelope: inout Envelope) throws(JSONError) -> Bool {
         if scanner.matches(key, "uuid") {
-            envelope.uuid = try scanner.readString()
+            envelope.uuid = try readSharedString(.record)
         } else if scanner.matches(key, "parentUuid") {
-            envelope.parentUuid = try scanner.readString()
+            envelope.parentUuid = try readSharedString(.record)
         } else if scanner.matches(key, "timestamp") {
             envelope.timestamp = try scanner.readString()
         } else if scanner.matches(key, "sessionId") {
-            envelope.sessionId = try scanner.readString()
+            envelope.sessionId = try readSharedString(.session)
         } else if scanner.matches(key, "isSidechain") {
             envelope.isSidechain = try scanner.readBool() ?? false
         } else if scanner.matches(key, "cwd") {
-            envelope.cwd = try scanner.readString()
+            envelope.cwd = try readSharedString(.path)
         } else if scanner.matches(key, "version") {
-            envelope.version = try scanner.readString()
+            envelope.version = try readSharedString(.version)
         } else if scanner.matches(key, "gitBranch") {
-            envelope.gitBranch = try scanner.readString()
+            envelope.gitBranch = try readSharedString(.branch)
         } else if scanner.matches(key, "isMeta") {
             envelope.isMeta = try scanner.readBool() ?? false
         } else if scanner.matches(key, "logicalParentUuid") {
-            envelope.logicalParentUuid = try scanner.readString()
+            envelope.logicalParentUuid = try readSharedString(.record)
         } else if scanner.matches(key, "agentId") {
-            envelope.agentId = try scanner.readString()
+            envelope.agentId = try readSharedString(.agent)
         } else if scanner.matches(key, "slug") {
-            envelope.slug = try scanner.readString()
+            envelope.slug = try readSharedString(.slug)
         } else if scanner.matches(key, "entrypoint") {
-            envelope.entrypoint = try scanner.readString()
+            envelope.entrypoint = try readSharedString(.entrypoint)
         } else if scanner.matches(key, "teamName") {
-            envelope.teamName = try scanner.readString()
+            envelope.teamName = try readSharedString(.team)
         } else {
             return false
         }
@@ -70,7 +82,7 @@ struct RecordDecoder {
         } else if scanner.matches(key, "message") {
             try decodeMessage(into: &fields.message)
         } else if scanner.matches(key, "requestId") {
-            fields.requestId = try scanner.readString()
+            fields.requestId = try readSharedString(.request)
         } else if scanner.matches(key, "subtype") {
             fields.subtype = try scanner.readString()
         } else if scanner.matches(key, "content") {
@@ -104,9 +116,9 @@ struct RecordDecoder {
         } else if scanner.matches(key, "attachment") {
             (fields.attachment, fields.attachmentType) = try captureObject(reading: "type")
         } else if scanner.matches(key, "toolUseID") {
-            fields.toolUseId = try scanner.readString()
+            fields.toolUseId = try readSharedString(.tool)
         } else if scanner.matches(key, "parentToolUseID") {
-            fields.parentToolUseId = try scanner.readString()
+            fields.parentToolUseId = try readSharedString(.parentTool)
         } else if scanner.matches(key, "snapshot") {
             fields.snapshot = raw(try scanner.captureValue())
         } else if scanner.matches(key, "messageId") {

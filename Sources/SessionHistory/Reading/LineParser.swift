@@ -18,6 +18,7 @@ enum LineParser {
             guard let base = buffer.baseAddress else { return ParsedLines() }
             var result = ParsedLines()
             result.records.reserveCapacity(range.count / 2048)
+            let pool = StringPool()
             var start = range.lowerBound
             while start < range.upperBound {
                 let newline = memchr(base + start, 0x0A, range.upperBound - start)
@@ -26,7 +27,8 @@ enum LineParser {
                 let stop = newline ?? range.upperBound
                 let location = LineLocation(
                     line: position.line + result.lineCount, byteOffset: position.byteOffset + start - range.lowerBound)
-                decodeLine(owner: owner, base: base, range: start..<stop, location: location, isTorn: newline == nil, into: &result)
+                decodeLine(
+                    owner: owner, base: base, range: start..<stop, location: location, isTorn: newline == nil, pool: pool, into: &result)
                 start = stop + 1
             }
             result.consumedByteCount = min(start, range.upperBound) - range.lowerBound
@@ -35,14 +37,14 @@ enum LineParser {
     }
 
     private static func decodeLine(
-        owner: [UInt8], base: UnsafePointer<UInt8>, range: Range<Int>, location: LineLocation, isTorn: Bool,
+        owner: [UInt8], base: UnsafePointer<UInt8>, range: Range<Int>, location: LineLocation, isTorn: Bool, pool: StringPool,
         into result: inout ParsedLines
     ) {
         result.lineCount += 1
         var end = range.upperBound
         if end > range.lowerBound, base[end - 1] == 0x0D { end -= 1 }
         let line = range.lowerBound..<end
-        var decoder = RecordDecoder(owner: owner, base: base, range: line)
+        var decoder = RecordDecoder(owner: owner, base: base, range: line, pool: pool)
         guard decoder.scanner.peek() != nil else {
             result.blankLineCount += 1
             return
