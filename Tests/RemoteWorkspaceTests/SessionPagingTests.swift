@@ -75,14 +75,16 @@ import Testing
         }
     }
 
-    @Test func aReloadReadsOnlyTheAppendedBytesAndEqualsAFreshLoad() async throws {
+    @Test(arguments: [SourceRetention.whole, .conversation])
+    func aReloadReadsOnlyTheAppendedBytesAndEqualsAFreshLoad(retention: SourceRetention) async throws {
         let sandbox = try SessionSandbox()
         defer { sandbox.remove() }
         let id = "7a11a11a-0000-4000-8000-000000000002"
         let path = try Self.bigSession(sandbox, id: id, pairs: 500)
         try await sandbox.withSessions { sessions in
-            let first = try await sessions.loadSession(id)
-            let last = try await sessions.loadSession(id, last: 10)
+            let listing = try await sessions.findSession(id)
+            let first = try await sessions.load(listing, options: SessionLoadOptions(retention: retention))
+            let last = try await sessions.load(listing, options: SessionLoadOptions(lastMessages: 10, retention: retention))
             // Claude Code appends a prompt and an answer; the answer's line arrives in two pieces.
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             try handle.seekToEnd()
@@ -101,6 +103,8 @@ import Testing
             #expect(reloaded.followOffset == fresh.followOffset)
             #expect(Self.shown(reloadedLast.conversation) == Self.shown(fresh.conversation.suffix(messages: 10)))
             #expect(reloaded.bytesTransferred < answer.utf8.count + 200, "\(reloaded.bytesTransferred) bytes moved")
+            #expect(reloaded.byteCount == fresh.byteCount)
+            #expect(reloaded.lines.records.allSatisfy { $0.raw.bytes.isEmpty } == (retention == .conversation))
         }
     }
 }

@@ -72,6 +72,49 @@ struct RemoteByteReader: Sendable {
         return (contents, transferred)
     }
 
+    static let streamScript = RemoteScript(
+        step: "reading a session file",
+        body: #"""
+            z=$1 f=$2 o=$3 n=$4
+            [ "$z" != raw ] && ! command -v gzip >/dev/null 2>&1 && z=raw
+            printf '%s\n' "$z"
+            if [ "$o" -eq 0 ]; then head -c "$n" -- "$f"; else tail -c +$((o + 1)) -- "$f" | head -c "$n"; fi |
+              if [ "$z" = raw ]; then cat; else gzip -c "-$z"; fi
+            """#)
+
+    /// The bytes of one range handed to `consume` as they arrive (gunzipped here when they come
+    /// compressed), for a file too big to hold: nothing is kept. Returns how many bytes crossed
+    /// the connection.
+    func stream(_ range: RemoteByteRange, into consume: (ArraySlice<UInt8>) -> Void) async throws -> Int {
+        let level: RemoteScript.Argument = .word(compressionLevel.map(String.init) ?? "raw")
+        let script = Self.streamScript
+        // The first line says how the bytes come: `raw`, or the gzip level.
+        var header: [UInt8]? = []
+        var gunzip: GunzipStream?
+        let moved = try await script.stream(
+            on: connection, [level, .path(range.path), .word(String(range.offset)), .word(String(range.length))]
+        ) { bytes in
+            var content = bytes[...]
+            if var line = header {
+                guard let newline = bytes.firstIndex(of: 0x0A) else {
+                    header = line + bytes
+                    return
+                }
+                line += bytes[..<newline]
+                header = nil
+                if line != Array("raw".utf8) { gunzip = GunzipStream(step: script.step) }
+                content = bytes[(newline + 1)...]
+            }
+            guard !content.isEmpty else { return }
+            if let gunzip { try gunzip.feed(Array(content), into: consume) } else { consume(content) }
+        }
+        guard header == nil else {
+            throw RemoteSessionError.malformedOutput(step: script.step, reason: "the output ended before it said how the bytes come")
+        }
+        try gunzip?.finish()
+        return moved
+    }
+
     /// One whole file's first `length` bytes.
     func read(path: String, length: Int) async throws -> (bytes: [UInt8], transferred: Int) {
         let (contents, transferred) = try await read([RemoteByteRange(path: path, offset: 0, length: length)])

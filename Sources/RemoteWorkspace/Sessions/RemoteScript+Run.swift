@@ -28,6 +28,39 @@ extension RemoteScript {
         }
     }
 
+    /// Runs the script handing `consume` its output as it arrives (nothing is held whole); a
+    /// non-zero exit is a ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)``.
+    /// Returns how many bytes crossed the connection.
+    func stream(
+        on connection: SSHConnection, _ arguments: [Argument], timeout: Duration? = .seconds(600),
+        into consume: ([UInt8]) throws -> Void
+    ) async throws -> Int {
+        let remote = try connection.stream(try commandLine(arguments), timeout: timeout)
+        var stderr: [UInt8] = []
+        var moved = 0
+        do {
+            for try await chunk in remote.output {
+                switch chunk {
+                case .stdout(let bytes):
+                    moved += bytes.count
+                    try consume(bytes)
+                case .stderr(let bytes):
+                    moved += bytes.count
+                    if stderr.count < 65_536 { stderr += bytes }
+                }
+            }
+        } catch {
+            remote.cancel()
+            throw error
+        }
+        let status = try await remote.exitStatus()
+        guard status.isSuccess else {
+            throw RemoteSessionError.remoteCommandFailed(
+                step: step, status: status.description, stderr: String(decoding: stderr, as: UTF8.self))
+        }
+        return moved
+    }
+
     /// Runs a script whose first argument is a boundary token and splits its output into
     /// sections; the output must end with an `end` marker, or it was cut off.
     func sections(

@@ -21,8 +21,8 @@ public struct RemoteSession: Sendable {
     public var messageLimit: Int?
     /// The subagent transcripts read, kept so that a reload reads them again only when they changed.
     var subagentSources: [SubagentSource]
-    /// The bytes held (from ``firstByteOffset``), for a reload to continue from.
-    var bytesHeld: [UInt8]
+    /// What the records keep of the bytes read; a reload keeps the same.
+    var retention: SourceRetention
 
     /// The session's summary (title, cwd, branch, times, model).
     public var summary: SessionSummary { listing.summary }
@@ -49,6 +49,10 @@ public struct SessionLoadOptions: Sendable, Equatable {
     public var compression: TransferCompression
     /// The first stretch read from the end with ``lastMessages`` (256 KiB); each next one is 4× larger.
     public var firstTailWindow: Int
+    /// What the records keep of the bytes read. With ``SourceRetention/conversation`` a whole
+    /// session is streamed from the box and decoded as it arrives: neither the bytes nor their
+    /// compressed form are ever held whole.
+    public var retention: SourceRetention
 
     /// Creates options.
     ///
@@ -57,13 +61,15 @@ public struct SessionLoadOptions: Sendable, Equatable {
     ///   - lastMessages: Only the last this many messages; nil for all.
     ///   - compression: How the bytes cross the link.
     ///   - firstTailWindow: Bytes read first from the end with `lastMessages`.
+    ///   - retention: What the records keep of the bytes read.
     public init(
         conversation: ConversationOptions = ConversationOptions(), lastMessages: Int? = nil,
-        compression: TransferCompression = .automatic, firstTailWindow: Int = 262_144
+        compression: TransferCompression = .automatic, firstTailWindow: Int = 262_144, retention: SourceRetention = .whole
     ) {
         self.conversation = conversation
         self.lastMessages = lastMessages.map { max(0, $0) }
         self.compression = compression
         self.firstTailWindow = max(4_096, firstTailWindow)
+        self.retention = retention
     }
 }

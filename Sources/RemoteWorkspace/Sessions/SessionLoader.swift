@@ -19,15 +19,51 @@ enum SessionLoader {
             level = self.level(options.compression, link: link, probing: false)
         }
         let reader = RemoteByteReader(connection: connection, compressionLevel: level)
+        let rest = RemoteByteRange(path: listing.file.path, offset: head.count, length: max(0, listing.file.size - head.count))
+        if options.retention == .conversation {
+            return try await stream(listing, head: head, rest: rest, reader: reader, transferred: transferred, options: options)
+        }
         let files = [listing.file] + listing.subagentFiles
         var ranges = files.map { RemoteByteRange(path: $0.path, offset: 0, length: $0.size) }
-        ranges[0] = RemoteByteRange(path: listing.file.path, offset: head.count, length: max(0, listing.file.size - head.count))
+        ranges[0] = rest
         let (contents, moved) = try await reader.read(ranges)
         let bytes = head + contents[0]
         let agents = subagentSources(Array(zip(files, contents).dropFirst()))
         return assemble(
-            listing, bytes: bytes, from: 0, records: SessionParser.parse(bytes), agents: agents,
+            listing, byteCount: bytes.count, followOffset: followOffset(after: bytes, from: 0), from: 0,
+            records: SessionParser.parse(bytes), agents: agents, transferred: transferred + moved, options: options)
+    }
+
+    /// Reads the session file as a stream decoded as it arrives (``SourceRetention/conversation``),
+    /// then its subagent files.
+    private static func stream(
+        _ listing: RemoteSessionListing, head: [UInt8], rest: RemoteByteRange, reader: RemoteByteReader, transferred: Int,
+        options: SessionLoadOptions
+    ) async throws -> RemoteSession {
+        var stream = SessionStream(retention: .conversation)
+        var lines = stream.append(head)
+        var byteCount = head.count
+        var moved = try await reader.stream(rest) { bytes in
+            byteCount += bytes.count
+            lines.append(stream.append(bytes))
+        }
+        let followOffset = stream.committedByteOffset
+        lines.append(stream.finish())
+        var agents: [SubagentSource] = []
+        if !listing.subagentFiles.isEmpty {
+            let (contents, agentBytes) = try await reader.read(
+                listing.subagentFiles.map { RemoteByteRange(path: $0.path, offset: 0, length: $0.size) })
+            agents = subagentSources(Array(zip(listing.subagentFiles, contents)))
+            moved += agentBytes
+        }
+        return assemble(
+            listing, byteCount: byteCount, followOffset: followOffset, from: 0, records: lines, agents: agents,
             transferred: transferred + moved, options: options)
+    }
+
+    /// Where the last complete line of `bytes`, read from `start`, ends.
+    private static func followOffset(after bytes: [UInt8], from start: Int) -> Int {
+        start + (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
     }
 
     /// The gzip level for `compression`: a measured link's, else gzip -6 for small reads (round
@@ -93,7 +129,9 @@ enum SessionLoader {
             let lines = SessionParser.parse(range: bytes, fileOffset: start, startsAtLineStart: start == 0, reachesEndOfFile: true)
             var whole = options
             whole.lastMessages = nil
-            var session = assemble(listing, bytes: bytes, from: start, records: lines, agents: [], transferred: transferred, options: whole)
+            var session = assemble(
+                listing, byteCount: bytes.count, followOffset: followOffset(after: bytes, from: start), from: start, records: lines,
+                agents: [], transferred: transferred, options: whole)
             if start == 0 || session.conversation.messageCount > count {
                 session.conversation = session.conversation.suffix(messages: count)
                 session.messageLimit = count
@@ -112,6 +150,7 @@ enum SessionLoader {
     ) async throws -> RemoteSession {
         var options = options
         options.lastMessages = previous.messageLimit
+        options.retention = previous.retention
         guard listing.fileIdentity == previous.listing.fileIdentity, listing.file.size >= previous.followOffset else {
             return try await load(listing, connection: connection, options: options, link: link)
         }
@@ -121,28 +160,29 @@ enum SessionLoader {
         let agentsChanged = previous.messageLimit == nil && listing.subagentFiles != previous.listing.subagentFiles
         if agentsChanged { ranges += listing.subagentFiles.map { RemoteByteRange(path: $0.path, offset: 0, length: $0.size) } }
         let (contents, transferred) = try await reader.read(ranges)
-        let added = SessionParser.parse(range: contents[0], fileOffset: offset, startsAtLineStart: true, reachesEndOfFile: true)
+        var added = SessionParser.parse(range: contents[0], fileOffset: offset, startsAtLineStart: true, reachesEndOfFile: true)
+        if options.retention == .conversation { added.records = added.records.map { $0.keepingConversation() } }
         var lines = previous.lines
         lines.records = lines.records.filter { $0.location.byteOffset < offset } + added.records
         lines.issues = lines.issues.filter { $0.location.byteOffset < offset } + added.issues
         let agents = agentsChanged ? subagentSources(Array(zip(listing.subagentFiles, contents.dropFirst()))) : previous.subagentSources
-        let kept = offset - previous.firstByteOffset
+        // The bytes kept end with the line that ends at `offset`.
         return assemble(
-            listing, bytes: Array(previous.bytesHeld.prefix(kept)) + contents[0], from: previous.firstByteOffset,
+            listing, byteCount: offset - previous.firstByteOffset + contents[0].count,
+            followOffset: followOffset(after: contents[0], from: offset), from: previous.firstByteOffset,
             records: lines, agents: agents, transferred: transferred, options: options)
     }
 
     private static func assemble(
-        _ listing: RemoteSessionListing, bytes: [UInt8], from start: Int, records lines: ParsedLines,
+        _ listing: RemoteSessionListing, byteCount: Int, followOffset: Int, from start: Int, records lines: ParsedLines,
         agents: [SubagentSource], transferred: Int, options: SessionLoadOptions
     ) -> RemoteSession {
         var conversation = ConversationBuilder.build(records: lines.records, subagentFiles: agents, options: options.conversation)
         if let last = options.lastMessages { conversation = conversation.suffix(messages: last) }
-        let followOffset = start + (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
         return RemoteSession(
-            listing: listing, lines: lines, conversation: conversation, byteCount: bytes.count, firstByteOffset: start,
+            listing: listing, lines: lines, conversation: conversation, byteCount: byteCount, firstByteOffset: start,
             followOffset: followOffset, bytesTransferred: transferred, messageLimit: options.lastMessages,
-            subagentSources: agents, bytesHeld: bytes)
+            subagentSources: agents, retention: options.retention)
     }
 
     /// Agent transcripts with their `.meta.json` sidecars.

@@ -14,7 +14,7 @@ public enum SourceRetention: Sendable, Equatable {
 
 extension SessionRecord {
     /// This record as ``SourceRetention/conversation`` keeps it: no slice of the bytes it was read from.
-    func keepingConversation() -> SessionRecord {
+    package func keepingConversation() -> SessionRecord {
         var record = self
         record.raw = RawJSON(bytes: [])
         switch kind {

@@ -44,7 +44,9 @@ struct ExportCommand: AsyncParsableCommand {
             let rendered: String
             if RemoteSessionsSupport.isRemote(session, connection: connection) {
                 rendered = try await RemoteSessionsSupport.with(connection, workspace) { sessions in
-                    try await sessions.loadSession(session).render(format.exportFormat, options: options)
+                    let load = SessionLoadOptions(retention: .conversation)
+                    return try await sessions.load(try await sessions.findSession(session), options: load)
+                        .render(format.exportFormat, options: options)
                 }
             } else {
                 let file = try RemoteSessionsSupport.localSessionFile(session)

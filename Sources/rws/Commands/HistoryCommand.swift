@@ -105,8 +105,9 @@ struct HistoryCommand: AsyncParsableCommand {
             }
             let reconnect = follow && !noReconnect ? Self.followReconnect(for: reconnectFor?.duration ?? .seconds(240)) : nil
             return try await RemoteSessionsSupport.with(connection, workspace, reconnect: reconnect) { sessions -> Int32 in
-                var loaded =
-                    if let last { try await sessions.loadSession(session, last: last) } else { try await sessions.loadSession(session) }
+                // Streamed and decoded as it arrives: memory follows what is shown, not the file's size.
+                let load = SessionLoadOptions(lastMessages: last, retention: .conversation)
+                var loaded = try await sessions.load(try await sessions.findSession(session), options: load)
                 if let at { loaded.conversation = try Self.conversation(loaded.conversation, from: at, in: session) }
                 reportLineIssues(loaded.lines.issues)
                 loaded.render(format.exportFormat, options: options) { Terminal.out($0) }
