@@ -70,10 +70,14 @@ enum ListingScript {
               [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
               [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
               if [ "$cnt" = 1 ] && [ -n "$n" ]; then
+                # Both greps read every file: side by side, the counts go out as they come (fd 3)
+                # while the titled names gather in $x. The counting grep keeps $x's pipe open (fd 4),
+                # so $x is complete only when both have ended (no `wait`: BusyBox's can hang).
                 printf '\n%s counts\n' "$b"
-                LC_ALL=C grep -c -E -e "$mre" /dev/null $n
+                { x=$(LC_ALL=C grep -c -E -e "$mre" /dev/null $n 4>&1 >&3 &
+                    LC_ALL=C grep -l -E -e "$tre" /dev/null $n); } 3>&1
                 printf '\n%s titled\n' "$b"
-                LC_ALL=C grep -l -E -e "$tre" /dev/null $n
+                [ -n "$x" ] && printf '%s\n' "$x"
               fi
               exit 0
               )
