@@ -1,3 +1,5 @@
+import Glibc
+
 // Local files through the C library, so a failure carries `errno` and its `strerror` text instead
 // of Foundation's wording.
 

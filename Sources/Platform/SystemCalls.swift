@@ -1,7 +1,7 @@
 // The one place rws touches the C library: every system call the library, the CLI and the test
 // support make goes through a wrapper here that checks its return code and carries `errno`.
 #if canImport(Glibc)
-@_exported import Glibc
+import Glibc
 #else
 #error("rws builds on Linux (glibc) only: it is built and tested with Debian's libssh2 1.10 and uses Linux socket options")
 #endif

@@ -1,3 +1,4 @@
+import Glibc
 import Platform
 import RemoteWorkspace
 import SSHClient
