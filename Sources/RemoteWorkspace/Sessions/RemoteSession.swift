@@ -49,7 +49,7 @@ public struct SessionLoadOptions: Sendable, Equatable {
     public var compression: TransferCompression
     /// The first stretch read from the end with ``lastMessages`` (256 KiB); each next one is 4× larger.
     public var firstTailWindow: Int
-    /// What the records keep of the bytes read. With ``SourceRetention/conversation`` a whole
+    /// What the records keep of the bytes read. With `SourceRetention.conversation` a whole
     /// session is streamed from the box and decoded as it arrives: neither the bytes nor their
     /// compressed form are ever held whole.
     public var retention: SourceRetention
