@@ -7,7 +7,8 @@ import SSHClient
 // history of 1,000 sessions (~1 GB) made from the real corpus. Prints a Markdown table.
 // Run with scripts/bench-sessions; `SessionsBenchmark slow-link` (scripts/bench-history-remote) measures
 // loading one 50 MB session over a slow link instead; `SessionsBenchmark search` measures
-// searching every session (SearchBenchmark).
+// searching every session (SearchBenchmark); `SessionsBenchmark big-history` lists a
+// 4,000-session, ~4 GB history (BigHistoryListing).
 
 let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("shared/claude-corpus/jsonl")
@@ -19,6 +20,10 @@ if CommandLine.arguments.dropFirst().first == "slow-link" {
 }
 let claude = server.remoteHome + "/.claude"
 let cacheFile = server.directory.appendingPathComponent("client-cache/sessions.cache")
+if CommandLine.arguments.dropFirst().first == "big-history" {
+    try await BigHistoryListing.run(server: server, corpus: corpus, claude: claude, cacheFile: cacheFile)
+    exit(0)
+}
 
 print("writing the synthetic history…")
 let history = try SyntheticHistory.write(

@@ -24,14 +24,16 @@ import Testing
 
     /// Runs `script` once as is and once with only BusyBox on PATH; returns both outputs split into sections.
     static func runBoth(
-        _ script: RemoteScript, _ arguments: [RemoteScript.Argument], input: [UInt8] = [],
+        _ script: RemoteScript, _ arguments: [RemoteScript.Argument], input: [UInt8] = [], argumentsOnInput: Bool = false,
         busybox: String, on connection: SSHConnection
     ) async throws -> (gnu: [OutputSection], busybox: [OutputSection]) {
         var results: [[OutputSection]] = []
         for prefix in ["", "PATH=\(busybox); export PATH; "] {
             let boundary = "rws-test-boundary"
-            let result = try await connection.run(
-                prefix + (try script.commandLine([.word(boundary)] + arguments)), input: input, timeout: .seconds(30))
+            let all = [RemoteScript.Argument.word(boundary)] + arguments
+            let (line, stdin) =
+                argumentsOnInput ? (try script.commandLine([]), try RemoteScript.input(all)) : (try script.commandLine(all), input)
+            let result = try await connection.run(prefix + line, input: stdin, timeout: .seconds(30))
             #expect(result.status.isSuccess, "\(result.stderrText)")
             var reader = SectionReader(boundary: boundary)
             results.append(reader.feed(result.stdout) + reader.finish())
@@ -110,11 +112,13 @@ import Testing
             })
         try await sandbox.server.withConnection { connection in
             let ranges: [RemoteScript.Argument] = [.path(path), .word("0"), .word("100"), .path(path), .word("1000"), .word("333")]
-            let read = try await Self.runBoth(RemoteByteReader.script, [.word("raw")] + ranges, busybox: busybox, on: connection)
+            let read = try await Self.runBoth(
+                RemoteByteReader.script, [.word("raw")] + ranges, argumentsOnInput: true, busybox: busybox, on: connection)
             #expect(read.gnu.map(\.content) == read.busybox.map(\.content))
             #expect(read.gnu.first?.content.count == 100)
             // Compressed: BusyBox's gzip applet gives other bytes that inflate to the same.
-            let packed = try await Self.runBoth(RemoteByteReader.script, [.word("6")] + ranges, busybox: busybox, on: connection)
+            let packed = try await Self.runBoth(
+                RemoteByteReader.script, [.word("6")] + ranges, argumentsOnInput: true, busybox: busybox, on: connection)
             #expect(
                 packed.busybox.dropLast().allSatisfy { $0.header.hasSuffix(" 6") } && packed.busybox.count == 3,
                 "\(packed.busybox.map(\.header))")

@@ -133,20 +133,20 @@ import Testing
                     && !run.stdoutText.contains("./q/t.jsonl"), "\(run)")
         },
         ScriptCase(
-            "widening windows", WideningScript.script, setup: sessions,
+            "widening windows", WideningScript.script, setup: sessions, argumentsOnInput: true,
             arguments: { [.word("B"), .word("10"), .path($0 + "/claude/projects"), .word("1"), .word("./p/s.jsonl")] }
         ) { run, _ in
             try ScriptCase.require(
                 run.status == 0 && run.stdoutText.contains("{\"type\":\"u") && run.stdoutText.hasSuffix("B end\n"), "\(run)")
         },
         ScriptCase(
-            "widening in a folder removed since the listing", WideningScript.script,
+            "widening in a folder removed since the listing", WideningScript.script, argumentsOnInput: true,
             arguments: { [.word("B"), .word("10"), .path($0 + "/" + hostile), .word("1"), .word("./p/s.jsonl")] }
         ) { run, _ in
             try ScriptCase.require(run.status == 0 && run.stdoutText == "\nB end\n" && run.stderr.isEmpty, "\(run)")
         },
         ScriptCase(
-            "reading byte ranges", RemoteByteReader.script, setup: sessions,
+            "reading byte ranges", RemoteByteReader.script, setup: sessions, argumentsOnInput: true,
             arguments: { [.word("B"), .word("raw"), .path($0 + "/claude/projects/p/s.jsonl"), .word("2"), .word("4")] }
         ) { run, _ in
             try ScriptCase.require(run.stdoutText == "\nB range 2 4 raw\ntype\nB end\n", "\(run)")

@@ -20,10 +20,6 @@ struct RemoteByteRange: Hashable, Sendable {
 struct RemoteByteReader: Sendable {
     let connection: SSHConnection
 
-    /// The most argument text one command carries: sshd passes the whole command line to the
-    /// login shell as one argument, which Linux caps at 128 KiB.
-    static let argumentBudget = 60_000
-
     /// gzip level for ranges sent compressed (`gzip -c -N` on the box when it has gzip), or
     /// nil to send raw bytes.
     var compressionLevel: Int?
@@ -33,41 +29,37 @@ struct RemoteByteReader: Sendable {
         self.compressionLevel = compressionLevel.map { min(9, max(1, $0)) }
     }
 
+    /// Its arguments on stdin: a list of any length fits in one command.
     static let script = RemoteScript(
-        step: "reading session files",
-        body: #"""
-            b=$1 z=$2; shift 2
-            [ "$z" != raw ] && ! command -v gzip >/dev/null 2>&1 && z=raw
-            while [ $# -ge 3 ]; do
-              printf '\n%s range %s %s %s\n' "$b" "$2" "$3" "$z"
-              if [ "$2" -eq 0 ]; then head -c "$3" -- "$1"; else tail -c +$(($2 + 1)) -- "$1" | head -c "$3"; fi |
-                if [ "$z" = raw ]; then cat; else gzip -c "-$z"; fi
-              shift 3
-            done
-            printf '\n%s end\n' "$b"
-            """#)
+        step: "reading session files", body: RemoteScript.argumentsFromInput,
+        #"""
+        b=$1 z=$2; shift 2
+        [ "$z" != raw ] && ! command -v gzip >/dev/null 2>&1 && z=raw
+        while [ $# -ge 3 ]; do
+          printf '\n%s range %s %s %s\n' "$b" "$2" "$3" "$z"
+          if [ "$2" -eq 0 ]; then head -c "$3" -- "$1"; else tail -c +$(($2 + 1)) -- "$1" | head -c "$3"; fi |
+            if [ "$z" = raw ]; then cat; else gzip -c "-$z"; fi
+          shift 3
+        done
+        printf '\n%s end\n' "$b"
+        """#)
 
     /// The bytes of each range, in the order given, and how many bytes crossed the connection.
     func read(_ ranges: [RemoteByteRange]) async throws -> (contents: [[UInt8]], transferred: Int) {
-        var contents: [[UInt8]] = []
-        var transferred = 0
-        for batch in Self.batches(ranges) {
-            let level: RemoteScript.Argument = .word(compressionLevel.map(String.init) ?? "raw")
-            let (sections, bytes) = try await Self.script.sections(
-                on: connection,
-                [level]
-                    + batch.flatMap { range in
-                        [.path(range.path), .word(String(range.offset)), .word(String(range.length))]
-                    })
-            guard sections.count == batch.count else {
-                throw RemoteSessionError.malformedOutput(
-                    step: Self.script.step, reason: "\(sections.count) ranges returned for \(batch.count) asked")
-            }
-            for section in sections {
-                let compressed = !section.header.hasSuffix(" raw")
-                contents.append(compressed ? try Gunzip.decompress(section.content, step: Self.script.step) : section.content)
-            }
-            transferred += bytes
+        guard !ranges.isEmpty else { return ([], 0) }
+        let level: RemoteScript.Argument = .word(compressionLevel.map(String.init) ?? "raw")
+        let (sections, transferred) = try await Self.script.sections(
+            on: connection,
+            [level]
+                + ranges.flatMap { range in
+                    [.path(range.path), .word(String(range.offset)), .word(String(range.length))]
+                }, argumentsOnInput: true)
+        guard sections.count == ranges.count else {
+            throw RemoteSessionError.malformedOutput(
+                step: Self.script.step, reason: "\(sections.count) ranges returned for \(ranges.count) asked")
+        }
+        let contents = try sections.map { section in
+            section.header.hasSuffix(" raw") ? section.content : try Gunzip.decompress(section.content, step: Self.script.step)
         }
         return (contents, transferred)
     }
@@ -121,21 +113,4 @@ struct RemoteByteReader: Sendable {
         return (contents[0], transferred)
     }
 
-    private static func batches(_ ranges: [RemoteByteRange]) -> [[RemoteByteRange]] {
-        var batches: [[RemoteByteRange]] = []
-        var current: [RemoteByteRange] = []
-        var size = 0
-        for range in ranges {
-            let cost = range.path.utf8.count * 2 + 48
-            if !current.isEmpty, size + cost > argumentBudget {
-                batches.append(current)
-                current = []
-                size = 0
-            }
-            current.append(range)
-            size += cost
-        }
-        if !current.isEmpty { batches.append(current) }
-        return batches
-    }
 }

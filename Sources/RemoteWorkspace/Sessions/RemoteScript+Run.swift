@@ -62,14 +62,22 @@ extension RemoteScript {
     }
 
     /// Runs a script whose first argument is a boundary token and splits its output into
-    /// sections; the output must end with an `end` marker, or it was cut off.
+    /// sections; the output must end with an `end` marker, or it was cut off. With
+    /// `argumentsOnInput` (for a script that starts with ``RemoteScript/argumentsFromInput``) the
+    /// arguments go on stdin, where a list of any length fits (an exec request carries ~35 KB,
+    /// dropbear takes 9,000 bytes).
     func sections(
-        on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)
+        on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], argumentsOnInput: Bool = false,
+        timeout: Duration? = .seconds(120)
     )
         async throws -> (sections: [OutputSection], bytes: Int)
     {
         let boundary = SectionReader.makeBoundary()
-        let result = try await run(on: connection, [.word(boundary)] + arguments, input: input, timeout: timeout)
+        let all = [Argument.word(boundary)] + arguments
+        let result =
+            argumentsOnInput
+            ? try await run(on: connection, [], input: try RemoteScript.input(all), timeout: timeout)
+            : try await run(on: connection, all, input: input, timeout: timeout)
         var reader = SectionReader(boundary: boundary)
         var sections = reader.feed(result.stdout)
         sections += reader.finish()

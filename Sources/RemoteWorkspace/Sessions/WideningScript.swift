@@ -5,25 +5,29 @@ import SSHClient
 /// A projects folder removed since the listing read it widens nothing: its files keep their first
 /// windows, and the listing goes on.
 enum WideningScript {
+    /// Its arguments on stdin: a list of any length fits in one command.
     static let script = RemoteScript(
         step: "reading wider windows",
-        body: #"""
+        body: """
             # shellcheck disable=SC2086 # file lists are split into words at newlines
-            b=$1 w=$2 d=$3 n=$4; shift 4
-            nl='
-            '
-            h='' t='' i=0
-            for p do
-              i=$((i + 1))
-              if [ "$i" -le "$n" ]; then h=$h$nl$p; else t=$t$nl$p; fi
-            done
-            cd "$d" 2>/dev/null || { printf '\n%s end\n' "$b"; exit 0; }
-            IFS=$nl
-            set -f
-            [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
-            [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
-            printf '\n%s end\n' "$b"
-            """#)
+
+            """, RemoteScript.argumentsFromInput,
+        #"""
+        b=$1 w=$2 d=$3 n=$4; shift 4
+        nl='
+        '
+        h='' t='' i=0
+        for p do
+          i=$((i + 1))
+          if [ "$i" -le "$n" ]; then h=$h$nl$p; else t=$t$nl$p; fi
+        done
+        cd "$d" 2>/dev/null || { printf '\n%s end\n' "$b"; exit 0; }
+        IFS=$nl
+        set -f
+        [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
+        [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }
+        printf '\n%s end\n' "$b"
+        """#)
 
     /// What to widen for one listed file.
     struct Request {
@@ -31,9 +35,6 @@ enum WideningScript {
         var head: Bool
         var tail: Bool
     }
-
-    /// Files per command: keeps the command line well under what sshd can pass to the shell.
-    static let filesPerCommand = 400
 
     /// Replaces the requested sides of each file's window with its first or last `wide` bytes.
     /// Returns the bytes received and the commands run.
@@ -43,11 +44,8 @@ enum WideningScript {
         var transferred = 0
         var commands = 0
         for group in Dictionary(grouping: requests, by: { files[$0.index].folder }).values {
-            for start in stride(from: 0, to: group.count, by: filesPerCommand) {
-                let chunk = Array(group[start..<min(group.count, start + filesPerCommand)])
-                transferred += try await widenChunk(chunk, files: &files, wide: wide, connection: connection)
-                commands += 1
-            }
+            transferred += try await widenChunk(group, files: &files, wide: wide, connection: connection)
+            commands += 1
         }
         return (transferred, commands)
     }
@@ -58,7 +56,7 @@ enum WideningScript {
         let tails = chunk.filter(\.tail).map { "./" + files[$0.index].stat.path }
         var arguments: [RemoteScript.Argument] = [.word(String(wide)), .path(files[chunk[0].index].folder), .word(String(heads.count))]
         arguments += (heads + tails).map { .word($0) }
-        let (sections, transferred) = try await script.sections(on: connection, arguments)
+        let (sections, transferred) = try await script.sections(on: connection, arguments, argumentsOnInput: true)
         var expected: [String: Int] = [:]
         var indices: [String: Int] = [:]
         for request in chunk {

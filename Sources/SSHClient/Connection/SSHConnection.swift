@@ -87,7 +87,16 @@ public final class SSHConnection: Sendable {
         }
     }
 
+    /// The longest command line ``run(_:input:timeout:idempotent:)`` and ``stream(_:timeout:bufferSize:)``
+    /// send, in UTF-8 bytes with rws's wrapper (a few hundred bytes): libssh2 sends no packet over
+    /// 35,000 bytes. Longer ones fail with ``SSHError/commandTooLong(length:limit:)`` before
+    /// anything is sent. Servers take less or more: dropbear ends the whole connection for a
+    /// command over 9,000 bytes, OpenSSH takes what Linux allows one argument (128 KiB). rws's own
+    /// scripts stay under 9,000 bytes and send long lists on stdin.
+    public static let maximumCommandLength = 34_000
+
     private func runOnce(_ command: String, input: [UInt8], timeout: Duration?) async throws -> CommandResult {
+        try StoppableCommand.checkLength(command)
         let promise = Promise<CommandResult>()
         let handle = CommandHandle(connection: self) { promise.complete(.failure($0)) }
         let neverSent = Atomic<Bool>(false)
@@ -147,6 +156,7 @@ public final class SSHConnection: Sendable {
     /// While the connection is reconnecting the command starts once it is back (it fails with
     /// ``SSHError/connectionLost(reason:)`` if that takes longer than the policy's wait).
     public func stream(_ command: String, timeout: Duration? = nil, bufferSize: Int = 1 << 20) throws -> RemoteCommand {
+        try StoppableCommand.checkLength(command)
         let promise = Promise<CommandResult>()
         let pipeBox = Mutex<OutputPipe?>(nil)
         let handle = CommandHandle(connection: self) { error in

@@ -58,6 +58,9 @@ public enum SSHError: Error, Sendable, Equatable {
     case channelFailed(operation: String, reason: String)
     /// A caller-supplied value cannot be used.
     case invalidArgument(String)
+    /// A command line longer than one SSH exec request carries (``SSHConnection/maximumCommandLength``
+    /// bytes, with rws's wrapper): long lists go on the command's standard input instead.
+    case commandTooLong(length: Int, limit: Int)
     /// A libssh2 call failed in a way not covered above.
     case libssh2(operation: String, code: Int32, message: String)
 }
@@ -128,6 +131,9 @@ extension SSHError: CustomStringConvertible, LocalizedError {
             return "\(operation) failed: \(reason)"
         case .invalidArgument(let message):
             return message
+        case .commandTooLong(let length, let limit):
+            return "the command line is \(length) bytes and one SSH exec request carries at most \(limit): "
+                + "pass long lists on the command's standard input"
         case .libssh2(let operation, let code, let message):
             return "\(operation) failed (libssh2 error \(code)): \(message)"
         }

@@ -15,6 +15,16 @@
 /// Without `/proc` or `setsid` the PID does not lead a session; ``ProcessKill`` then stops the
 /// process tree under it, which misses children that a process outside the tree adopted.
 enum StoppableCommand {
+    /// Throws ``SSHError/commandTooLong(length:limit:)`` when `command`, wrapped, is longer than
+    /// an exec request may be (libssh2 sends no packet over 35,000 bytes, and fails with only
+    /// "Unable to send channel request").
+    static func checkLength(_ command: String) throws(SSHError) {
+        let length = wrap(command).utf8.count
+        guard length <= SSHConnection.maximumCommandLength else {
+            throw .commandTooLong(length: length, limit: SSHConnection.maximumCommandLength)
+        }
+    }
+
     /// The exec request's command line for `command`.
     static func wrap(_ command: String) -> String {
         // A command with a NUL cannot be quoted (nor carried: the server reads the request as a

@@ -47,7 +47,7 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
         case .timedOut: code = RWSExitCode.timedOut
         case .stopFailed, .stopUnverified: code = RWSExitCode.stopFailed
         case .cancelled: code = RWSExitCode.interrupted
-        case .invalidArgument, .persistentShellNotFound: code = ExitCode.validationFailure.rawValue
+        case .invalidArgument, .persistentShellNotFound, .commandTooLong: code = ExitCode.validationFailure.rawValue
         case .persistentShellUnavailable: code = RWSExitCode.failure
         default: code = RWSExitCode.connectionFailed
         }
