@@ -53,11 +53,7 @@ extension RemoteScript {
             remote.cancel()
             throw error
         }
-        let status = try await remote.exitStatus()
-        guard status.isSuccess else {
-            throw RemoteSessionError.remoteCommandFailed(
-                step: step, status: status.description, stderr: String(decoding: stderr, as: UTF8.self))
-        }
+        try check(CommandResult(stdout: [], stderr: stderr, status: try await remote.exitStatus()))
         return moved
     }
 

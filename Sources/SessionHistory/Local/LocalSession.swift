@@ -22,7 +22,10 @@ public struct LocalSession: Sendable {
     public static func load(
         at url: URL, options: ConversationOptions = ConversationOptions(), retention: SourceRetention = .whole
     ) throws(SessionHistoryError) -> LocalSession {
-        let lines = try SessionParser.parseFile(at: url, retention: retention)
+        // Held whole, the bytes give the summary's windows too; streamed, the windows are read apart.
+        let bytes = retention == .whole ? try LocalFiles.readAll(url) : nil
+        let lines: ParsedLines
+        if let bytes { lines = SessionParser.parse(bytes) } else { lines = try SessionParser.parseFile(at: url, retention: retention) }
         let conversation: Conversation
         if SubagentFiles.isAgentFile(url.lastPathComponent) {
             // A subagent file opened on its own: its sidechain records are its conversation.
@@ -34,7 +37,11 @@ public struct LocalSession: Sendable {
             }
             conversation = ConversationBuilder.build(records: lines.records, subagentFiles: agents, options: options)
         }
-        let (size, head, tail) = try LocalFiles.readHeadAndTail(url, count: SessionSummarizer.defaultWindow)
+        let window = SessionSummarizer.defaultWindow
+        let (size, head, tail) =
+            if let bytes { (bytes.count, Array(bytes.prefix(window)), Array(bytes.suffix(window))) } else {
+                try LocalFiles.readHeadAndTail(url, count: window)
+            }
         let summary = SessionSummarizer.summarize(fileName: url.lastPathComponent, fileSize: size, head: head, tail: tail)
         return LocalSession(url: url, lines: lines, conversation: conversation, summary: summary)
     }
