@@ -73,6 +73,14 @@ public enum SystemCall {
         guard fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw SystemCallError("fcntl(F_SETFL)") }
     }
 
+    /// Makes `fd` blocking again: the end of a ``socketPair()`` handed to a child process, whose
+    /// programs expect a blocking stdin.
+    public static func setBlocking(_ fd: Int32) throws(SystemCallError) {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0 else { throw SystemCallError("fcntl(F_GETFL)") }
+        guard fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw SystemCallError("fcntl(F_SETFL)") }
+    }
+
     /// Closes `fd`. Linux releases the descriptor even when `close` reports EINTR or EIO, so there
     /// is nothing to retry; closing a descriptor that is not open is a bug, caught in debug builds.
     public static func close(_ fd: Int32) {

@@ -19,7 +19,8 @@ import Testing
         let sandbox = try ProjectSandbox(kind)
         let canary = sandbox.directory + "/canary"
         let channels = try await sandbox.withManager { manager in
-            let before = manager.connection.channelsOpened
+            let connection = try #require(manager.connection)
+            let before = connection.channelsOpened
             for url in Self.hostileURLs.map({ $0.replacingOccurrences(of: "CANARY", with: canary) }) {
                 let error = await #expect(throws: ProjectError.self, "\(url)") {
                     try await manager.cloneProject(from: url, name: "x")
@@ -32,7 +33,7 @@ import Testing
                 await #expect(throws: ProjectError.self) { try await manager.cloneProject(from: "https://h/r.git", name: name) }
             }
             await #expect(throws: ProjectError.self) { try await manager.cloneProject(from: "https://h/r.git", branch: "--upload-pack=x") }
-            return manager.connection.channelsOpened - before
+            return connection.channelsOpened - before
         }
         #expect(channels == 0, "nothing reached the box")
         #expect(!sandbox.exists(canary))

@@ -22,7 +22,7 @@ import Testing
             ranges.append(RemoteByteRange(path: path, offset: 0, length: 100))
         }
         let contents = try await sandbox.server.withConnection { connection in
-            try await RemoteByteReader(connection: connection).read(ranges).contents
+            try await RemoteByteReader(host: connection).read(ranges).contents
         }
         #expect(contents.count == 700)
         #expect(contents.enumerated().allSatisfy { String(decoding: $1, as: UTF8.self) == "line \($0)\n" })

@@ -5,9 +5,9 @@ import SessionHistory
 import Testing
 
 @Suite struct ProjectCreateTests {
-    @Test(arguments: ServerKind.allCases)
-    func createMakesTheDirectoryAndRegistersItWhereClaudeCodeLooks(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func createMakesTheDirectoryAndRegistersItWhereClaudeCodeLooks(place: ScriptPlace) async throws {
+        let sandbox = try ProjectSandbox(place: place)
         let project = try await sandbox.withManager { try await $0.createProject(name: "fresh", gitInit: true) }
         let real = URL(fileURLWithPath: sandbox.workspaceRoot + "/fresh").resolvingSymlinksInPath().path
         #expect(project.path == real)
@@ -17,9 +17,9 @@ import Testing
         #expect(sandbox.exists(project.historyFolders[0]))
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func anExistingDirectoryIsAnErrorAndIsLeftAlone(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func anExistingDirectoryIsAnErrorAndIsLeftAlone(place: ScriptPlace) async throws {
+        let sandbox = try ProjectSandbox(place: place)
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/here", withIntermediateDirectories: true)
         try "mine".write(toFile: sandbox.workspaceRoot + "/here/file", atomically: true, encoding: .utf8)
         let error = await #expect(throws: ProjectError.self) { try await sandbox.withManager { try await $0.createProject(name: "here") } }

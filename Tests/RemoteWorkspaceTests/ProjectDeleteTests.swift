@@ -4,9 +4,9 @@ import RemoteWorkspace
 import Testing
 
 @Suite struct ProjectDeleteTests {
-    @Test(arguments: ServerKind.allCases)
-    func aProjectThatIsASymlinkOutsideTheRootLosesOnlyTheLink(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func aProjectThatIsASymlinkOutsideTheRootLosesOnlyTheLink(place: ScriptPlace) async throws {
+        let sandbox = try ProjectSandbox(place: place)
         let outside = sandbox.directory + "/outside"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try "precious".write(toFile: outside + "/data.txt", atomically: true, encoding: .utf8)
@@ -19,9 +19,9 @@ import Testing
         #expect(sandbox.workspaceEntries() == ["other"])
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func theRootItselfIsNeverDeleted(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func theRootItselfIsNeverDeleted(place: ScriptPlace) async throws {
+        let sandbox = try ProjectSandbox(place: place)
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/keep", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: sandbox.workspaceRoot + "/self", withDestinationPath: ".")
         try await sandbox.withManager { manager in
@@ -35,9 +35,9 @@ import Testing
         #expect(sandbox.workspaceEntries() == ["keep"])
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func aDirectoryAndItsHistoryAreRemovedAndReported(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func aDirectoryAndItsHistoryAreRemovedAndReported(place: ScriptPlace) async throws {
+        let sandbox = try ProjectSandbox(place: place)
         let project = try await sandbox.withManager { try await $0.createProject(name: "app") }
         try sandbox.writeSession(folder: (project.historyFolders[0] as NSString).lastPathComponent, cwd: project.path)
         let (dry, real) = try await sandbox.withManager { manager in
@@ -51,9 +51,9 @@ import Testing
         #expect(!sandbox.exists(project.path) && !sandbox.exists(project.historyFolders[0]))
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func deletingAMissingProjectSaysSo(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func deletingAMissingProjectSaysSo(place: ScriptPlace) async throws {
+        let sandbox = try ProjectSandbox(place: place)
         let error = await #expect(throws: ProjectError.self) { try await sandbox.withManager { try await $0.deleteProject(name: "ghost") } }
         #expect(error == .projectNotFound(name: "ghost", root: sandbox.workspaceRoot))
     }

@@ -18,9 +18,10 @@ import Testing
             }
         }
         let (projects, channels) = try await sandbox.withManager { manager in
-            let before = manager.connection.channelsOpened
+            let connection = try #require(manager.connection)
+            let before = connection.channelsOpened
             let projects = try await manager.listProjects()
-            return (projects, manager.connection.channelsOpened - before)
+            return (projects, connection.channelsOpened - before)
         }
         #expect(channels == 1)
         #expect(projects.count == 200)
@@ -32,9 +33,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func historyIsJoinedByTheRecordedCwdNeverByDecodingTheFolderName(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func historyIsJoinedByTheRecordedCwdNeverByDecodingTheFolderName(place: ScriptPlace) async throws {
+        let sandbox = try ProjectSandbox(place: place)
         let root = URL(fileURLWithPath: sandbox.workspaceRoot).resolvingSymlinksInPath().path
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/my_app", withIntermediateDirectories: true)
         // Both paths encode to the same folder name; the folder's records say which one it is.
@@ -52,9 +53,9 @@ import Testing
         #expect(projects[2].path == "/srv/other project")
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func gitBranchAndDirtyFlagAreReported(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func gitBranchAndDirtyFlagAreReported(place: ScriptPlace) async throws {
+        let sandbox = try ProjectSandbox(place: place)
         let repo = sandbox.workspaceRoot + "/repo"
         try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
         try Shell.run("/usr/bin/git", ["init", "-q", "-b", "trunk", repo])
@@ -65,9 +66,9 @@ import Testing
         #expect(dirty.first?.isDirty == true)
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func aMissingWorkspaceRootListsNothing(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func aMissingWorkspaceRootListsNothing(place: ScriptPlace) async throws {
+        let sandbox = try ProjectSandbox(place: place)
         #expect(try await sandbox.withManager { try await $0.listProjects() } == [])
     }
 }

@@ -7,9 +7,9 @@ import Testing
 @Suite struct SessionEditingTests {
     static let ef958 = "ef958aa1-0e93-49f0-bb71-150f63befcd1"
 
-    @Test(arguments: ServerKind.allCases)
-    func renameAppendsExactlyOneLineAndTheListingShowsTheTitle(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func renameAppendsExactlyOneLineAndTheListingShowsTheTitle(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["ef958aa1", "03eb5929"])
         let path = sandbox.projects + "/-experiments-worktrees/\(Self.ef958).jsonl"
@@ -32,9 +32,9 @@ import Testing
             ).title == "Worktree \"experiments\" ✓")
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func renameWaitsForALineBeingWrittenAndRefusesAnEmptyTitle(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func renameWaitsForALineBeingWrittenAndRefusesAnEmptyTitle(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let id = "55555555-0000-0000-0000-000000000005"
         let path = try sandbox.writeSession(id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: id)])
@@ -63,9 +63,9 @@ import Testing
         done
         """#
 
-    @Test(arguments: ServerKind.allCases)
-    func renameRefusesWhileAWriterAppendsLinesInPiecesAndNeverGluesOntoOne(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func renameRefusesWhileAWriterAppendsLinesInPiecesAndNeverGluesOntoOne(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let id = "55555555-0000-0000-0000-000000000006"
         let path = try sandbox.writeSession(id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: id)])
@@ -99,9 +99,9 @@ import Testing
         #expect(lines.filter { $0.contains("\"piece\":2") }.count >= 10, "the writer wrote while rename was refused")
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func deleteRemovesExactlyTheSessionFileAndItsFolder(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func deleteRemovesExactlyTheSessionFileAndItsFolder(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["ef958aa1", "03eb5929", "a95fea4a"])
         let project = "claude/projects/-experiments-worktrees/"
@@ -126,9 +126,9 @@ import Testing
         #expect(Set(try sandbox.tree()).isSubset(of: Set(before)))
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func sessionIdsMayBeShortenedToAUniquePrefix(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func sessionIdsMayBeShortenedToAUniquePrefix(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         for id in ["66666666-aaaa-0000-0000-000000000001", "66666666-bbbb-0000-0000-000000000002"] {
             try sandbox.writeSession(id, lines: [Records.user("hello \(id)", uuid: "u1", parent: nil, session: id)])

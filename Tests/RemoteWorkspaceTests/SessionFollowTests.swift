@@ -120,7 +120,7 @@ import Testing
             let running = try await watch.waitUntilRunning(within: 15)
             #expect(running, "the follow loop never showed up on the box")
             guard running else { return }
-            try await body(follow, watch, path, sessions.connection)
+            try await body(follow, watch, path, try #require(sessions.connection))
             try watch.signal(SIGKILL)  // nothing left behind for later tests, whatever failed
         }
     }
@@ -163,7 +163,7 @@ import Testing
         defer { sandbox.remove() }
         try await sandbox.withSessions { sessions in
             try await readOneEvent(of: try await sessions.followSession(Self.id), appendingTo: path, watch: watch)
-            try await expectLoopGone(watch, connection: sessions.connection)
+            try await expectLoopGone(watch, connection: try #require(sessions.connection))
         }
     }
 
@@ -176,7 +176,7 @@ import Testing
             #expect(try await watch.waitUntilRunning(within: 15))
             #expect(follow != nil)
             follow = nil
-            try await expectLoopGone(watch, connection: sessions.connection)
+            try await expectLoopGone(watch, connection: try #require(sessions.connection))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RWSTestSupport
 import RemoteWorkspace
 import SessionHistory
 import Testing
@@ -12,8 +13,9 @@ import Testing
         line.replacingOccurrences(of: "\":", with: "\" :\t ").replacingOccurrences(of: ",\"", with: ", \"")
     }
 
-    @Test func whitespaceAroundColonsChangesNoCountTitlePathOrState() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func whitespaceAroundColonsChangesNoCountTitlePathOrState(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let compact = "55555555-0000-0000-0000-000000000005"
         let spacedId = "55555555-0000-0000-0000-000000000006"
@@ -52,8 +54,9 @@ import Testing
         }
     }
 
-    @Test func aFirstLineLargerThanTheWindowsStillListsTheSessionWithItsPathAndCount() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func aFirstLineLargerThanTheWindowsStillListsTheSessionWithItsPathAndCount(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let id = "66666666-0000-0000-0000-000000000006"
         let pasted = String(repeating: "pasted text ", count: 12_000)

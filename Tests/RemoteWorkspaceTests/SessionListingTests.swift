@@ -1,11 +1,13 @@
 import Foundation
+import RWSTestSupport
 import RemoteWorkspace
 import SessionHistory
 import Testing
 
 @Suite struct SessionListingTests {
-    @Test func listingTheCorpusGivesTheSameSummariesAsTheLocalFiles() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func listingTheCorpusGivesTheSameSummariesAsTheLocalFiles(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus()
         let listing = try await sandbox.withSessions { try await $0.listing() }
@@ -29,8 +31,9 @@ import Testing
         }
     }
 
-    @Test func subagentTranscriptsAreAttachedToTheirParentAndNotListed() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func subagentTranscriptsAreAttachedToTheirParentAndNotListed(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["29ccd257", "cb2e607c", "agent-ea02459f", "ef958aa1"])
         let sessions = try await sandbox.withSessions { try await $0.listSessions() }
@@ -52,8 +55,9 @@ import Testing
                 == ["agent-a4ca7529859c158c2.jsonl", "agent-a4ca7529859c158c2.meta.json"])
     }
 
-    @Test func aProjectCanBeNamedByFolderOrPath() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func aProjectCanBeNamedByFolderOrPath(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let session = "11111111-0000-0000-0000-000000000001"
         try sandbox.writeSession(
@@ -72,8 +76,9 @@ import Testing
         }
     }
 
-    @Test func aListingWithoutCacheReadsEveryFileAndTheWarmOneReadsNone() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func aListingWithoutCacheReadsEveryFileAndTheWarmOneReadsNone(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["daaain"])
         try await sandbox.withSessions { sessions in
@@ -92,8 +97,9 @@ import Testing
 
     /// Claude Code's picker takes a rename from its 64 KiB windows; the listing's first 8 KiB
     /// tail can hold a later `last-prompt` instead, so a file holding a title record is read wide.
-    @Test func aRenameBeyondTheFirstTailWindowIsStillTheTitleAndOneBeyondClaudeCodesWindowIsNot() async throws {
-        let sandbox = try SessionSandbox()
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func aRenameBeyondTheFirstTailWindowIsStillTheTitleAndOneBeyondClaudeCodesWindowIsNot(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let near = "33333333-0000-0000-0000-000000000003"
         let far = "44444444-0000-0000-0000-000000000004"

@@ -45,7 +45,8 @@ enum Corpus {
 
 /// A Claude data folder of its own on the shared test server of one kind, with a cache file of its own.
 struct SessionSandbox {
-    let server: TestSSHServer
+    let place: ScriptPlace
+    private let placeServer: TestSSHServer?
     /// The sandbox folder on the box (a local path: the test box is this machine).
     let root: String
     /// `root/claude`: pass it as the Claude data folder.
@@ -53,12 +54,24 @@ struct SessionSandbox {
     var projects: String { claudeDirectory + "/projects" }
     let cacheFile: URL
 
-    /// A sandbox on the shared server of `kind`.
-    init(_ kind: ServerKind = .default) throws {
-        server = try SharedTestServer.get(kind)
-        root = server.remoteHome + "/sessions-\(UUID().uuidString.prefix(8))"
+    /// A sandbox in the home of `place`.
+    init(place: ScriptPlace) throws {
+        self.place = place
+        placeServer = try place.serverKind.map { _ in try place.server() }
+        root = try place.home() + "/sessions-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: root + "/claude/projects", withIntermediateDirectories: true)
         cacheFile = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cache-\(UUID().uuidString.prefix(8))/sessions.cache")
+    }
+
+    /// A sandbox on the shared server of `kind`.
+    init(_ kind: ServerKind = .default) throws {
+        try self.init(place: ScriptPlace(kind))
+    }
+
+    /// The shared server; only for a server place.
+    var server: TestSSHServer {
+        guard let placeServer else { preconditionFailure("a local sandbox has no server: this test needs a server place") }
+        return placeServer
     }
 
     /// Copies the whole corpus in, laid out as Claude Code lays it out.
@@ -82,14 +95,15 @@ struct SessionSandbox {
         return path
     }
 
-    /// Sessions over a fresh connection, with this sandbox's folder and cache.
+    /// Sessions on this place's host (a fresh connection, closed before returning), with this
+    /// sandbox's folder and cache.
     func withSessions<T>(
         cache: Bool = true, options: SessionListingOptions = SessionListingOptions(),
         _ body: (RemoteSessions) async throws -> T
     ) async throws -> T {
-        try await server.withConnection { connection in
+        try await place.withHost { host in
             let sessions = RemoteSessions(
-                connection: connection, locations: WorkspaceLocations(claudeDirectories: [claudeDirectory]),
+                host: host, locations: WorkspaceLocations(claudeDirectories: [claudeDirectory]),
                 cache: cache ? SessionListingCache(fileURL: cacheFile) : nil, options: options)
             return try await body(sessions)
         }

@@ -37,7 +37,7 @@ public struct ClaudeAttentionWatch: AsyncSequence, Sendable {
         try await connection.writeFile(folder + "/lease", contents: [])
         let offset = fromStart ? 0 : state.spool?.size ?? 0
         var loop = FollowScript.Loop(
-            path: folder + "/events.jsonl", interval: interval, connection: connection, initialIdentity: state.spool?.identity ?? "")
+            path: folder + "/events.jsonl", interval: interval, host: connection, initialIdentity: state.spool?.identity ?? "")
         loop.previousGeneration = folder + "/events.jsonl.1"
         loop.lease = folder + "/lease"
         let remote = try loop.start(at: FollowScript.Position(offset: offset, identity: state.spool?.identity ?? ""))

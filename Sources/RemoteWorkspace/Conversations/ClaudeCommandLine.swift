@@ -15,20 +15,20 @@ enum ClaudeCommandLine {
         "--include-partial-messages", "--permission-prompt-tool", "stdio",
     ]
 
-    /// The command line for `options`, whose session id is already resolved from a prefix.
-    static func make(_ options: ClaudeConversationOptions) throws -> String {
-        let arguments = protocolFlags + startArguments(options)
-        return try script(
+    /// The arguments of ``run`` for `options`, whose session id is already resolved from a prefix.
+    static func arguments(_ options: ClaudeConversationOptions) throws -> [RemoteScript.Argument] {
+        try arguments(
             directory: options.directory, executable: options.claudeExecutable,
-            environment: options.environment, arguments: arguments)
+            environment: options.environment, arguments: protocolFlags + startArguments(options))
     }
 
     /// The command line for Claude Code's own interactive UI (in a PTY, which ends it with SIGHUP
     /// when the connection goes, so no stdin guard).
     static func interactive(_ options: ClaudeConversationOptions) throws -> String {
-        try script(
-            directory: options.directory, executable: options.claudeExecutable, environment: options.environment,
-            arguments: startArguments(options), guarded: false)
+        try run.commandLine(
+            arguments(
+                directory: options.directory, executable: options.claudeExecutable, environment: options.environment,
+                arguments: startArguments(options), guarded: false))
     }
 
     private static func startArguments(_ options: ClaudeConversationOptions) -> [String] {
@@ -55,20 +55,20 @@ enum ClaudeCommandLine {
 
     /// `cd DIR`, check EXE, then `{ cat; kill -TERM 0; } | { env K=V EXE ARGS…; …; kill -TERM 0; }`; the two
     /// preconditions are reported by marker.
-    static func script(
+    static func arguments(
         directory: String?, executable: String, environment: [String: String], arguments: [String],
         guarded: Bool = true
-    ) throws -> String {
+    ) throws -> [RemoteScript.Argument] {
         let command = try programWords(executable: executable, environment: environment, arguments: arguments)
         let head: [RemoteScript.Argument] = [
             .word(guarded ? "1" : "0"), .word(directory == nil ? "0" : "1"), .path(directory ?? ""), .path(executable),
             .word(missingDirectoryMarker), .word(missingClaudeMarker), .word(exitMarker), .word(String(command.assignments)),
         ]
-        return try run.commandLine(head + command.words)
+        return head + command.words
     }
 
-    /// The command line that starts Claude Code detached as conversation `id` (see ``DetachedClaudeScripts``).
-    static func detachedStart(_ options: ClaudeConversationOptions, id: String, idleSeconds: Int) throws -> String {
+    /// The arguments of `DetachedClaudeScripts.start` that start Claude Code detached as conversation `id`.
+    static func detachedStart(_ options: ClaudeConversationOptions, id: String, idleSeconds: Int) throws -> [RemoteScript.Argument] {
         let command = try programWords(
             executable: options.claudeExecutable, environment: options.environment,
             arguments: protocolFlags + startArguments(options))
@@ -77,7 +77,7 @@ enum ClaudeCommandLine {
             .word(options.directory == nil ? "0" : "1"), .path(options.directory ?? ""), .path(options.claudeExecutable),
             .word(missingDirectoryMarker), .word(missingClaudeMarker),
         ]
-        return try DetachedClaudeScripts.start.commandLine(head + command.words)
+        return head + command.words
     }
 
     /// `env`'s words: the environment assignments (checked), the program and its arguments.

@@ -21,7 +21,7 @@ extension ClaudeConversation {
                 return (state.detached?.attaches ?? 0, state.detached?.offset ?? 0)
             }
             do {
-                let next = try connection.stream(Self.attachLine(id, offset: offset))
+                let next = try Self.attach(id, offset: offset, on: connection)
                 channel.withLock { $0 = next }
                 failure = await readAttachment(&parser)
             } catch {

@@ -68,8 +68,8 @@ public final class ClaudeConversation: Sendable {
         if let policy = resolved.detached {
             conversation = try await startDetached(on: connection, options: resolved, policy: policy)
         } else {
-            let line = try ClaudeCommandLine.make(resolved)
-            conversation = ClaudeConversation(options: resolved, command: try connection.stream(line), connection: connection)
+            let command = try ClaudeCommandLine.run.start(on: connection, try ClaudeCommandLine.arguments(resolved))
+            conversation = ClaudeConversation(options: resolved, command: command, connection: connection)
         }
         conversation.startReading()
         let timer = Task { [timeout = resolved.startTimeout] in

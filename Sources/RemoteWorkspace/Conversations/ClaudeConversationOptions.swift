@@ -101,7 +101,7 @@ extension ClaudeConversationOptions {
     ///   ``ClaudeConversationError/filesNotFound(_:directory:)``, `SSHError` when the connection fails.
     public func check(on connection: SSHConnection, files: [String] = []) async throws {
         let arguments: [RemoteScript.Argument] = [.word(directory == nil ? "0" : "1"), .path(directory ?? "")] + files.map { .path($0) }
-        let result = try await connection.run(try Self.checkScript.commandLine(arguments), timeout: .seconds(60))
+        let result = try await Self.checkScript.result(on: connection, arguments, timeout: .seconds(60))
         switch result.status.scriptExit(CheckExit.self) {
         case .missingDirectory:
             throw ClaudeConversationError.directoryNotFound(directory ?? "~")

@@ -12,21 +12,27 @@ import SSHClient
 /// for match in try await finder.find("ffind", in: "~/workspace/app") { print(match.path, match.positions) }
 /// ```
 public actor FileFinder {
-    /// The connection commands run on.
-    public let connection: SSHConnection
+    /// Where commands run: the box behind an SSH connection, or this machine (tests).
+    package let host: any ScriptHost
+    /// The connection commands run on; nil for files on this machine.
+    public nonisolated var connection: SSHConnection? { host as? SSHConnection }
     private var lists: [String: FileList] = [:]
 
     /// A finder on the box behind `connection`, with nothing cached.
     public init(connection: SSHConnection) {
-        self.connection = connection
+        host = connection
+    }
+
+    /// A finder wherever `host` runs scripts, with nothing cached.
+    package init(host: any ScriptHost) {
+        self.host = host
     }
 
     /// The files of `directory` (a remote path; `~/` is the remote home), from the cache when the
     /// repository has not changed since it was listed.
     public func files(in directory: String) async throws -> FileList {
         let known = lists[directory]
-        let line = try FileListScript.script.commandLine([.path(directory), .word(known?.stamp ?? "")])
-        let result = try await connection.run(line)
+        let result = try await FileListScript.script.result(on: host, [.path(directory), .word(known?.stamp ?? "")], timeout: nil)
         if result.status == FileListScript.Exit.noDirectory { throw FileFinderError.directoryNotFound(path: directory) }
         guard result.status.isSuccess else {
             let detail = result.stderrText.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no message"

@@ -4,12 +4,12 @@ import Synchronization
 /// Runs a ``CloneScript`` over one streamed command: parses progress, stops a clone that goes
 /// quiet for too long, and removes the temporary directory on every failure path.
 struct CloneRunner {
-    let connection: SSHConnection
+    let host: any ScriptHost
     let clone: CloneScript
 
     /// Clones; returns the destination's real path on the box and the checked-out branch.
     func run(onEvent: @Sendable (CloneEvent) -> Void) async throws -> (path: String, branch: String?) {
-        let remote = try connection.stream(try clone.commandLine())
+        let remote = try CloneScript.script.start(on: host, try clone.arguments())
         let watchdog = StallWatchdog(timeout: clone.options.stallTimeout) { remote.cancel() }
         var parser = GitProgressParser()
         var stdout: [UInt8] = []
@@ -56,8 +56,7 @@ struct CloneRunner {
 
     /// Runs the clean-up in a task of its own, so that it runs even when the caller's task is cancelled.
     private func removeTemporaryDirectory() async {
-        guard let script = try? clone.cleanupCommandLine() else { return }
-        let connection = connection
-        _ = try? await Task.detached { try await connection.run(script, timeout: .seconds(60)) }.value
+        let (host, arguments) = (host, clone.cleanupArguments)
+        _ = try? await Task.detached { try await CloneScript.cleanup.result(on: host, arguments, timeout: .seconds(60)) }.value
     }
 }

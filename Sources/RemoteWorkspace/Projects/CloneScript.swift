@@ -34,19 +34,18 @@ struct CloneScript {
             Self.temporaryPrefix(for: name) + String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
     }
 
-    /// The command line.
-    func commandLine() throws(ShellQuotingError) -> String {
+    /// The script's arguments.
+    func arguments() throws(ShellQuotingError) -> [RemoteScript.Argument] {
         var sshWords = ["ssh", "-o", "BatchMode=yes"]
         for option in options.sshOptions { sshWords += ["-o", option] }
         var gitOptions: [RemoteScript.Argument] = []
         if let branch { gitOptions += [.word("--branch"), .word(branch)] }
         if let depth { gitOptions += [.word("--depth"), .word(String(depth))] }
         let url: RemoteScript.Argument = source.kind == .local && !source.url.hasPrefix("file://") ? .path(source.url) : .word(source.url)
-        return try Self.script.commandLine(
-            [
-                url, .word(branch ?? ""), .word(try ShellQuoting.commandLine(sshWords)), .path(locations.workspaceRoot), .word(name),
-                .word(temporaryName), .word(options.allowLocal ? "always" : "never"),
-            ] + gitOptions)
+        return [
+            url, .word(branch ?? ""), .word(try ShellQuoting.commandLine(sshWords)), .path(locations.workspaceRoot), .word(name),
+            .word(temporaryName), .word(options.allowLocal ? "always" : "never"),
+        ] + gitOptions
     }
 
     /// `$1` the address, `$2` the branch wanted (or empty), `$3` the ssh command for git, `$4` the
@@ -94,10 +93,8 @@ struct CloneScript {
             rm -rf -- "$1/$2"
             """#)
 
-    /// The clean-up's command line.
-    func cleanupCommandLine() throws(ShellQuotingError) -> String {
-        try Self.cleanup.commandLine([.path(locations.workspaceRoot), .word(temporaryName)])
-    }
+    /// The clean-up's arguments.
+    var cleanupArguments: [RemoteScript.Argument] { [.path(locations.workspaceRoot), .word(temporaryName)] }
 
     /// The temporary directories of clones into `name` start with this.
     static func temporaryPrefix(for name: String) -> String { ".rws-clone-\(name)-" }

@@ -45,16 +45,16 @@ public struct ProjectDeletion: Sendable, Equatable, Codable {
 /// The script that removes a project entry and history folders, checking every real path on the box.
 enum ProjectDeletionScript {
     /// The command line removing entry `name` (nil: none) and `historyFolders`.
-    static func commandLine(
+    static func arguments(
         locations: WorkspaceLocations, name: String?, historyFolders: [String],
         dryRun: Bool
-    ) throws(ShellQuotingError) -> String {
+    ) -> [RemoteScript.Argument] {
         let parents = locations.claudeProjectFolders
         let arguments: [RemoteScript.Argument] = [
             .word(dryRun ? "1" : "0"), .path(locations.workspaceRoot), .word(name ?? ""),
             .word(String(parents.count)),
         ]
-        return try script.commandLine(arguments + parents.map(RemoteScript.Argument.path) + historyFolders.map(RemoteScript.Argument.path))
+        return arguments + parents.map(RemoteScript.Argument.path) + historyFolders.map(RemoteScript.Argument.path)
     }
 
     /// `$1` 1 for a dry run, `$2` the workspace root, `$3` the entry's name (empty: none), `$4` the

@@ -31,7 +31,7 @@ extension ProjectManager {
         if let branch { try BranchName.validate(branch) }
         if let depth, depth < 1 { throw ProjectError.invalidDepth(depth) }
         let clone = CloneScript(source: source, locations: locations, name: projectName, branch: branch, depth: depth, options: options)
-        let cloned = try await CloneRunner(connection: connection, clone: clone).run(onEvent: onEvent)
+        let cloned = try await CloneRunner(host: host, clone: clone).run(onEvent: onEvent)
         return try await registered(name: projectName, path: cloned.path, branch: cloned.branch, isGitRepository: true)
     }
 }

@@ -31,10 +31,10 @@ extension ProjectManager {
                 folders = project.historyFolders
             }
         }
-        let script = try ProjectDeletionScript.commandLine(locations: locations, name: entryName, historyFolders: folders, dryRun: dryRun)
+        let arguments = ProjectDeletionScript.arguments(locations: locations, name: entryName, historyFolders: folders, dryRun: dryRun)
         let result: CommandResult
         do {
-            result = try await connection.run(script)
+            result = try await ProjectDeletionScript.script.result(on: host, arguments, timeout: nil)
         } catch SSHError.connectionLost(let reason) {
             throw ProjectError.interrupted(
                 operation: "deleting \(name)", reason: reason,

@@ -15,14 +15,21 @@ import SessionHistory
 /// for project in try await projects.listProjects() { print(project.name, project.sessionCount) }
 /// ```
 public struct ProjectManager: Sendable {
-    /// The connection commands run on.
-    public let connection: SSHConnection
+    /// Where commands run: the box behind an SSH connection, or this machine (tests).
+    package let host: any ScriptHost
+    /// The connection commands run on; nil for projects on this machine.
+    public var connection: SSHConnection? { host as? SSHConnection }
     /// Where projects and history live on the box.
     public let locations: WorkspaceLocations
 
     /// A manager for the projects under `locations` on the box behind `connection`.
     public init(connection: SSHConnection, locations: WorkspaceLocations = WorkspaceLocations()) {
-        self.connection = connection
+        self.init(host: connection, locations: locations)
+    }
+
+    /// A manager for the projects under `locations` wherever `host` runs scripts.
+    package init(host: any ScriptHost, locations: WorkspaceLocations = WorkspaceLocations()) {
+        self.host = host
         self.locations = locations
     }
 
@@ -30,7 +37,7 @@ public struct ProjectManager: Sendable {
     /// joined by real path (the folders' `cwd`, never their decoded names). Gathered with one
     /// remote command. Workspace projects come first, then history-only ones, each by name.
     public func listProjects() async throws -> [Project] {
-        let result = try await connection.run(try ProjectScanScript.commandLine(for: locations))
+        let result = try await ProjectScanScript.script.result(on: host, ProjectScanScript.arguments(for: locations), timeout: nil)
         guard result.status.isSuccess else {
             throw ProjectError.remoteCommandFailed(
                 operation: "listing projects", status: result.status.description,
@@ -48,8 +55,8 @@ public struct ProjectManager: Sendable {
     ///   overwritten), ``ProjectError/invalidName(_:reason:)``, ``ProjectError/gitMissing``.
     public func createProject(name: String, gitInit: Bool = false) async throws -> Project {
         try ProjectName.validateNew(name)
-        let line = try ProjectScripts.create.commandLine([.path(locations.workspaceRoot), .word(name), .word(gitInit ? "1" : "0")])
-        let result = try await connection.run(line)
+        let result = try await ProjectScripts.create.result(
+            on: host, [.path(locations.workspaceRoot), .word(name), .word(gitInit ? "1" : "0")], timeout: nil)
         let fields = result.stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         guard result.status.isSuccess, fields.count >= 2, !fields[0].isEmpty else {
             throw ProjectScriptExit.error(for: result, operation: "creating \(name)", destination: locations.configuredPath(of: name))
@@ -70,8 +77,7 @@ public struct ProjectManager: Sendable {
     /// (else the first configured). Returns the folder's real path; an existing folder is kept.
     public func registerHistoryFolder(forPath path: String) async throws -> String {
         let arguments = [.word(ProjectFolderName.encode(path))] + locations.claudeDirectories.map(RemoteScript.Argument.path)
-        let script = try ProjectScripts.registerHistoryFolder.commandLine(arguments)
-        let result = try await connection.run(script)
+        let result = try await ProjectScripts.registerHistoryFolder.result(on: host, arguments, timeout: nil)
         guard result.status.isSuccess, let folder = result.stdout.split(separator: 0).first else {
             throw ProjectError.remoteCommandFailed(
                 operation: "registering \(path) with Claude Code",

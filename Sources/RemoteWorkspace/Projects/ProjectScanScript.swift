@@ -13,8 +13,8 @@ import SSHClient
 ///   that has one (JSON, decoded in Swift), and whether that directory exists (0/1).
 enum ProjectScanScript {
     /// The command line for `locations`: `$1` the workspace root, then the Claude project folders.
-    static func commandLine(for locations: WorkspaceLocations) throws(ShellQuotingError) -> String {
-        try script.commandLine([.path(locations.workspaceRoot)] + locations.claudeProjectFolders.map(RemoteScript.Argument.path))
+    static func arguments(for locations: WorkspaceLocations) -> [RemoteScript.Argument] {
+        [.path(locations.workspaceRoot)] + locations.claudeProjectFolders.map(RemoteScript.Argument.path)
     }
 
     static let script = RemoteScript(

@@ -41,7 +41,7 @@ extension ProjectReview {
             }
         }
         let arguments = ([remote].compactMap { $0 } + refspecs).map(RemoteScript.Argument.word)
-        let stream = try connection.stream(try ReviewScripts.push.commandLine([.path(directory)] + arguments))
+        let stream = try ReviewScripts.push.start(on: host, [.path(directory)] + arguments)
         var parser = GitProgressParser()
         for try await chunk in stream.output {
             if case .stderr(let bytes) = chunk { parser.consume(bytes).forEach(onEvent) }

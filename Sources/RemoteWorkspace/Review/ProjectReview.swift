@@ -14,14 +14,21 @@ import SSHClient
 /// for file in try await review.diff().files { print(file.change, file.path, "+\(file.added) -\(file.deleted)") }
 /// ```
 public struct ProjectReview: Sendable {
-    /// The connection commands run on.
-    public let connection: SSHConnection
+    /// Where commands run: the box behind an SSH connection, or this machine (tests).
+    package let host: any ScriptHost
+    /// The connection commands run on; nil for a repository on this machine.
+    public var connection: SSHConnection? { host as? SSHConnection }
     /// A directory inside the repository (a path on the box; `~/` is the remote home).
     public let directory: String
 
     /// The review of the repository that holds `directory`.
     public init(connection: SSHConnection, directory: String) {
-        self.connection = connection
+        self.init(host: connection, directory: directory)
+    }
+
+    /// The review of the repository that holds `directory`, wherever `host` runs scripts.
+    package init(host: any ScriptHost, directory: String) {
+        self.host = host
         self.directory = directory
     }
 
@@ -74,7 +81,7 @@ public struct ProjectReview: Sendable {
     )
         async throws -> CommandResult
     {
-        let result = try await connection.run(try script.commandLine([.path(directory)] + arguments), input: input)
+        let result = try await script.result(on: host, [.path(directory)] + arguments, input: input, timeout: nil)
         guard !result.status.isSuccess else { return result }
         let detail = result.stderrText.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no message"
         throw Self.error(for: result.status, operation: operation, directory: directory, detail: detail)

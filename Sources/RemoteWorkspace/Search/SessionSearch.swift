@@ -9,12 +9,12 @@ enum SessionSearch {
         var subagentPaths: [String]
     }
 
-    /// Runs the search script through `run` (the box's shell, or this machine's for `--local`),
+    /// Runs the search script on `host` (the box, or this machine for `--local`),
     /// then `listed` lists the project folders with a match, and each file's matches go to its
     /// session.
     static func search(
         _ query: SessionSearchQuery, folders: [String], workspaceRoot: String,
-        run: @Sendable (_ commandLine: String) async throws -> CommandResult,
+        host: any ScriptHost,
         listed: @Sendable (_ projectFolders: [String]) async throws -> (sessions: [Listed], bytes: Int)
     ) async throws -> SessionSearchResult {
         let pattern: SearchPattern
@@ -29,7 +29,7 @@ enum SessionSearch {
             [.word(boundary)]
             + SessionSearchScript.arguments(
                 pattern: pattern, projectPattern: projectPattern, since: query.since ?? 0, limits: query.limits, folders: folders)
-        let result = try await run(try script.commandLine(arguments))
+        let result = try await script.result(on: host, arguments, timeout: .seconds(300))
         if result.status == SessionSearchScript.Exit.badExpression {
             let said = result.stderrText.split(separator: "\n").first.map(String.init) ?? "grep refused it"
             throw RemoteSessionError.invalidSearch(query.text, reason: "the box's grep says: \(said)")
@@ -132,10 +132,8 @@ extension RemoteSessions {
     ///   expression grep refuses; ``RemoteSessionError/invalidName(_:reason:)`` for a project
     ///   name that cannot be one.
     public func search(_ query: SessionSearchQuery) async throws -> SessionSearchResult {
-        let connection = connection
-        return try await SessionSearch.search(
-            query, folders: locations.claudeProjectFolders, workspaceRoot: locations.workspaceRoot,
-            run: { try await connection.run($0, timeout: .seconds(300)) },
+        try await SessionSearch.search(
+            query, folders: locations.claudeProjectFolders, workspaceRoot: locations.workspaceRoot, host: host,
             listed: { projects in
                 let listing = try await self.listing(projectPattern: projects.joined(separator: "\n"), includeUnlisted: true)
                 let sessions = listing.sessions.map {
@@ -156,7 +154,7 @@ extension RemoteSessions {
         -> SessionSearchResult
     {
         try await SessionSearch.search(
-            query, folders: folders, workspaceRoot: workspaceRoot, run: { try LocalScriptRunner.run($0) },
+            query, folders: folders, workspaceRoot: workspaceRoot, host: LocalShell(),
             listed: { (try SessionSearch.listLocalSessions(in: folders, projects: Set($0)), 0) })
     }
 }

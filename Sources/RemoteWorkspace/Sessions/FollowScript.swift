@@ -61,10 +61,10 @@ enum FollowScript {
 
     /// Starts the remote loop for `listing` from `offset`.
     static func start(
-        _ listing: RemoteSessionListing, from offset: Int, interval: Duration, connection: SSHConnection
+        _ listing: RemoteSessionListing, from offset: Int, interval: Duration, host: any ScriptHost
     ) throws -> SessionFollow {
         let loop = Loop(
-            path: listing.file.path, interval: interval, connection: connection, initialIdentity: listing.fileIdentity)
+            path: listing.file.path, interval: interval, host: host, initialIdentity: listing.fileIdentity)
         let position = Position(offset: offset, identity: listing.fileIdentity)
         return SessionFollow(loop: loop, remote: try loop.start(at: position), offset: offset)
     }
@@ -79,7 +79,7 @@ enum FollowScript {
     struct Loop: Sendable {
         let path: String
         let interval: Duration
-        let connection: SSHConnection
+        let host: any ScriptHost
         let initialIdentity: String
         /// Where the previous generation of a rotated file goes; nil for a session file.
         var previousGeneration: String?
@@ -93,12 +93,14 @@ enum FollowScript {
         func start(at position: Position) throws -> RemoteCommand {
             let seconds = max(0.05, Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
             let beats = max(1, Int((Double(heartbeat.components.seconds) / seconds).rounded()))
-            let command = try script.commandLine([
-                .word(boundary), .path(path), .word(String(position.offset)), .word(position.identity),
-                .word(String(format: "%.3f", seconds)), .word(String(beats)),
-                previousGeneration.map(RemoteScript.Argument.path) ?? .word(""), lease.map(RemoteScript.Argument.path) ?? .word(""),
-            ])
-            return try connection.stream(command)
+            return try script.start(
+                on: host,
+                [
+                    .word(boundary), .path(path), .word(String(position.offset)), .word(position.identity),
+                    .word(String(format: "%.3f", seconds)), .word(String(beats)),
+                    previousGeneration.map(RemoteScript.Argument.path) ?? .word(""),
+                    lease.map(RemoteScript.Argument.path) ?? .word(""),
+                ])
         }
     }
 }

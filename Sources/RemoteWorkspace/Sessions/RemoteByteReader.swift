@@ -18,14 +18,14 @@ struct RemoteByteRange: Hashable, Sendable {
 /// With a ``compressionLevel`` each range crosses the link as `gzip -c` output when the box
 /// has gzip (raw otherwise, said in the section header) and is gunzipped here.
 struct RemoteByteReader: Sendable {
-    let connection: SSHConnection
+    let host: any ScriptHost
 
     /// gzip level for ranges sent compressed (`gzip -c -N` on the box when it has gzip), or
     /// nil to send raw bytes.
     var compressionLevel: Int?
 
-    init(connection: SSHConnection, compressionLevel: Int? = nil) {
-        self.connection = connection
+    init(host: any ScriptHost, compressionLevel: Int? = nil) {
+        self.host = host
         self.compressionLevel = compressionLevel.map { min(9, max(1, $0)) }
     }
 
@@ -49,7 +49,7 @@ struct RemoteByteReader: Sendable {
         guard !ranges.isEmpty else { return ([], 0) }
         let level: RemoteScript.Argument = .word(compressionLevel.map(String.init) ?? "raw")
         let (sections, transferred) = try await Self.script.sections(
-            on: connection,
+            on: host,
             [level]
                 + ranges.flatMap { range in
                     [.path(range.path), .word(String(range.offset)), .word(String(range.length))]
@@ -84,7 +84,7 @@ struct RemoteByteReader: Sendable {
         var header: [UInt8]? = []
         var gunzip: GunzipStream?
         let moved = try await script.stream(
-            on: connection, [level, .path(range.path), .word(String(range.offset)), .word(String(range.length))]
+            on: host, [level, .path(range.path), .word(String(range.offset)), .word(String(range.length))]
         ) { bytes in
             var content = bytes[...]
             if var line = header {

@@ -5,15 +5,17 @@ import SessionHistory
 /// the box but sshd and a POSIX shell.
 ///
 /// ```swift
-/// let sessions = RemoteSessions(connection: connection, cache: SessionListingCache(for: connection.configuration))
+/// let sessions = RemoteSessions(host: host, cache: SessionListingCache(for: connection.configuration))
 /// for session in try await sessions.listSessions() { print(session.id, session.summary.title ?? "") }
 /// let opened = try await sessions.loadSession("0b1c")          // a unique prefix is enough
 /// print(opened.render(.text))
 /// for try await event in try await sessions.followSession("0b1c") { ... }
 /// ```
 public final class RemoteSessions: Sendable {
-    /// The connection every command runs on.
-    public let connection: SSHConnection
+    /// Where every command runs: the box behind an SSH connection, or this machine (tests).
+    package let host: any ScriptHost
+    /// The connection every command runs on; nil for sessions on this machine.
+    public var connection: SSHConnection? { host as? SSHConnection }
     /// Where Claude Code keeps its data on the box.
     public let locations: WorkspaceLocations
     /// The local listing cache; nil lists without one (everything is read every time).
@@ -24,11 +26,19 @@ public final class RemoteSessions: Sendable {
     let linkRate = LinkRate()
 
     /// Sessions of the box behind `connection`.
-    public init(
+    public convenience init(
         connection: SSHConnection, locations: WorkspaceLocations = WorkspaceLocations(),
         cache: SessionListingCache?, options: SessionListingOptions = SessionListingOptions()
     ) {
-        self.connection = connection
+        self.init(host: connection, locations: locations, cache: cache, options: options)
+    }
+
+    /// Sessions of the Claude data directories in `locations` wherever `host` runs scripts.
+    package init(
+        host: any ScriptHost, locations: WorkspaceLocations = WorkspaceLocations(), cache: SessionListingCache?,
+        options: SessionListingOptions = SessionListingOptions()
+    ) {
+        self.host = host
         self.locations = locations
         self.cache = cache
         self.options = options
@@ -48,7 +58,7 @@ public final class RemoteSessions: Sendable {
 
     /// Lists the project folders matching `projectPattern` (globs over folder names, one per line).
     func listing(projectPattern: String, includeUnlisted: Bool) async throws -> SessionListing {
-        let lister = SessionLister(connection: connection, folders: locations.claudeProjectFolders, cache: cache, options: options)
+        let lister = SessionLister(host: host, folders: locations.claudeProjectFolders, cache: cache, options: options)
         return try await lister.list(projectPattern: projectPattern, includeUnlisted: includeUnlisted)
     }
 
@@ -85,7 +95,7 @@ public final class RemoteSessions: Sendable {
 
     /// Reads a listed session into its conversation, whole or its last messages.
     public func load(_ listing: RemoteSessionListing, options: SessionLoadOptions = SessionLoadOptions()) async throws -> RemoteSession {
-        try await SessionLoader.load(listing, connection: connection, options: options, link: linkRate)
+        try await SessionLoader.load(listing, host: host, options: options, link: linkRate)
     }
 
     /// Reads a listed session and its subagent files into its conversation.
@@ -98,7 +108,7 @@ public final class RemoteSessions: Sendable {
     /// One listing (cheap with the cache) and one read.
     public func reload(_ previous: RemoteSession, options: SessionLoadOptions = SessionLoadOptions()) async throws -> RemoteSession {
         let listing = try await findSession(previous.listing.id)
-        return try await SessionLoader.reload(previous, as: listing, connection: connection, options: options, link: linkRate)
+        return try await SessionLoader.reload(previous, as: listing, host: host, options: options, link: linkRate)
     }
 
     /// New conversation events as the session file grows, until the caller stops iterating or
@@ -124,7 +134,7 @@ public final class RemoteSessions: Sendable {
     public func follow(
         _ listing: RemoteSessionListing, from offset: Int, pollInterval: Duration = .milliseconds(250)
     ) throws -> SessionFollow {
-        try FollowScript.start(listing, from: offset, interval: pollInterval, connection: connection)
+        try FollowScript.start(listing, from: offset, interval: pollInterval, host: host)
     }
 
     /// Names the session as Claude Code's `/rename` does: appends one `custom-title` record in a
@@ -134,7 +144,7 @@ public final class RemoteSessions: Sendable {
     @discardableResult
     public func renameSession(_ id: String, title: String) async throws -> RemoteSessionListing {
         let listing = try await findSession(id)
-        try await SessionEditing.rename(listing, title: title, connection: connection)
+        try await SessionEditing.rename(listing, title: title, host: host)
         return listing
     }
 
@@ -144,7 +154,7 @@ public final class RemoteSessions: Sendable {
     @discardableResult
     public func deleteSession(_ id: String) async throws -> RemoteSessionListing {
         let listing = try await findSession(id)
-        try await SessionEditing.delete(listing, connection: connection)
+        try await SessionEditing.delete(listing, host: host)
         return listing
     }
 }

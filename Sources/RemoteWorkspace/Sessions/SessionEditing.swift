@@ -60,19 +60,19 @@ enum SessionEditing {
         return line
     }
 
-    static func rename(_ listing: RemoteSessionListing, title: String, connection: SSHConnection) async throws {
+    static func rename(_ listing: RemoteSessionListing, title: String, host: any ScriptHost) async throws {
         let line = try titleLine(title: title, sessionId: listing.id)
-        let result = try await appendScript.result(on: connection, [.path(listing.file.path), .word(line)], timeout: .seconds(30))
+        let result = try await appendScript.result(on: host, [.path(listing.file.path), .word(line)], timeout: .seconds(30))
         if result.status == Exit.beingWritten { throw RemoteSessionError.sessionBeingWritten(path: listing.file.path) }
         try appendScript.check(result)
     }
 
-    static func delete(_ listing: RemoteSessionListing, connection: SSHConnection) async throws {
+    static func delete(_ listing: RemoteSessionListing, host: any ScriptHost) async throws {
         let id = listing.id
         guard !id.isEmpty, id != ".", id != "..", !id.contains("/"), listing.file.path.hasSuffix("/" + id + ".jsonl") else {
             throw RemoteSessionError.invalidName(id, reason: "not a session file name")
         }
         let folder = String(listing.file.path.dropLast(".jsonl".count))
-        _ = try await removeScript.run(on: connection, [.path(listing.file.path), .path(folder)], timeout: .seconds(60))
+        _ = try await removeScript.run(on: host, [.path(listing.file.path), .path(folder)], timeout: .seconds(60))
     }
 }

@@ -4,7 +4,7 @@ import SSHClient
 /// Lists the sessions of one box: one remote command for every Claude data folder, ranged reads
 /// only for what that command could not settle, and the local cache in between.
 struct SessionLister: Sendable {
-    let connection: SSHConnection
+    let host: any ScriptHost
     /// The `projects` folders on the box (`~/.claude/projects`, ...).
     let folders: [String]
     let cache: SessionListingCache?
@@ -20,7 +20,7 @@ struct SessionLister: Sendable {
         let known = contents.entries.values.filter { !options.countsMessages || $0.messageCount != nil }
             .map { ListingScript.Known(identity: $0.identity, size: $0.size, mtime: $0.mtime) }
         let (sections, transferred) = try await ListingScript.script.sections(
-            on: connection,
+            on: host,
             ListingScript.arguments(
                 window: options.window, projectPattern: projectPattern, countsMessages: options.countsMessages, folders: folders),
             input: ListingScript.input(known: known))
@@ -70,7 +70,7 @@ struct SessionLister: Sendable {
     private func readInitial(_ indices: [Int], of files: inout [ListedFile], statistics: inout ListingStatistics) async throws {
         guard !indices.isEmpty else { return }
         let perFile = indices.map { ListingWindows.initialRanges(for: files[$0], window: options.window) }
-        let (contents, transferred) = try await RemoteByteReader(connection: connection).read(perFile.flatMap { $0 })
+        let (contents, transferred) = try await RemoteByteReader(host: host).read(perFile.flatMap { $0 })
         statistics.commands += 1
         statistics.bytesTransferred += transferred
         var position = 0
@@ -89,7 +89,7 @@ struct SessionLister: Sendable {
             return head || tail ? WideningScript.Request(index: index, head: head, tail: tail) : nil
         }
         guard !requests.isEmpty else { return }
-        let (bytes, commands) = try await WideningScript.widen(requests, files: &files, wide: options.widenedWindow, connection: connection)
+        let (bytes, commands) = try await WideningScript.widen(requests, files: &files, wide: options.widenedWindow, host: host)
         statistics.bytesTransferred += bytes
         statistics.commands += commands
         statistics.filesWidened = requests.count

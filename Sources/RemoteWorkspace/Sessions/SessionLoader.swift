@@ -5,20 +5,20 @@ import SessionHistory
 /// its last messages (backwards from the end), or what was appended since an earlier load.
 enum SessionLoader {
     static func load(
-        _ listing: RemoteSessionListing, connection: SSHConnection, options: SessionLoadOptions, link: LinkRate
+        _ listing: RemoteSessionListing, host: any ScriptHost, options: SessionLoadOptions, link: LinkRate
     ) async throws -> RemoteSession {
         if let last = options.lastMessages {
-            let reader = RemoteByteReader(connection: connection, compressionLevel: level(options.compression, link: link, probing: false))
+            let reader = RemoteByteReader(host: host, compressionLevel: level(options.compression, link: link, probing: false))
             return try await loadLast(last, listing, reader: reader, options: options)
         }
         var head: [UInt8] = []
         var transferred = 0
         var level = level(options.compression, link: link, probing: listing.file.size >= LinkRate.probeThreshold)
         if options.compression == .automatic, link.measured == nil, listing.file.size >= LinkRate.probeThreshold {
-            (head, transferred) = try await probe(listing, connection: connection, link: link)
+            (head, transferred) = try await probe(listing, host: host, link: link)
             level = self.level(options.compression, link: link, probing: false)
         }
-        let reader = RemoteByteReader(connection: connection, compressionLevel: level)
+        let reader = RemoteByteReader(host: host, compressionLevel: level)
         let rest = RemoteByteRange(path: listing.file.path, offset: head.count, length: max(0, listing.file.size - head.count))
         if options.retention == .conversation {
             return try await stream(listing, head: head, rest: rest, reader: reader, transferred: transferred, options: options)
@@ -82,9 +82,9 @@ enum SessionLoader {
     /// taking a round trip plus its bytes over the rate, the two give the rate without the round
     /// trip. Returns the bytes read (the file's start).
     private static func probe(
-        _ listing: RemoteSessionListing, connection: SSHConnection, link: LinkRate
+        _ listing: RemoteSessionListing, host: any ScriptHost, link: LinkRate
     ) async throws -> (bytes: [UInt8], transferred: Int) {
-        let reader = RemoteByteReader(connection: connection, compressionLevel: nil)
+        let reader = RemoteByteReader(host: host, compressionLevel: nil)
         let clock = ContinuousClock()
         var start = clock.now
         let (first, firstMoved) = try await reader.read(path: listing.file.path, length: LinkRate.probes.first)
@@ -100,7 +100,7 @@ enum SessionLoader {
         link.record(rate)
         let choice = LinkRate.level(for: rate).map { "gzip -\($0)" } ?? "raw bytes"
         let measurement = "\(first.count) bytes in \(seconds(firstTime)) s, \(second[0].count) in \(seconds(secondTime)) s"
-        connection.configuration.logger.info(
+        host.logger.info(
             "loading \(listing.id): link measured at \(LinkRate.describe(rate)) (\(measurement)): \(choice) from here on")
         return (first + second[0], firstMoved + secondMoved)
     }
@@ -145,16 +145,16 @@ enum SessionLoader {
     /// new ones give the conversation; subagent files are read again only when one changed. A
     /// replaced or truncated file is read again as `previous` was (whole, or its last messages).
     static func reload(
-        _ previous: RemoteSession, as listing: RemoteSessionListing, connection: SSHConnection,
+        _ previous: RemoteSession, as listing: RemoteSessionListing, host: any ScriptHost,
         options: SessionLoadOptions, link: LinkRate
     ) async throws -> RemoteSession {
         var options = options
         options.lastMessages = previous.messageLimit
         options.retention = previous.retention
         guard listing.fileIdentity == previous.listing.fileIdentity, listing.file.size >= previous.followOffset else {
-            return try await load(listing, connection: connection, options: options, link: link)
+            return try await load(listing, host: host, options: options, link: link)
         }
-        let reader = RemoteByteReader(connection: connection, compressionLevel: level(options.compression, link: link, probing: false))
+        let reader = RemoteByteReader(host: host, compressionLevel: level(options.compression, link: link, probing: false))
         let offset = previous.followOffset
         var ranges = [RemoteByteRange(path: listing.file.path, offset: offset, length: listing.file.size - offset)]
         let agentsChanged = previous.messageLimit == nil && listing.subagentFiles != previous.listing.subagentFiles

@@ -39,24 +39,23 @@ enum WideningScript {
     /// Replaces the requested sides of each file's window with its first or last `wide` bytes.
     /// Returns the bytes received and the commands run.
     static func widen(
-        _ requests: [Request], files: inout [ListedFile], wide: Int, connection: SSHConnection
+        _ requests: [Request], files: inout [ListedFile], wide: Int, host: any ScriptHost
     ) async throws -> (bytes: Int, commands: Int) {
         var transferred = 0
         var commands = 0
         for group in Dictionary(grouping: requests, by: { files[$0.index].folder }).values {
-            transferred += try await widenChunk(group, files: &files, wide: wide, connection: connection)
+            transferred += try await widenChunk(group, files: &files, wide: wide, host: host)
             commands += 1
         }
         return (transferred, commands)
     }
 
-    private static func widenChunk(_ chunk: [Request], files: inout [ListedFile], wide: Int, connection: SSHConnection) async throws -> Int
-    {
+    private static func widenChunk(_ chunk: [Request], files: inout [ListedFile], wide: Int, host: any ScriptHost) async throws -> Int {
         let heads = chunk.filter(\.head).map { "./" + files[$0.index].stat.path }
         let tails = chunk.filter(\.tail).map { "./" + files[$0.index].stat.path }
         var arguments: [RemoteScript.Argument] = [.word(String(wide)), .path(files[chunk[0].index].folder), .word(String(heads.count))]
         arguments += (heads + tails).map { .word($0) }
-        let (sections, transferred) = try await script.sections(on: connection, arguments, argumentsOnInput: true)
+        let (sections, transferred) = try await script.sections(on: host, arguments, argumentsOnInput: true)
         var expected: [String: Int] = [:]
         var indices: [String: Int] = [:]
         for request in chunk {

@@ -101,13 +101,13 @@ final class OutputPipe: Sendable {
 public struct CommandOutput: AsyncSequence, Sendable {
     public typealias Element = CommandOutputEvent
     let pipe: OutputPipe
-    /// Keeps the command's connection open while its output is read.
-    let handle: CommandHandle
+    /// Keeps the command's connection (or process) while its output is read.
+    let handle: any CommandControl
 
     /// Iterates the output chunks.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let pipe: OutputPipe
-        let handle: CommandHandle
+        let handle: any CommandControl
         /// The next chunk, or nil at the end of the output.
         public mutating func next() async throws -> CommandOutputEvent? { try await pipe.next() }
     }

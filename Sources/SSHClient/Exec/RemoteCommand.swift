@@ -9,12 +9,13 @@ public final class RemoteCommand: Sendable {
     public let command: String
     /// Output chunks in arrival order. Iterate it once.
     public let output: CommandOutput
-    private let handle: CommandHandle
+    private let handle: any CommandControl
     private let completion: Promise<CommandResult>
     private let reportedPID: ReportedPID
 
     init(
-        command: String, output: CommandOutput, handle: CommandHandle, completion: Promise<CommandResult>, reportedPID: ReportedPID
+        command: String, output: CommandOutput, handle: any CommandControl, completion: Promise<CommandResult>,
+        reportedPID: ReportedPID
     ) {
         self.command = command
         self.output = output
@@ -30,7 +31,7 @@ public final class RemoteCommand: Sendable {
 
     /// Writes `bytes` to the command's stdin; returns when the server's window took them all.
     public func write(_ bytes: [UInt8]) async throws {
-        try await handle.perform { exec, done in exec.write(bytes, completion: done) }
+        try await handle.write(bytes)
     }
 
     /// Writes `text` as UTF-8 to the command's stdin.
@@ -40,7 +41,7 @@ public final class RemoteCommand: Sendable {
 
     /// Sends EOF on stdin, after everything written before.
     public func closeInput() async throws {
-        try await handle.perform { exec, done in exec.closeInput(completion: done) }
+        try await handle.closeInput()
     }
 
     /// Waits for the command to end and returns its exit status or signal.
@@ -63,7 +64,7 @@ public final class RemoteCommand: Sendable {
 ///
 /// A command may start later than its handle exists (over the next link of a reconnecting
 /// connection); requests wait for the start, and a stop before it fails the caller at once.
-final class CommandHandle: Sendable {
+final class CommandHandle: CommandControl {
     /// Held so that the connection stays open while its command's handle is in use.
     private let connection: SSHConnection
     private let failBeforeStart: @Sendable (SSHError) -> Void
@@ -102,6 +103,14 @@ final class CommandHandle: Sendable {
         failBeforeStart(error)
     }
 
+    func write(_ bytes: [UInt8]) async throws {
+        try await perform { exec, done in exec.write(bytes, completion: done) }
+    }
+
+    func closeInput() async throws {
+        try await perform { exec, done in exec.closeInput(completion: done) }
+    }
+
     /// Wakes the loop the command runs on (its reader made room).
     func wakeLoop() {
         if let loop = startedLoop { loop.wake() }
@@ -125,7 +134,7 @@ final class CommandHandle: Sendable {
         }
     }
 
-    func perform(_ body: @escaping @Sendable (ExecChannel, @escaping (Result<Void, SSHError>) -> Void) -> Void) async throws {
+    private func perform(_ body: @escaping @Sendable (ExecChannel, @escaping (Result<Void, SSHError>) -> Void) -> Void) async throws {
         let loop = try await started.value()
         let promise = Promise<Void>()
         // Read the channel on the I/O thread: the closure that attaches it was submitted first.

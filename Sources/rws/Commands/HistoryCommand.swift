@@ -104,7 +104,7 @@ struct HistoryCommand: AsyncParsableCommand {
                 return 0
             }
             let reconnect = follow && !noReconnect ? Self.followReconnect(for: reconnectFor?.duration ?? .seconds(240)) : nil
-            return try await RemoteSessionsSupport.with(connection, workspace, reconnect: reconnect) { sessions -> Int32 in
+            return try await RemoteSessionsSupport.withBox(connection, workspace, reconnect: reconnect) { sessions, ssh -> Int32 in
                 // Streamed and decoded as it arrives: memory follows what is shown, not the file's size.
                 let load = SessionLoadOptions(lastMessages: last, retention: .conversation)
                 var loaded = try await sessions.load(try await sessions.findSession(session), options: load)
@@ -112,7 +112,7 @@ struct HistoryCommand: AsyncParsableCommand {
                 reportLineIssues(loaded.lines.issues)
                 loaded.render(format.exportFormat, options: options) { Terminal.out($0) }
                 guard follow else { return 0 }
-                return try await Self.follow(loaded, sessions: sessions, format: format.exportFormat, options: options)
+                return try await Self.follow(loaded, sessions: sessions, connection: ssh, format: format.exportFormat, options: options)
             }
         }
     }
@@ -158,14 +158,14 @@ struct HistoryCommand: AsyncParsableCommand {
     /// Prints new events until one of ``EndingSignal/numbers`` arrives, stops the remote loop, and
     /// returns 128 + the signal's number once the loop is gone.
     static func follow(
-        _ loaded: RemoteSession, sessions: RemoteSessions, format: ExportFormat,
+        _ loaded: RemoteSession, sessions: RemoteSessions, connection: SSHConnection, format: ExportFormat,
         options: RenderOptions
     ) async throws -> Int32 {
         let (ends, report) = AsyncStream.makeStream(of: FollowEnd.self)
         // In place before the remote loop starts: from then on no signal kills rws and orphans the loop.
         let signals = InterruptHandler(signals: EndingSignal.numbers) { report.yield(.signal($0)) }
         defer { signals.remove() }
-        let lostSince = GaveUpReconnecting.watch(sessions.connection)
+        let lostSince = GaveUpReconnecting.watch(connection)
         defer { lostSince.cancel() }
         let follow = try sessions.follow(loaded.listing, from: loaded.followOffset)
         let printing = Task {
@@ -193,7 +193,7 @@ struct HistoryCommand: AsyncParsableCommand {
             await printing.value
             return 128 + number
         case .failed(let error):
-            throw GaveUpReconnecting.explain(error, since: lostSince.value, connection: sessions.connection)
+            throw GaveUpReconnecting.explain(error, since: lostSince.value, connection: connection)
         case nil:
             return RWSExitCode.failure  // unreachable: the stream is never finished
         }

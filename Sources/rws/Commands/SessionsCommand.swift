@@ -59,9 +59,9 @@ struct SessionsCommand: AsyncParsableCommand {
                         : SessionTable.text(listings.map(\.summary)))
                 return 0
             }
-            var (listings, detached) = try await RemoteSessionsSupport.with(connection, workspace) { sessions in
+            var (listings, detached) = try await RemoteSessionsSupport.withBox(connection, workspace) { sessions, ssh in
                 // Beside the listing, not after it: no extra round trip.
-                async let conversations = try? ClaudeConversation.listDetached(on: sessions.connection)
+                async let conversations = try? ClaudeConversation.listDetached(on: ssh)
                 let listings = try await sessions.listSessions(project: project)
                 return (listings, SessionTable.detachedSessions(await conversations ?? []))
             }

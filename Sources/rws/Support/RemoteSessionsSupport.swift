@@ -11,11 +11,19 @@ enum RemoteSessionsSupport {
         _ connection: ConnectionOptions, _ workspace: WorkspaceOptions, reconnect: ReconnectPolicy? = nil,
         _ body: (RemoteSessions) async throws -> T
     ) async throws -> T {
+        try await withBox(connection, workspace, reconnect: reconnect) { sessions, _ in try await body(sessions) }
+    }
+
+    /// ``with(_:_:reconnect:_:)`` for a `body` that also uses the connection itself.
+    static func withBox<T>(
+        _ connection: ConnectionOptions, _ workspace: WorkspaceOptions, reconnect: ReconnectPolicy? = nil,
+        _ body: (RemoteSessions, SSHConnection) async throws -> T
+    ) async throws -> T {
         try await connection.withConnection(reconnect: reconnect) { ssh in
             try await body(
                 RemoteSessions(
                     connection: ssh, locations: workspace.locations(),
-                    cache: SessionListingCache(for: ssh.configuration)))
+                    cache: SessionListingCache(for: ssh.configuration)), ssh)
         }
     }
 

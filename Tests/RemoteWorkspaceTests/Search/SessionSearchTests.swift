@@ -18,9 +18,9 @@ import Testing
             + #"[{"type": "text", "text": "Done: see src\/cafe.html, \u00c9T\u00c9 edition \ud83d\ude80"}]}}"#,
     ]
 
-    @Test(arguments: ServerKind.allCases)
-    func typedTextFindsWhatWritersStoredEscaped(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func typedTextFindsWhatWritersStoredEscaped(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         try sandbox.writeSession("s-foreign", lines: Self.foreignLines)
 
@@ -29,21 +29,21 @@ import Testing
             ("été", 2, "ÉTÉ"), ("CAFÉ", 1, "café"), ("🚀", 2, "🚀"),
         ] {
             let found = try await sandbox.withSessions { try await $0.search(SessionSearchQuery(.text(query))) }
-            #expect(found.hits.map(\.line) == [line], "\(kind): \(query)")
-            #expect(found.hits.first?.match == match, "\(kind): \(query)")
+            #expect(found.hits.map(\.line) == [line], "\(place): \(query)")
+            #expect(found.hits.first?.match == match, "\(place): \(query)")
             #expect(found.sessions.first?.id == "s-foreign")
         }
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func idsPathsKeysAndTimesAreNotConversationText(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func idsPathsKeysAndTimesAreNotConversationText(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         try sandbox.writeSession("s-foreign", lines: Self.foreignLines)
 
         for query in ["naïve", "s-foreign", "2026-03-01", "assistant", "content", "u-1", "parentUuid"] {
             let found = try await sandbox.withSessions { try await $0.search(SessionSearchQuery(.text(query))) }
-            #expect(found.hits.isEmpty, "\(kind): \(query) found \(found.hits)")
+            #expect(found.hits.isEmpty, "\(place): \(query) found \(found.hits)")
         }
         let found = try await sandbox.withSessions { try await $0.search(SessionSearchQuery(.text("npm TEST"))) }
         let hit = try #require(found.hits.first)
@@ -51,9 +51,9 @@ import Testing
         #expect(hit.before.hasSuffix("\"Bonjour\"\nthen run ") && hit.after == "")
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func newestSessionsComeFirstAndTheLimitsSayTheyCut(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func newestSessionsComeFirstAndTheLimitsSayTheyCut(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         for number in 0..<5 {
             let path = try sandbox.writeSession(
@@ -79,9 +79,9 @@ import Testing
         #expect(project.sessions.map(\.id) == ["s-3", "s-1"])
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func anExpressionMatchesTheStoredTextAndABadOneSaysWhatGrepSaid(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func anExpressionMatchesTheStoredTextAndABadOneSaysWhatGrepSaid(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         try sandbox.writeSession("s-foreign", lines: Self.foreignLines)
 
@@ -114,23 +114,23 @@ import Testing
     }
 
     /// Every corpus session is found by words of its own text, titled as `rws sessions` titles it.
-    @Test(arguments: ServerKind.allCases)
-    func theCorpusIsFoundByItsOwnWordsTitledAsTheListingTitlesIt(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func theCorpusIsFoundByItsOwnWordsTitledAsTheListingTitlesIt(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus()
 
         for query in ["permission", "README", "function", "test", "TODO", "FÉVR", "npm run"] {
             let remote = try await sandbox.withSessions { try await $0.search(SessionSearchQuery(.text(query))) }
-            #expect(!remote.hits.isEmpty, "\(kind): \(query)")
-            for hit in remote.hits { #expect(hit.match.lowercased() == query.lowercased(), "\(kind): \(hit)") }
+            #expect(!remote.hits.isEmpty, "\(place): \(query)")
+            for hit in remote.hits { #expect(hit.match.lowercased() == query.lowercased(), "\(place): \(hit)") }
         }
         let common = try await sandbox.withSessions { try await $0.search(SessionSearchQuery(.text("the"))) }
         let listed = try await sandbox.withSessions { try await $0.listing(includeUnlisted: true) }.sessions
         #expect(common.sessions.count >= 10)
         for session in common.sessions {
             let listing = listed.first { $0.id == session.id }
-            #expect(session.summary.title == listing?.summary.title, "\(kind): \(session.id) \(session.file.path)")
+            #expect(session.summary.title == listing?.summary.title, "\(place): \(session.id) \(session.file.path)")
         }
     }
 }

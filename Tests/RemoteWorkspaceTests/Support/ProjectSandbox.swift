@@ -1,18 +1,32 @@
 import Foundation
 import RWSTestSupport
 import RemoteWorkspace
+import SSHClient
 
-/// A fresh folder on the shared test server of one kind for one test: its own workspace root and Claude data directory,
-/// so tests running in parallel on the shared server never see each other's projects.
+/// A fresh folder in the home of one place (this machine, or the shared test server of one
+/// kind) for one test: its own workspace root and Claude data directory, so tests running in
+/// parallel never see each other's projects.
 struct ProjectSandbox {
-    let server: TestSSHServer
+    let place: ScriptPlace
+    private let placeServer: TestSSHServer?
     /// The sandbox folder (absolute).
     let directory: String
 
-    init(_ kind: ServerKind = .default) throws {
-        server = try SharedTestServer.get(kind)
-        directory = server.remoteHome + "/projects-\(UUID().uuidString.prefix(8))"
+    init(place: ScriptPlace) throws {
+        self.place = place
+        placeServer = try place.serverKind.map { _ in try place.server() }
+        directory = try place.home() + "/projects-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    init(_ kind: ServerKind = .default) throws {
+        try self.init(place: ScriptPlace(kind))
+    }
+
+    /// The shared server; only for a server place.
+    var server: TestSSHServer {
+        guard let placeServer else { preconditionFailure("a local sandbox has no server: this test needs a server place") }
+        return placeServer
     }
 
     var workspaceRoot: String { directory + "/workspace" }
@@ -23,9 +37,9 @@ struct ProjectSandbox {
     /// The flags that point `rws` at this sandbox.
     var rwsFlags: [String] { server.rwsFlags + ["--workspace-root", workspaceRoot, "--claude-dir", claudeDirectory] }
 
-    /// Runs `body` with a manager on a fresh connection, closed before returning.
+    /// Runs `body` with a manager on this place's host (a fresh connection, closed before returning).
     func withManager<T>(_ body: (ProjectManager) async throws -> T) async throws -> T {
-        try await server.withConnection { connection in try await body(ProjectManager(connection: connection, locations: locations)) }
+        try await place.withHost { host in try await body(ProjectManager(host: host, locations: locations)) }
     }
 
     func exists(_ path: String) -> Bool {

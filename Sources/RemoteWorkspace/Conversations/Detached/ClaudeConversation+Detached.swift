@@ -6,8 +6,8 @@ extension ClaudeConversation {
         on connection: SSHConnection, options: ClaudeConversationOptions, policy: ClaudeDetachedPolicy
     ) async throws -> ClaudeConversation {
         let id = DetachedClaudeScripts.newID()
-        let line = try ClaudeCommandLine.detachedStart(options, id: id, idleSeconds: policy.idleSeconds)
-        let result = try await connection.run(line, timeout: .seconds(60))
+        let arguments = try ClaudeCommandLine.detachedStart(options, id: id, idleSeconds: policy.idleSeconds)
+        let result = try await DetachedClaudeScripts.start.result(on: connection, arguments, timeout: .seconds(60))
         switch result.status.scriptExit(DetachedClaudeScripts.StartExit.self) {
         case .missingDirectory: throw ClaudeConversationError.directoryNotFound(options.directory ?? "~")
         case .missingClaude: throw ClaudeConversationError.claudeNotFound(executable: options.claudeExecutable)
@@ -20,7 +20,7 @@ extension ClaudeConversation {
             }
         }
         return ClaudeConversation(
-            options: options, command: try connection.stream(try attachLine(id, offset: 0)), connection: connection, detachedID: id)
+            options: options, command: try attach(id, offset: 0, on: connection), connection: connection, detachedID: id)
     }
 
     /// Attaches to detached conversation `id` on the box, taking it over from a client still
@@ -40,7 +40,7 @@ extension ClaudeConversation {
     ) async throws -> (conversation: ClaudeConversation, events: AsyncThrowingStream<ClaudeEvent, Error>) {
         guard DetachedClaudeScripts.isPlainID(id) else { throw ClaudeConversationError.detachedNotFound(id: id) }
         let conversation = ClaudeConversation(
-            options: options, command: try connection.stream(try attachLine(id, offset: 0)), connection: connection, detachedID: id)
+            options: options, command: try attach(id, offset: 0, on: connection), connection: connection, detachedID: id)
         let (events, continuation) = AsyncThrowingStream<ClaudeEvent, Error>.makeStream()
         conversation.state.withLock { state in
             state.turn = continuation
@@ -65,14 +65,14 @@ extension ClaudeConversation {
     public static func stopDetached(_ id: String, on connection: SSHConnection) async throws {
         guard DetachedClaudeScripts.isPlainID(id) else { throw ClaudeConversationError.detachedNotFound(id: id) }
         let ids: [RemoteScript.Argument] = [.path(DetachedClaudeScripts.folder), .word(id)]
-        let asked = try await connection.run(try DetachedClaudeScripts.stop.commandLine(ids), timeout: .seconds(30))
+        let asked = try await DetachedClaudeScripts.stop.result(on: connection, ids, timeout: .seconds(30))
         if asked.status == DetachedClaudeScripts.StopExit.notFound { throw ClaudeConversationError.detachedNotFound(id: id) }
         func pid(_ label: String) -> Int? {
             asked.stdoutText.split(separator: "\n").last { $0.hasPrefix(label + " ") }.flatMap { Int($0.dropFirst(label.count + 1)) }
         }
         if let group = pid("group") { try await connection.stopRemoteProcesses(of: group, command: "Claude Code (conversation \(id))") }
         let keeper: [RemoteScript.Argument] = [.word(pid("keeper").map(String.init) ?? "")]
-        _ = try await connection.run(try DetachedClaudeScripts.forget.commandLine(ids + keeper), timeout: .seconds(30))
+        _ = try await DetachedClaudeScripts.forget.result(on: connection, ids + keeper, timeout: .seconds(30))
     }
 
     /// The detached conversations on the box.
@@ -80,7 +80,7 @@ extension ClaudeConversation {
     /// - Parameter connection: The connection to the box.
     /// - Throws: `SSHError` when the connection fails.
     public static func listDetached(on connection: SSHConnection) async throws -> [ClaudeDetachedConversation] {
-        let result = try await connection.run(try DetachedClaudeScripts.list.commandLine([.path(DetachedClaudeScripts.folder)]))
+        let result = try await DetachedClaudeScripts.list.result(on: connection, [.path(DetachedClaudeScripts.folder)], timeout: nil)
         return result.stdoutText.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 4, let state = ClaudeDetachedConversation.State(rawValue: fields[1]) else { return nil }
@@ -99,9 +99,9 @@ extension ClaudeConversation {
         await readerTask?.value
     }
 
-    /// The attach script's command line, replaying `out` from `offset`.
-    static func attachLine(_ id: String, offset: Int) throws -> String {
-        try DetachedClaudeScripts.attach.commandLine([.path(DetachedClaudeScripts.folder), .word(id), .word(String(offset))])
+    /// Starts the attach script, replaying `out` from `offset`.
+    static func attach(_ id: String, offset: Int, on connection: SSHConnection) throws -> RemoteCommand {
+        try DetachedClaudeScripts.attach.start(on: connection, [.path(DetachedClaudeScripts.folder), .word(id), .word(String(offset))])
     }
 
     /// Writes to Claude Code's stdin. `retrying`: a detached conversation whose link is down

@@ -3,22 +3,27 @@ import SSHClient
 extension RemoteScript {
     /// Runs the script and returns its result; a non-zero exit is a ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)``.
     func run(
-        on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)
+        on host: any ScriptHost, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)
     ) async throws
         -> CommandResult
     {
-        let result = try await self.result(on: connection, arguments, input: input, timeout: timeout)
+        let result = try await self.result(on: host, arguments, input: input, timeout: timeout)
         try check(result)
         return result
     }
 
     /// Runs the script and returns its result, whatever its exit status.
     func result(
-        on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)
+        on host: any ScriptHost, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)
     ) async throws
         -> CommandResult
     {
-        try await connection.run(try commandLine(arguments), input: input, timeout: timeout)
+        try await host.runCommand(try commandLine(arguments), input: input, timeout: timeout)
+    }
+
+    /// Starts the script and returns at once; its output is read as it comes.
+    func start(on host: any ScriptHost, _ arguments: [Argument], timeout: Duration? = nil) throws -> RemoteCommand {
+        try host.startCommand(try commandLine(arguments), timeout: timeout)
     }
 
     /// Throws ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)`` unless `result` is a success.
@@ -30,12 +35,12 @@ extension RemoteScript {
 
     /// Runs the script handing `consume` its output as it arrives (nothing is held whole); a
     /// non-zero exit is a ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)``.
-    /// Returns how many bytes crossed the connection.
+    /// Returns how many bytes the script wrote.
     func stream(
-        on connection: SSHConnection, _ arguments: [Argument], timeout: Duration? = .seconds(600),
+        on host: any ScriptHost, _ arguments: [Argument], timeout: Duration? = .seconds(600),
         into consume: ([UInt8]) throws -> Void
     ) async throws -> Int {
-        let remote = try connection.stream(try commandLine(arguments), timeout: timeout)
+        let remote = try start(on: host, arguments, timeout: timeout)
         var stderr: [UInt8] = []
         var moved = 0
         do {
@@ -63,7 +68,7 @@ extension RemoteScript {
     /// arguments go on stdin, where a list of any length fits (an exec request carries ~35 KB,
     /// dropbear takes 9,000 bytes).
     func sections(
-        on connection: SSHConnection, _ arguments: [Argument], input: [UInt8] = [], argumentsOnInput: Bool = false,
+        on host: any ScriptHost, _ arguments: [Argument], input: [UInt8] = [], argumentsOnInput: Bool = false,
         timeout: Duration? = .seconds(120)
     )
         async throws -> (sections: [OutputSection], bytes: Int)
@@ -72,8 +77,8 @@ extension RemoteScript {
         let all = [Argument.word(boundary)] + arguments
         let result =
             argumentsOnInput
-            ? try await run(on: connection, [], input: try RemoteScript.input(all), timeout: timeout)
-            : try await run(on: connection, all, input: input, timeout: timeout)
+            ? try await run(on: host, [], input: try RemoteScript.input(all), timeout: timeout)
+            : try await run(on: host, all, input: input, timeout: timeout)
         var reader = SectionReader(boundary: boundary)
         var sections = reader.feed(result.stdout)
         sections += reader.finish()

@@ -1,0 +1,74 @@
+import Foundation
+import RWSTestSupport
+import Testing
+
+@testable import SSHClient
+
+/// This machine's `/bin/sh` behind the face a box has: what RemoteWorkspace's behaviour tests
+/// run on, so it has to keep a box's promises (exit statuses, stdin, timeouts that stop every
+/// process, streamed output that waits for its reader).
+@Suite struct LocalShellTests {
+    @Test func aScriptSeesItsArgumentsItsHomeAndReportsItsExitStatus() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-shell-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let script = RemoteScript(step: "test", body: #"printf '%s|' "$1" "$2"; echo oops >&2; exit 7"#)
+        let shell = LocalShell(environment: ["HOME": home])
+        let line = try script.commandLine([.word("it's $HOME"), .path("~/x y")])
+        let result = try await shell.runCommand(line, input: [], timeout: .seconds(10))
+        #expect(result.stdoutText == "it's $HOME|\(home)/x y|")
+        #expect(result.stderrText == "oops\n")
+        #expect(result.status == .exited(7))
+    }
+
+    @Test func inputReachesStdinAndACommandThatIgnoresItStillEnds() async throws {
+        let shell = LocalShell()
+        let echoed = try await shell.runCommand("tr a-z A-Z", input: Array("hello".utf8), timeout: .seconds(10))
+        #expect(echoed.stdoutText == "HELLO")
+        let ignored = try await shell.runCommand("exit 3", input: [UInt8](repeating: 65, count: 4 << 20), timeout: .seconds(10))
+        #expect(ignored.status == .exited(3))
+    }
+
+    @Test func aTimeoutStopsEveryProcessTheCommandStarted() async throws {
+        let marker = "rws-local-timeout-\(UUID().uuidString.prefix(8))"
+        let watch = RemoteProcessWatch(markers: marker)
+        let run = Task {
+            try await LocalShell().runCommand(
+                "sh -c 'trap \"\" TERM HUP; sleep 300; :' \(marker) & sh -c 'sleep 301; :' \(marker); wait", input: [], timeout: .seconds(2)
+            )
+        }
+        #expect(try await watch.waitUntilRunning(within: 5))
+        let error = await #expect(throws: SSHError.self) { _ = try await run.value }
+        guard case .timedOut? = error else {
+            Issue.record("not a timeout: \(String(describing: error))")
+            return
+        }
+        #expect(try await watch.leftovers(after: 5).isEmpty)
+    }
+
+    @Test func cancellingAStreamEndsItsOutputAndStopsItsProcesses() async throws {
+        let marker = "rws-local-cancel-\(UUID().uuidString.prefix(8))"
+        let watch = RemoteProcessWatch(markers: marker)
+        let command = try LocalShell().startCommand("echo started; exec sh -c 'sleep 300; :' \(marker)", timeout: nil)
+        var iterator = command.output.makeAsyncIterator()
+        #expect(try await iterator.next() == .stdout(Array("started\n".utf8)))
+        #expect(try await watch.waitUntilRunning(within: 5))
+        command.cancel()
+        await #expect(throws: SSHError.cancelled(command: command.command)) { _ = try await iterator.next() }
+        #expect(try await watch.leftovers(after: 5).isEmpty)
+    }
+
+    @Test func aSlowReaderGetsEveryByteInOrder() async throws {
+        let command = try LocalShell().startCommand("seq 1 400000", timeout: .seconds(30))
+        var bytes: [UInt8] = []
+        var chunks = 0
+        for try await event in command.output {
+            if case .stdout(let chunk) = event { bytes += chunk }
+            chunks += 1
+            if chunks % 8 == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        #expect(try await command.exitStatus() == .exited(0))
+        let expected = (1...400_000).map(String.init).joined(separator: "\n") + "\n"
+        #expect(bytes == Array(expected.utf8))
+    }
+}
