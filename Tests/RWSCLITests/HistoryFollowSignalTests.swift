@@ -6,7 +6,8 @@ import Testing
 
 /// `rws history --follow` ends on a signal only after its polling loop on the box is gone.
 @Suite(.serialized) struct HistoryFollowSignalTests {
-    static let tries = 50
+    /// 50 tries per case under `RWS_SOAK=full` (scripts/soak-tests), 10 in the suite.
+    static let tries = SoakLength.count(full: 50, sample: 10)
 
     /// Ctrl+C (130), SIGTERM (143) and SIGHUP (129), against each server.
     static let cases: [(ServerKind, Int32, Int32)] = ServerKind.allCases.flatMap { kind -> [(ServerKind, Int32, Int32)] in

@@ -35,8 +35,7 @@ public actor FileFinder {
         let result = try await FileListScript.script.result(on: host, [.path(directory), .word(known?.stamp ?? "")], timeout: nil)
         if result.status == FileListScript.Exit.noDirectory { throw FileFinderError.directoryNotFound(path: directory) }
         guard result.status.isSuccess else {
-            let detail = result.stderrText.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no message"
-            throw FileFinderError.remoteCommandFailed(path: directory, status: result.status.description, detail: detail)
+            throw FileFinderError.remoteCommandFailed(path: directory, status: result.status.description, detail: result.lastErrorLine)
         }
         if let known, !known.stamp.isEmpty, result.stdout == Array("same".utf8) + [0] { return known }
         guard let list = FileList(directory: directory, output: result.stdout) else {

@@ -53,7 +53,7 @@ extension ProjectManager {
         default:
             throw ProjectError.remoteCommandFailed(
                 operation: "deleting \(name)", status: result.status.description,
-                detail: ProjectScriptExit.lastLine(result))
+                detail: result.lastErrorLine)
         }
     }
 }

@@ -41,7 +41,7 @@ public struct ProjectManager: Sendable {
         guard result.status.isSuccess else {
             throw ProjectError.remoteCommandFailed(
                 operation: "listing projects", status: result.status.description,
-                detail: ProjectScriptExit.lastLine(result))
+                detail: result.lastErrorLine)
         }
         return try ProjectScan(output: result.stdout).projects()
     }
@@ -81,7 +81,7 @@ public struct ProjectManager: Sendable {
         guard result.status.isSuccess, let folder = result.stdout.split(separator: 0).first else {
             throw ProjectError.remoteCommandFailed(
                 operation: "registering \(path) with Claude Code",
-                status: result.status.description, detail: ProjectScriptExit.lastLine(result))
+                status: result.status.description, detail: result.lastErrorLine)
         }
         return String(decoding: folder, as: UTF8.self)
     }

@@ -15,17 +15,12 @@ enum ProjectScriptExit: Int32, RemoteScriptExit {
     case removeFailed = 213
     case outsideWorkspace = 215
 
-    /// The last line of a command's stderr, for error messages.
-    static func lastLine(_ result: CommandResult) -> String {
-        result.stderrText.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no message"
-    }
-
     /// The error for a status the scripts share, else a generic one for `operation`.
     static func error(for result: CommandResult, operation: String, destination: String) -> ProjectError {
         switch result.status.scriptExit(Self.self) {
         case .destinationExists?: return .destinationExists(path: destination)
         case .gitMissing?: return .gitMissing
-        default: return .remoteCommandFailed(operation: operation, status: result.status.description, detail: lastLine(result))
+        default: return .remoteCommandFailed(operation: operation, status: result.status.description, detail: result.lastErrorLine)
         }
     }
 }

@@ -83,8 +83,7 @@ public struct ProjectReview: Sendable {
     {
         let result = try await script.result(on: host, [.path(directory)] + arguments, input: input, timeout: nil)
         guard !result.status.isSuccess else { return result }
-        let detail = result.stderrText.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no message"
-        throw Self.error(for: result.status, operation: operation, directory: directory, detail: detail)
+        throw Self.error(for: result.status, operation: operation, directory: directory, detail: result.lastErrorLine)
     }
 
     /// The error a review script's failing `status` stands for.

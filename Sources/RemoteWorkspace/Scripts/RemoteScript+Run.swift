@@ -1,5 +1,13 @@
 import SSHClient
 
+extension CommandResult {
+    /// The last line of the script's stderr ("no message" when it wrote none): the detail of
+    /// every error for a status the script does not declare.
+    var lastErrorLine: String {
+        stderrText.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no message"
+    }
+}
+
 extension RemoteScript {
     /// Runs the script and returns its result; a non-zero exit is a ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)``.
     func run(
