@@ -118,3 +118,47 @@ extension SystemCall {
         guard fsync(fd) == 0 else { throw SystemCallError("fsync") }
     }
 }
+
+/// A file opened to append to (`O_APPEND`): each ``append(_:)`` is one `write` that lands at the
+/// end, so appenders in other processes never overwrite each other, and it says where it landed.
+public struct AppendingFile: ~Copyable {
+    private let fd: Int32
+
+    /// Opens the file at `path` to read and append, creating it with `mode` when missing.
+    public init(path: String, mode: mode_t) throws(SystemCallError) {
+        fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SystemCallError("open") }
+    }
+
+    deinit { SystemCall.close(fd) }
+
+    /// The file's size now.
+    public func size() throws(SystemCallError) -> Int {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw SystemCallError("fstat") }
+        return Int(status.st_size)
+    }
+
+    /// Up to `count` bytes from `offset`; fewer at the end of the file.
+    public func read(at offset: Int, count: Int) throws(SystemCallError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+        guard got >= 0 else { throw SystemCallError("pread") }
+        return Array(bytes.prefix(got))
+    }
+
+    /// Appends `bytes` with one `write` and returns the offset they start at; nil when the system
+    /// took only part of them (the file then ends in bytes no offset was handed out for).
+    public func append(_ bytes: [UInt8]) throws(SystemCallError) -> Int? {
+        guard !bytes.isEmpty else { return try size() }
+        var written = -1
+        repeat {
+            written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        } while written < 0 && errno == EINTR
+        guard written >= 0 else { throw SystemCallError("write") }
+        guard written == bytes.count else { return nil }
+        let end = lseek(fd, 0, SEEK_CUR)
+        guard end >= 0 else { throw SystemCallError("lseek") }
+        return Int(end) - written
+    }
+}

@@ -73,9 +73,10 @@ import Testing
         let path = try sandbox.writeSession(Self.id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: Self.id)])
         try await sandbox.withSessions { sessions in
             _ = try await sessions.listing()
-            var cache = try Data(contentsOf: sandbox.cacheFile)
-            for index in (24 + Self.indexLength(cache))..<cache.count { cache[index] ^= 0x55 }
-            try cache.write(to: sandbox.cacheFile)
+            let bytesFile = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("bytes")
+            var bytes = try Data(contentsOf: bytesFile)
+            for index in 16..<bytes.count { bytes[index] ^= 0x55 }
+            try bytes.write(to: bytesFile)
             let command =
                 "printf '%s\\n'" + " \(try ShellQuoting.quote(Records.assistant("hi", uuid: "a1", parent: "u1", session: Self.id))) "
                 + ">> \(try ShellQuoting.quote(path))"

@@ -1,56 +1,50 @@
 import Foundation
 
-/// The bytes of a cache file: `RWSLIST3`, the index length and its checksum (little-endian
-/// 64-bit), the index (JSON), then the head and tail bytes of every entry.
+/// The two files of a listing cache.
 ///
-/// Reading checks the magic, the lengths and the index checksum, and each entry's bytes against
-/// their own checksum when they are used; anything that fails is treated as not cached.
+/// The index (`sessions.cache`): `RWSLIST4`, the index length and its checksum (little-endian
+/// 64-bit), then the index (JSON): the generation of the byte file it points into and every
+/// entry. Rewritten whole (it is small) through a temporary file and a rename.
+///
+/// The byte file (`sessions.bytes`): `RWSBYTES` and its generation (a random 64-bit number),
+/// then the head and tail bytes of entries, only ever appended to; an entry keeps the offset of
+/// its bytes. When most of it is bytes no entry points at any more, it is written anew with a
+/// new generation (compacted), so an index of the old one no longer matches it.
+///
+/// Reading checks the magic, the lengths, the index checksum and the generation, and each
+/// entry's bytes against their own checksum when they are used; anything that fails is treated
+/// as not cached.
 enum CacheFileFormat {
-    static let magic = Array("RWSLIST3".utf8)
+    static let magic = Array("RWSLIST4".utf8)
+    static let bytesMagic = Array("RWSBYTES".utf8)
     private static let headerSize = 24
+    /// The byte file's header: its magic and generation.
+    static let bytesHeaderSize = 16
 
     private struct Index: Codable {
+        var generation: UInt64
         var entries: [CachedSession]
     }
 
-    /// The bytes one entry keeps: a window read now, or the stored bytes of an unchanged entry,
-    /// copied as they are (their checksum is checked when they are used).
+    /// The bytes one entry keeps: a window read now, or the stored bytes of an unchanged entry
+    /// and where they are (their checksum is checked when they are used).
     enum EntryBytes {
         case window(FileWindow)
-        case stored(Data, headLength: Int, tailLength: Int, hash: UInt64)
+        case stored(Data, offset: Int, headLength: Int, tailLength: Int, hash: UInt64)
     }
 
-    static func encode(_ entries: [(CachedSession, EntryBytes)]) -> Data {
-        var index: [CachedSession] = []
-        var offset = 0
-        var blobs: [Data] = []
-        for (entry, bytes) in entries {
-            var entry = entry
-            let blob: Data
-            switch bytes {
-            case .window(let window):
-                blob = Data(window.stored)
-                (entry.headLength, entry.tailLength, entry.bytesHash) = (window.head.count, window.tail.count, FNV1a.hash(blob))
-            case .stored(let stored, let headLength, let tailLength, let hash):
-                blob = stored
-                (entry.headLength, entry.tailLength, entry.bytesHash) = (headLength, tailLength, hash)
-            }
-            entry.bytesOffset = offset
-            offset += blob.count
-            blobs.append(blob)
-            index.append(entry)
-        }
-        let indexData = (try? JSONEncoder().encode(Index(entries: index))) ?? Data()
+    static func encodeIndex(_ entries: [CachedSession], generation: UInt64) -> Data {
+        let indexData = (try? JSONEncoder().encode(Index(generation: generation, entries: entries))) ?? Data()
         var data = Data(magic)
-        data.reserveCapacity(headerSize + indexData.count + offset)
+        data.reserveCapacity(headerSize + indexData.count)
         append(UInt64(indexData.count), to: &data)
         append(FNV1a.hash(indexData), to: &data)
         data.append(indexData)
-        for blob in blobs { data.append(blob) }
         return data
     }
 
-    static func decode(_ data: Data) -> CacheContents? {
+    /// The entries of an index and the generation of the byte file they point into.
+    static func decodeIndex(_ data: Data) -> (generation: UInt64, entries: [CachedSession])? {
         guard data.count >= headerSize, data.prefix(magic.count).elementsEqual(magic) else { return nil }
         let length = Int(clamping: readUInt64(data, at: 8))
         let hash = readUInt64(data, at: 16)
@@ -58,9 +52,21 @@ enum CacheFileFormat {
         let start = data.startIndex + headerSize
         let indexData = data[start..<(start + length)]
         guard FNV1a.hash(indexData) == hash, let index = try? JSONDecoder().decode(Index.self, from: indexData) else { return nil }
-        var contents = CacheContents(bytes: data[(start + length)...])
-        for entry in index.entries { contents.entries[entry.path] = entry }
-        return contents
+        return (index.generation, index.entries)
+    }
+
+    /// The header of a byte file of `generation`.
+    static func bytesHeader(generation: UInt64) -> [UInt8] {
+        var header = Data(bytesMagic)
+        append(generation, to: &header)
+        return Array(header)
+    }
+
+    /// The generation a byte file's first bytes name; nil when they are not a header.
+    static func generation(ofBytesHeader header: some Collection<UInt8>) -> UInt64? {
+        let bytes = Data(header.prefix(bytesHeaderSize))
+        guard bytes.count == bytesHeaderSize, bytes.prefix(bytesMagic.count).elementsEqual(bytesMagic) else { return nil }
+        return readUInt64(bytes, at: 8)
     }
 
     private static func append(_ value: UInt64, to data: inout Data) {

@@ -116,7 +116,7 @@ struct SessionLister: Sendable {
         for (path, entry) in contents.entries where !covered.contains(path) && !Self.isInScope(path, folders: folders, pattern: pattern) {
             if let bytes = contents.entryBytes(for: entry) { entries.append((entry, bytes)) }
         }
-        try cache.save(entries)
+        try cache.save(entries, loadedGeneration: contents.generation)
     }
 
     /// Whether a cached path lies in a project folder this listing covered (so its absence means it was deleted).

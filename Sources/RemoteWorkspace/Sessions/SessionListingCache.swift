@@ -8,14 +8,18 @@ import SSHClient
 /// and its first and last bytes. An unchanged file is not read again; a grown one is read from
 /// its old size only. The file lives under the user's cache folder, one per host:
 /// `$XDG_CACHE_HOME/rws/<user@host-port>-<hash>/sessions.cache` (`~/.cache` without
-/// `XDG_CACHE_HOME`).
+/// `XDG_CACHE_HOME`), and `sessions.bytes` beside it.
 ///
-/// Writes go to a temporary file renamed over the old one, so a reader never sees half a file
-/// and two rws processes listing at once leave one complete cache (the last one written). A file
-/// that is damaged, truncated or of another version is ignored and rebuilt.
+/// It is two files: a small index, written to a temporary file renamed over
+/// the old one, and the bytes, only appended to, so that a listing that read a few files writes
+/// only their bytes. A reader never sees half an index, and two rws processes listing at once
+/// leave one complete cache (the last index written). A file that is damaged, truncated or of
+/// another version is ignored and rebuilt.
 public struct SessionListingCache: Sendable {
     /// The cache file.
     public let fileURL: URL
+    /// Unused bytes the byte file may hold beyond as many as are in use before it is compacted.
+    package var compactionFloor = 1 << 22
 
     /// A cache stored in `fileURL`.
     public init(fileURL: URL) {
@@ -43,38 +47,28 @@ public struct SessionListingCache: Sendable {
         return home.appendingPathComponent(".cache")
     }
 
+    /// The byte file beside the index (`sessions.bytes`).
+    var bytesURL: URL { fileURL.deletingPathExtension().appendingPathExtension("bytes") }
+
     /// The cached entries; empty when there is no cache or it cannot be trusted.
     func load() -> CacheContents {
-        guard let data = try? Data(contentsOf: fileURL, options: .alwaysMapped),
-            let contents = CacheFileFormat.decode(data)
+        guard let indexData = try? Data(contentsOf: fileURL), let (generation, entries) = CacheFileFormat.decodeIndex(indexData),
+            let bytes = try? Data(contentsOf: bytesURL, options: .alwaysMapped),
+            CacheFileFormat.generation(ofBytesHeader: bytes) == generation
         else { return CacheContents() }
+        var contents = CacheContents(bytes: bytes, generation: generation)
+        for entry in entries { contents.entries[entry.path] = entry }
         return contents
-    }
-
-    /// Replaces the cache file atomically with `entries` and their bytes.
-    func save(_ entries: [(CachedSession, CacheFileFormat.EntryBytes)]) throws {
-        let data = CacheFileFormat.encode(entries)
-        let folder = fileURL.deletingLastPathComponent()
-        do {
-            try SystemCall.makeDirectories(folder.path, mode: 0o700)
-        } catch {
-            throw RemoteSessionError.cacheUnwritable(path: folder.path, reason: error.reason)
-        }
-        let temporary = folder.appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp")
-        do {
-            try data.write(to: temporary)
-            guard rename(temporary.path, fileURL.path) == 0 else { throw SystemCallError("rename") }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw RemoteSessionError.cacheUnwritable(path: fileURL.path, reason: SystemCallError("write", describing: error).reason)
-        }
     }
 }
 
 /// The entries of a loaded cache, with their bytes read on demand.
 struct CacheContents: Sendable {
     var entries: [String: CachedSession] = [:]
+    /// The byte file, header included: entries' offsets count from its start.
     var bytes = Data()
+    /// The byte file's generation; nil without a cache.
+    var generation: UInt64?
 
     /// The first and last bytes kept for `entry`; nil when they fail their checksum.
     func window(for entry: CachedSession) -> FileWindow? {
@@ -85,12 +79,14 @@ struct CacheContents: Sendable {
     /// The bytes kept for `entry` as stored, unchecked: to carry an unchanged entry into the next cache file.
     func storedBytes(for entry: CachedSession) -> Data? {
         let end = entry.bytesOffset + entry.headLength + (entry.headLength == entry.size ? 0 : entry.tailLength)
-        guard entry.bytesOffset >= 0, end <= bytes.count else { return nil }
+        guard entry.bytesOffset >= CacheFileFormat.bytesHeaderSize, end <= bytes.count else { return nil }
         return bytes[(bytes.startIndex + entry.bytesOffset)..<(bytes.startIndex + end)]
     }
 
     /// What an unchanged entry carries into the next cache file.
     func entryBytes(for entry: CachedSession) -> CacheFileFormat.EntryBytes? {
-        storedBytes(for: entry).map { .stored($0, headLength: entry.headLength, tailLength: entry.tailLength, hash: entry.bytesHash) }
+        storedBytes(for: entry).map {
+            .stored($0, offset: entry.bytesOffset, headLength: entry.headLength, tailLength: entry.tailLength, hash: entry.bytesHash)
+        }
     }
 }

@@ -1,0 +1,117 @@
+import Foundation
+import Platform
+
+extension SessionListingCache {
+    /// Stores `entries`: the bytes of windows read now are appended to the byte file, unchanged
+    /// entries keep where their bytes are, and the index is replaced atomically. The byte file is
+    /// written anew (compacted) when it is missing or foreign, when an append was torn, or when
+    /// less of it is in use than not.
+    func save(_ entries: [(CachedSession, CacheFileFormat.EntryBytes)], loadedGeneration: UInt64?) throws {
+        let folder = fileURL.deletingLastPathComponent()
+        do {
+            try SystemCall.makeDirectories(folder.path, mode: 0o700)
+        } catch {
+            throw RemoteSessionError.cacheUnwritable(path: folder.path, reason: error.reason)
+        }
+        do throws(SystemCallError) {
+            if let (index, generation) = try appended(entries, loadedGeneration: loadedGeneration) {
+                try replace(fileURL, with: CacheFileFormat.encodeIndex(index, generation: generation))
+            } else {
+                let (index, generation) = try compacted(entries)
+                try replace(fileURL, with: CacheFileFormat.encodeIndex(index, generation: generation))
+            }
+        } catch {
+            throw RemoteSessionError.cacheUnwritable(path: fileURL.path, reason: error.reason)
+        }
+    }
+
+    /// Appends what is new; nil when the byte file has to be written anew instead.
+    private func appended(
+        _ entries: [(CachedSession, CacheFileFormat.EntryBytes)], loadedGeneration: UInt64?
+    ) throws(SystemCallError) -> (index: [CachedSession], generation: UInt64)? {
+        let file = try AppendingFile(path: bytesURL.path, mode: 0o600)
+        guard try file.size() >= CacheFileFormat.bytesHeaderSize,
+            let generation = CacheFileFormat.generation(ofBytesHeader: try file.read(at: 0, count: CacheFileFormat.bytesHeaderSize))
+        else { return nil }
+        // Offsets of another generation (the file was compacted meanwhile) point at nothing here.
+        let keepsOffsets = generation == loadedGeneration
+        var index: [CachedSession] = []
+        var pending: [UInt8] = []
+        var pendingEntries: [(index: Int, at: Int)] = []
+        var live = 0
+        for (entry, bytes) in entries {
+            var entry = entry
+            if case .stored(let stored, let offset, let headLength, let tailLength, let hash) = bytes, keepsOffsets {
+                (entry.bytesOffset, entry.headLength, entry.tailLength, entry.bytesHash) = (offset, headLength, tailLength, hash)
+                live += stored.count
+            } else {
+                let blob = Self.blob(bytes, into: &entry)
+                live += blob.count
+                pendingEntries.append((index.count, pending.count))
+                pending.append(contentsOf: blob)
+            }
+            index.append(entry)
+        }
+        guard let start = try file.append(pending) else { return nil }
+        for (position, at) in pendingEntries { index[position].bytesOffset = start + at }
+        let unused = try file.size() - CacheFileFormat.bytesHeaderSize - live
+        guard unused <= max(live, compactionFloor) else { return nil }
+        return (index, generation)
+    }
+
+    /// Writes the byte file anew with a new generation: the header, then every entry's bytes.
+    private func compacted(
+        _ entries: [(CachedSession, CacheFileFormat.EntryBytes)]
+    ) throws(SystemCallError) -> (index: [CachedSession], generation: UInt64) {
+        let generation = UInt64.random(in: 1...UInt64.max)
+        var data = Data(CacheFileFormat.bytesHeader(generation: generation))
+        data.reserveCapacity(data.count + entries.reduce(0) { $0 + Self.length(of: $1.1) })
+        var index: [CachedSession] = []
+        for (entry, bytes) in entries {
+            var entry = entry
+            let blob = Self.blob(bytes, into: &entry)
+            entry.bytesOffset = data.count
+            data.append(blob)
+            index.append(entry)
+        }
+        try replace(bytesURL, with: data)
+        return (index, generation)
+    }
+
+    private static func length(of bytes: CacheFileFormat.EntryBytes) -> Int {
+        switch bytes {
+        case .window(let window): window.stored.count
+        case .stored(let stored, _, _, _, _): stored.count
+        }
+    }
+
+    /// An entry's bytes, with its lengths and checksum set from them.
+    private static func blob(_ bytes: CacheFileFormat.EntryBytes, into entry: inout CachedSession) -> Data {
+        switch bytes {
+        case .window(let window):
+            let blob = Data(window.stored)
+            (entry.headLength, entry.tailLength, entry.bytesHash) = (window.head.count, window.tail.count, FNV1a.hash(blob))
+            return blob
+        case .stored(let stored, _, let headLength, let tailLength, let hash):
+            (entry.headLength, entry.tailLength, entry.bytesHash) = (headLength, tailLength, hash)
+            return stored
+        }
+    }
+
+    /// Replaces `url` atomically: a temporary file beside it, renamed over it.
+    private func replace(_ url: URL, with data: Data) throws(SystemCallError) {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp")
+        do {
+            try data.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw SystemCallError("write", describing: error)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let failure = SystemCallError("rename")
+            try? FileManager.default.removeItem(at: temporary)
+            throw failure
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import RWSTestSupport
+import RemoteWorkspace
+import SSHClient
+import Testing
+
+/// The cache's byte file is only appended to: a listing that read a few files writes only their
+/// bytes, and the file is written anew once most of it is bytes nothing points at.
+@Suite struct SessionCacheStoreTests {
+    static let id = "33333333-0000-0000-0000-000000000004"
+
+    @Test func aGrownListingAppendsOnlyTheGrownFilesBytes() async throws {
+        let sandbox = try SessionSandbox(place: .local)
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy", "chiphuyen"])
+        let path = try sandbox.writeSession(Self.id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: Self.id)])
+        let bytesFile = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("bytes")
+        try await sandbox.withSessions { sessions in
+            let cold = try await sessions.listing()
+            let before = try Self.size(bytesFile)
+            let index = try Data(contentsOf: sandbox.cacheFile)
+            #expect(before > 20_000, "the corpus files' windows are stored")
+            try Self.append(Records.assistant("hi", uuid: "a1", parent: "u1", session: Self.id), to: path)
+            let grown = try await sessions.listing()
+            #expect(grown.statistics.filesGrown == 1)
+            let added = try Self.size(bytesFile) - before
+            #expect(added > 0 && added < 2_000, "only the grown file's bytes are appended, not \(added)")
+            #expect(try Data(contentsOf: sandbox.cacheFile) != index, "the index says where they are")
+            let warm = try await sessions.listing()
+            #expect(warm.statistics.cacheHits == warm.statistics.filesSeen)
+            #expect(warm.sessions.count == cold.sessions.count)
+            #expect(warm.sessions.first { $0.id == Self.id }?.summary.model == "claude-test")
+        }
+    }
+
+    @Test func aByteFileMostlyUnusedIsWrittenAnewAndStillServesEveryEntry() async throws {
+        let sandbox = try SessionSandbox(place: .local)
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy"])
+        let path = try sandbox.writeSession(
+            Self.id, lines: [Records.user(String(repeating: "long prompt ", count: 2_000), uuid: "u1", parent: nil, session: Self.id)])
+        let bytesFile = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("bytes")
+        var cache = SessionListingCache(fileURL: sandbox.cacheFile)
+        cache.compactionFloor = 0
+        try await sandbox.place.withHost { host in
+            let sessions = RemoteSessions(
+                host: host, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]), cache: cache)
+            let expected = try await sessions.listSessions()
+            let compactSize = try Self.size(bytesFile)
+            var sizes: [Int] = []
+            for round in 1...12 {
+                try Self.append(
+                    Records.assistant(String(repeating: "answer \(round) ", count: 300), uuid: "a\(round)", parent: "u1", session: Self.id),
+                    to: path)
+                _ = try await sessions.listing()
+                sizes.append(try Self.size(bytesFile))
+            }
+            #expect(sizes.contains { $0 < sizes.max()! }, "the file shrank at least once: \(compactSize) then \(sizes)")
+            #expect(sizes.allSatisfy { $0 <= 2 * compactSize + 50_000 }, "never more unused than used: \(compactSize) then \(sizes)")
+            let warm = try await sessions.listing()
+            #expect(warm.statistics.cacheHits == warm.statistics.filesSeen)
+            #expect(warm.sessions.map(\.id) == expected.map(\.id))
+        }
+    }
+
+    @Test func aByteFileOfAnotherGenerationIsNotTrustedAndTheCacheIsRebuilt() async throws {
+        let sandbox = try SessionSandbox(place: .local)
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy"])
+        let bytesFile = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("bytes")
+        try await sandbox.withSessions { sessions in
+            let expected = try await sessions.listSessions()
+            // Another process compacted the byte file after this index was written: same bytes, new generation.
+            var bytes = try Data(contentsOf: bytesFile)
+            bytes[8] ^= 0xFF
+            try bytes.write(to: bytesFile)
+            let listing = try await sessions.listing()
+            #expect(!listing.statistics.cacheLoaded)
+            #expect(listing.sessions == expected)
+            let again = try await sessions.listing()
+            #expect(again.statistics.cacheHits == again.statistics.filesSeen, "and rebuilt")
+        }
+    }
+
+    @Test func twoListingsAppendingAtOnceLeaveACacheThatServesEveryEntry() async throws {
+        let sandbox = try SessionSandbox(place: .local)
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy", "chiphuyen"])
+        let path = try sandbox.writeSession(Self.id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: Self.id)])
+        try await sandbox.withSessions { sessions in
+            let expected = try await sessions.listSessions()
+            for round in 1...5 {
+                try Self.append(Records.assistant("answer \(round)", uuid: "a\(round)", parent: "u1", session: Self.id), to: path)
+                async let first = sessions.listing()
+                async let second = sessions.listing()
+                let (one, two) = try await (first, second)
+                #expect(one.sessions.map(\.id) == expected.map(\.id) && two.sessions.map(\.id) == expected.map(\.id))
+            }
+            let warm = try await sessions.listing()
+            #expect(warm.statistics.cacheHits == warm.statistics.filesSeen)
+            #expect(warm.sessions.first { $0.id == Self.id }?.summary.messageCount == 6)
+        }
+    }
+
+    private static func size(_ url: URL) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? -1
+    }
+
+    private static func append(_ line: String, to path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data((line + "\n").utf8))
+    }
+}
