@@ -102,6 +102,32 @@ import Testing
         }
     }
 
+    /// A project folder whose name holds spaces, `%`, quotes and a backslash: its session is
+    /// listed new, then grown (read from its old size, its bytes appended to the cache).
+    @Test(arguments: ScriptPlace.allCases)
+    func aSessionInAFolderWithSpacesAndShellCharactersIsListedNewAndGrown(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
+        defer { sandbox.remove() }
+        let path = try sandbox.writeSession(
+            Self.id, project: #"-home-dev-my app %d 'q' "x" \n"#,
+            lines: (1...60).map {
+                Records.user(
+                    "prompt \($0) " + String(repeating: "y", count: 300), uuid: "u\($0)", parent: $0 == 1 ? nil : "u\($0 - 1)",
+                    session: Self.id)
+            })
+        try await sandbox.withSessions { sessions in
+            let cold = try await sessions.listing()
+            #expect(cold.sessions.map(\.id) == [Self.id])
+            #expect(cold.sessions.first?.summary.messageCount == 60)
+            try Self.append(
+                Records.assistant("late", uuid: "a1", parent: "u60", session: Self.id, time: "2026-03-04T05:06:07.000Z"), to: path)
+            let grown = try await sessions.listing()
+            #expect(grown.statistics.filesGrown == 1 && grown.statistics.filesRead == 0)
+            #expect(grown.sessions.first?.summary.messageCount == 61)
+            #expect(grown.sessions.first?.summary.lastTimestamp == "2026-03-04T05:06:07.000Z")
+        }
+    }
+
     private static func size(_ url: URL) throws -> Int {
         try (FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? -1
     }
