@@ -10,12 +10,17 @@ import SessionHistory
 /// only if it did not change meanwhile, the previous version kept as `FILE.rws-backup`. A file
 /// that is not valid JSON is never written.
 public struct ClaudeHooks: Sendable {
-    private let connection: SSHConnection
+    private let host: any ScriptHost
     private let locations: WorkspaceLocations
 
     /// Hooks on the box of `connection`, in the first of `locations.claudeDirectories` that exists.
     public init(connection: SSHConnection, locations: WorkspaceLocations = WorkspaceLocations()) {
-        self.connection = connection
+        self.init(host: connection, locations: locations)
+    }
+
+    /// Hooks wherever `host` runs scripts, in the first of `locations.claudeDirectories` that exists.
+    package init(host: any ScriptHost, locations: WorkspaceLocations = WorkspaceLocations()) {
+        self.host = host
         self.locations = locations
     }
 
@@ -82,7 +87,7 @@ public struct ClaudeHooks: Sendable {
 
     private func write(_ text: [UInt8]?, mode: String, state: State, project: String?) async throws {
         let result = try await ClaudeHookScripts.write.result(
-            on: connection,
+            on: host,
             [
                 .word(state.folder), .word(state.settingsPath), .word(state.checksum ?? "absent"), .word(mode),
                 .word(ClaudeHookScript.fileText), .word(project == nil ? "user" : "project"),
@@ -106,7 +111,7 @@ public struct ClaudeHooks: Sendable {
         let boundary = SectionReader.makeBoundary()
         let arguments: [RemoteScript.Argument] =
             [.word(boundary), directory.map(RemoteScript.Argument.path) ?? .word("")] + locations.claudeDirectories.map { .path($0) }
-        let result = try await ClaudeHookScripts.inspect.result(on: connection, arguments)
+        let result = try await ClaudeHookScripts.inspect.result(on: host, arguments)
         if result.status.scriptExit(ClaudeHookScripts.Exit.self) == .projectNotFound {
             throw ClaudeHooksError.projectNotFound(path: directory ?? "")
         }

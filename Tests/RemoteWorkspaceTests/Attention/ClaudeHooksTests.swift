@@ -5,7 +5,7 @@ import SessionHistory
 import Testing
 
 /// `ClaudeHooks` on the box: settings as users and other tools left them, edited over SSH on
-/// OpenSSH and dropbear.
+/// OpenSSH and dropbear, and by this machine's `/bin/sh`.
 @Suite(.timeLimit(.minutes(2))) struct ClaudeHooksTests {
     /// A settings file as another tool writes it: four-space indentation, keys in its order, a hook of the user's.
     static let foreign = """
@@ -22,9 +22,9 @@ import Testing
         }
         """
 
-    @Test(arguments: ServerKind.allCases)
-    func installKeepsTheUsersSettingsAndRemoveRestoresThemByteForByte(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func installKeepsTheUsersSettingsAndRemoveRestoresThemByteForByte(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let settings = sandbox.claudeDirectory + "/settings.json"
         try Data(Self.foreign.utf8).write(to: URL(fileURLWithPath: settings))
@@ -51,9 +51,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func aSettingsFileEditedAfterTheInstallKeepsTheEditWhenRwsLeaves(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func aSettingsFileEditedAfterTheInstallKeepsTheEditWhenRwsLeaves(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let settings = sandbox.claudeDirectory + "/settings.json"
         try Data(Self.foreign.utf8).write(to: URL(fileURLWithPath: settings))
@@ -76,9 +76,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func aSettingsFileThatIsNotJSONIsLeftUntouched(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func aSettingsFileThatIsNotJSONIsLeftUntouched(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let settings = sandbox.claudeDirectory + "/settings.json"
         let broken = "{\n  \"model\": \"opus\",\n"
@@ -95,9 +95,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: settings + ".rws-backup"))
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func aProjectInstallWritesItsLocalSettingsAndRemoveTakesTheFileAwayAgain(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+    @Test(arguments: ScriptPlace.allCases)
+    func aProjectInstallWritesItsLocalSettingsAndRemoveTakesTheFileAwayAgain(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let project = sandbox.root + "/my app"
         try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
@@ -118,8 +118,9 @@ import Testing
         }
     }
 
-    @Test func aSymlinkedSettingsFileStaysALink() async throws {
-        let sandbox = try SessionSandbox(.default)
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func aSymlinkedSettingsFileStaysALink(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
         defer { sandbox.remove() }
         let target = sandbox.root + "/dotfiles-settings.json"
         try Data("{}\n".utf8).write(to: URL(fileURLWithPath: target))
@@ -136,10 +137,10 @@ import Testing
 }
 
 extension SessionSandbox {
-    /// rws's hooks for this sandbox's Claude data folder, over a fresh connection.
+    /// rws's hooks for this sandbox's Claude data folder, on this place's host (a fresh connection).
     func withHooks<T>(_ body: (ClaudeHooks) async throws -> T) async throws -> T {
-        try await server.withConnection { connection in
-            try await body(ClaudeHooks(connection: connection, locations: WorkspaceLocations(claudeDirectories: [claudeDirectory])))
+        try await place.withHost { host in
+            try await body(ClaudeHooks(host: host, locations: WorkspaceLocations(claudeDirectories: [claudeDirectory])))
         }
     }
 
