@@ -38,7 +38,7 @@ enum CacheFileFormat {
         var data = Data(magic)
         data.reserveCapacity(headerSize + indexData.count)
         append(UInt64(indexData.count), to: &data)
-        append(FNV1a.hash(indexData), to: &data)
+        append(CacheChecksum.of(indexData), to: &data)
         data.append(indexData)
         return data
     }
@@ -51,7 +51,7 @@ enum CacheFileFormat {
         guard length >= 0, length <= data.count - headerSize else { return nil }
         let start = data.startIndex + headerSize
         let indexData = data[start..<(start + length)]
-        guard FNV1a.hash(indexData) == hash, let index = try? JSONDecoder().decode(Index.self, from: indexData) else { return nil }
+        guard CacheChecksum.of(indexData) == hash, let index = try? JSONDecoder().decode(Index.self, from: indexData) else { return nil }
         return (index.generation, index.entries)
     }
 

@@ -1,3 +1,4 @@
+import CZlib
 import SessionHistory
 
 /// What the cache keeps for one session file (or root `agent-*.jsonl`): the key it is valid
@@ -36,6 +37,17 @@ struct FileWindow: Sendable, Equatable {
     /// Head and tail stored one after the other; a tail inside the head is not stored twice.
     var stored: [UInt8] { tailInsideHead ? head : head + tail }
 
+    /// How many bytes ``stored`` holds.
+    var storedCount: Int { tailInsideHead ? head.count : head.count + tail.count }
+
+    /// Appends ``stored`` to `buffer` without making it first; returns its ``CacheChecksum``.
+    func appendStored(to buffer: inout some RangeReplaceableCollection<UInt8>) -> UInt64 {
+        buffer.append(contentsOf: head)
+        guard !tailInsideHead else { return CacheChecksum.of(head) }
+        buffer.append(contentsOf: tail)
+        return CacheChecksum.of(tail, continuing: CacheChecksum.of(head))
+    }
+
     private var tailInsideHead: Bool { head.count == size && tail.count <= head.count }
 
     init(size: Int, head: [UInt8], tail: [UInt8]) {
@@ -58,7 +70,29 @@ struct FileWindow: Sendable, Equatable {
     }
 }
 
-/// FNV-1a, 64 bits: a cheap checksum to tell a damaged cache from a good one.
+/// The cache's checksum of its index and of each entry's bytes, to tell a damaged cache from a
+/// good one: zlib's CRC-32 (four to five times faster here than byte-wise FNV-1a, which the
+/// cold listing of 1 GB spent 46 ms on).
+enum CacheChecksum {
+    static func of(_ bytes: some Collection<UInt8>, continuing previous: UInt64 = 0) -> UInt64 {
+        if let sum = bytes.withContiguousStorageIfAvailable({ of(buffer: $0, continuing: previous) }) { return sum }
+        return Array(bytes).withUnsafeBufferPointer { of(buffer: $0, continuing: previous) }
+    }
+
+    private static func of(buffer: UnsafeBufferPointer<UInt8>, continuing previous: UInt64) -> UInt64 {
+        var sum = UInt(previous)
+        var rest = buffer[...]
+        // zlib takes at most 4 GiB a call.
+        while !rest.isEmpty {
+            let piece = rest.prefix(1 << 30)
+            sum = crc32(sum, UnsafeBufferPointer(rebasing: piece).baseAddress, UInt32(piece.count))
+            rest = rest.dropFirst(piece.count)
+        }
+        return UInt64(sum)
+    }
+}
+
+/// FNV-1a, 64 bits: a stable hash for names (the cache folder of a host, a leaf map's digest).
 enum FNV1a {
     static func hash(_ bytes: some Collection<UInt8>) -> UInt64 {
         if let hash = bytes.withContiguousStorageIfAvailable({ hash(buffer: $0) }) { return hash }

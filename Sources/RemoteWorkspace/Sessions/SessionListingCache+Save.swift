@@ -45,10 +45,10 @@ extension SessionListingCache {
                 (entry.bytesOffset, entry.headLength, entry.tailLength, entry.bytesHash) = (offset, headLength, tailLength, hash)
                 live += stored.count
             } else {
-                let blob = Self.blob(bytes, into: &entry)
-                live += blob.count
                 pendingEntries.append((index.count, pending.count))
-                pending.append(contentsOf: blob)
+                let before = pending.count
+                Self.append(bytes, of: &entry, to: &pending)
+                live += pending.count - before
             }
             index.append(entry)
         }
@@ -69,9 +69,8 @@ extension SessionListingCache {
         var index: [CachedSession] = []
         for (entry, bytes) in entries {
             var entry = entry
-            let blob = Self.blob(bytes, into: &entry)
             entry.bytesOffset = data.count
-            data.append(blob)
+            Self.append(bytes, of: &entry, to: &data)
             index.append(entry)
         }
         try replace(bytesURL, with: data)
@@ -80,21 +79,22 @@ extension SessionListingCache {
 
     private static func length(of bytes: CacheFileFormat.EntryBytes) -> Int {
         switch bytes {
-        case .window(let window): window.stored.count
+        case .window(let window): window.storedCount
         case .stored(let stored, _, _, _, _): stored.count
         }
     }
 
-    /// An entry's bytes, with its lengths and checksum set from them.
-    private static func blob(_ bytes: CacheFileFormat.EntryBytes, into entry: inout CachedSession) -> Data {
+    /// Appends an entry's bytes to `buffer` (copied once), with its lengths and checksum set from them.
+    private static func append(
+        _ bytes: CacheFileFormat.EntryBytes, of entry: inout CachedSession, to buffer: inout some RangeReplaceableCollection<UInt8>
+    ) {
         switch bytes {
         case .window(let window):
-            let blob = Data(window.stored)
-            (entry.headLength, entry.tailLength, entry.bytesHash) = (window.head.count, window.tail.count, FNV1a.hash(blob))
-            return blob
+            let checksum = window.appendStored(to: &buffer)
+            (entry.headLength, entry.tailLength, entry.bytesHash) = (window.head.count, window.tail.count, checksum)
         case .stored(let stored, _, let headLength, let tailLength, let hash):
+            buffer.append(contentsOf: stored)
             (entry.headLength, entry.tailLength, entry.bytesHash) = (headLength, tailLength, hash)
-            return stored
         }
     }
 

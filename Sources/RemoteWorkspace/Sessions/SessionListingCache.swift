@@ -72,7 +72,7 @@ struct CacheContents: Sendable {
 
     /// The first and last bytes kept for `entry`; nil when they fail their checksum.
     func window(for entry: CachedSession) -> FileWindow? {
-        guard let stored = storedBytes(for: entry), FNV1a.hash(stored) == entry.bytesHash else { return nil }
+        guard let stored = storedBytes(for: entry), CacheChecksum.of(stored) == entry.bytesHash else { return nil }
         return FileWindow(size: entry.size, stored: [UInt8](stored)[...], headLength: entry.headLength, tailLength: entry.tailLength)
     }
 
