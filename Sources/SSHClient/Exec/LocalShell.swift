@@ -68,6 +68,9 @@ final class LocalProcessControl: CommandControl {
         self.completion = completion
     }
 
+    // Closed only here: a write in progress holds `self`, so its descriptor cannot be another's.
+    deinit { SystemCall.close(input) }
+
     static func start(_ commandLine: String, environment: [String: String], timeout: Duration?, bufferSize: Int) throws -> RemoteCommand {
         let (ours, theirs): (Int32, Int32)
         do {
@@ -116,7 +119,6 @@ final class LocalProcessControl: CommandControl {
         do {
             try process.run()
         } catch {
-            SystemCall.close(input)
             throw SSHError.channelFailed(
                 operation: "starting /bin/sh on this machine", reason: SystemCallError("posix_spawn", describing: error).reason)
         }
@@ -162,17 +164,16 @@ final class LocalProcessControl: CommandControl {
     }
 
     func write(_ bytes: [UInt8]) async throws {
-        let (fd, commandLine) = (input, commandLine)
         guard !state.withLock({ $0.inputClosed }) else {
             throw SSHError.channelFailed(operation: "writing to \(commandLine)", reason: "its input was closed")
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async {
+            DispatchQueue.global().async { [self] in
                 var offset = 0
                 do throws(SystemCallError) {
                     while offset < bytes.count {
                         let sent = bytes[offset...].withUnsafeBytes { buffer in
-                            Result { () throws(SystemCallError) in try SystemCall.send(fd, from: buffer) }
+                            Result { () throws(SystemCallError) in try SystemCall.send(input, from: buffer) }
                         }
                         offset += try sent.get() ?? 0
                     }
@@ -188,12 +189,13 @@ final class LocalProcessControl: CommandControl {
         closeInputNow()
     }
 
+    /// EOF on the command's stdin; a write after it fails (EPIPE) instead of reaching it.
     private func closeInputNow() {
         let close = state.withLock { state -> Bool in
             defer { state.inputClosed = true }
             return !state.inputClosed
         }
-        if close { SystemCall.close(input) }
+        if close { try? SystemCall.shutdown(input, Int32(SHUT_WR)) }
     }
 
     func stop(_ reason: SSHError) {
