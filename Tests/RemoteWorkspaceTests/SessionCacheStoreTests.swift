@@ -110,11 +110,7 @@ import Testing
         defer { sandbox.remove() }
         let path = try sandbox.writeSession(
             Self.id, project: #"-home-dev-my app %d 'q' "x" \n"#,
-            lines: (1...60).map {
-                Records.user(
-                    "prompt \($0) " + String(repeating: "y", count: 300), uuid: "u\($0)", parent: $0 == 1 ? nil : "u\($0 - 1)",
-                    session: Self.id)
-            })
+            lines: Records.promptChain(60, padding: String(repeating: "y", count: 300), session: Self.id))
         try await sandbox.withSessions { sessions in
             let cold = try await sessions.listing()
             #expect(cold.sessions.map(\.id) == [Self.id])

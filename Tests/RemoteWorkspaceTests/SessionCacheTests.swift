@@ -19,11 +19,7 @@ import Testing
         try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy"])
         let path = try sandbox.writeSession(
             Self.id,
-            lines: (1...400).map {
-                Records.user(
-                    "prompt \($0) " + String(repeating: "x", count: 100), uuid: "u\($0)", parent: $0 == 1 ? nil : "u\($0 - 1)",
-                    session: Self.id)
-            })
+            lines: Records.promptChain(400, padding: String(repeating: "x", count: 100), session: Self.id))
         try await sandbox.withSessions { sessions in
             let cold = try await sessions.listing()
             let appended =

@@ -128,6 +128,13 @@ enum Records {
             + #""cwd":"/home/dev/proj","timestamp":"\#(time)","message":{"role":"user","content":"\#(text)"}}"#
     }
 
+    /// `count` user prompts `u1`…`uN`, each the child of the one before, each padded with `padding`.
+    static func promptChain(_ count: Int, padding: String, session: String) -> [String] {
+        (1...count).map {
+            user("prompt \($0) " + padding, uuid: "u\($0)", parent: $0 == 1 ? nil : "u\($0 - 1)", session: session)
+        }
+    }
+
     static func assistant(
         _ text: String, uuid: String, parent: String, session: String,
         time: String = "2026-01-02T10:00:05.000Z"

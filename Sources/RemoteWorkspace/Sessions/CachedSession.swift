@@ -34,13 +34,11 @@ struct FileWindow: Sendable, Equatable {
     /// Bytes `size - tail.count ..< size`.
     var tail: [UInt8]
 
-    /// Head and tail stored one after the other; a tail inside the head is not stored twice.
-    var stored: [UInt8] { tailInsideHead ? head : head + tail }
-
-    /// How many bytes ``stored`` holds.
+    /// How many bytes the stored form holds: head and tail one after the other, a tail inside the
+    /// head not stored twice.
     var storedCount: Int { tailInsideHead ? head.count : head.count + tail.count }
 
-    /// Appends ``stored`` to `buffer` without making it first; returns its ``CacheChecksum``.
+    /// Appends the stored form to `buffer`; returns its ``CacheChecksum``.
     func appendStored(to buffer: inout some RangeReplaceableCollection<UInt8>) -> UInt64 {
         buffer.append(contentsOf: head)
         guard !tailInsideHead else { return CacheChecksum.of(head) }
