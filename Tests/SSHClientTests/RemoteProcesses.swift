@@ -25,12 +25,14 @@ enum RemoteProcesses {
     /// A number no other test uses, for `sleep N` markers.
     static func uniqueSeconds() -> Int { Int.random(in: 100_000...999_999) }
 
-    /// Waits up to 5 s for `condition`; records an issue when it never holds.
-    static func waitUntil(_ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+    /// Waits up to `limit` for `condition`; records an issue, with what `state` then says, when it never holds.
+    static func waitUntil(
+        within limit: Duration = .seconds(5), state: () -> String = { "" }, _ condition: () throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + limit
         while try !condition() {
             guard ContinuousClock.now < deadline else {
-                Issue.record("condition not met in 5 s")
+                Issue.record("condition not met in \(limit)\(state().isEmpty ? "" : ": " + state())")
                 return
             }
             try await Task.sleep(for: .milliseconds(20))

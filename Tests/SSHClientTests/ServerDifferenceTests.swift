@@ -59,7 +59,10 @@ import Testing
         defer { server.stop() }
         let idle = try (0..<5).map { _ in try Self.openIdleSocket(port: server.port) }
         // Both servers start a process per accepted connection: once five run, all five count.
-        try await RemoteProcesses.waitUntil { server.connectionProcesses.count >= 5 }
+        // A loaded CI machine once needed over 5 s; the log and process count say why if 20 s is not enough.
+        let fiveRun = { server.connectionProcesses.count >= 5 }
+        try await RemoteProcesses.waitUntil(within: .seconds(20), state: { Self.describe(server) }, fiveRun)
+        guard fiveRun() else { return idle.forEach(SystemCall.close) }
         do {
             await (try await server.connect()).close()
             #expect(kind == .openssh, "dropbear accepted a sixth unauthenticated connection")
@@ -77,6 +80,13 @@ import Testing
         // Keepalives go out once a second (libssh2 counts whole seconds): 3 s leaves room for one reply.
         let result = try await server.withConnection(deadPeerTimeout: .seconds(3)) { try await $0.run("sleep 5") }
         #expect(result.status == .exited(0))
+    }
+
+    /// The server's connection processes and the end of its log, for a failure message.
+    private static func describe(_ server: TestSSHServer) -> String {
+        let log = (try? String(contentsOfFile: server.logPath, encoding: .utf8)) ?? "(no log)"
+        let tail = log.split(separator: "\n").suffix(12).joined(separator: "\n")
+        return "processes \(server.connectionProcesses), log:\n\(tail)"
     }
 
     /// A TCP connection to `port` that never says a word (no SSH banner).
