@@ -67,15 +67,33 @@ import Testing
             #expect(gnuFolders.first?.counts.count == gnuFolders.first?.files.filter(\.isTopLevelTranscript).count)
 
             // Told an older size of every file, the script sends the same appended ranges on both.
-            let known = gnuFolders[0].files.filter(\.isTopLevelTranscript).map {
-                ListingScript.Known(identity: $0.identity, size: max(0, $0.size - 5_000), mtime: $0.mtime)
+            let transcripts = gnuFolders[0].files.filter(\.isTopLevelTranscript)
+            let known = transcripts.map {
+                ListingScript.Known(
+                    path: sandbox.projects + "/" + $0.path, identity: $0.identity, size: max(0, $0.size - 5_000), mtime: $0.mtime)
             }
             let grown = try await Self.runBoth(
-                ListingScript.script, arguments, input: ListingScript.input(known: known), busybox: busybox, on: connection)
+                ListingScript.script, arguments, input: ListingScript.input(known: known, folders: [sandbox.projects]),
+                busybox: busybox, on: connection)
             let gnuRanges = try ListedFolder.parse(Array(grown.gnu.dropLast()), folders: [sandbox.projects], window: 4_096)[0].ranges
             let bbRanges = try ListedFolder.parse(Array(grown.busybox.dropLast()), folders: [sandbox.projects], window: 4_096)[0].ranges
             #expect(!gnuRanges.isEmpty)
             #expect(bbRanges.mapValues { $0.map(\.bytes) } == gnuRanges.mapValues { $0.map(\.bytes) })
+
+            // Told every file as it is (the first one under another name, as after a move), both send nothing but the stat lines.
+            let unchanged = transcripts.enumerated().map { index, file in
+                ListingScript.Known(
+                    path: sandbox.projects + "/" + (index == 0 ? "moved/" : "") + file.path, identity: file.identity, size: file.size,
+                    mtime: file.mtime)
+            }
+            let same = try await Self.runBoth(
+                ListingScript.script, arguments, input: ListingScript.input(known: unchanged, folders: [sandbox.projects]),
+                busybox: busybox, on: connection)
+            for sections in [same.gnu, same.busybox] {
+                #expect(sections.map(\.header) == ["dir 1", "end"])
+                let folder = try ListedFolder.parse(Array(sections.dropLast()), folders: [sandbox.projects], window: 4_096)[0]
+                #expect(folder.files.sorted { $0.path < $1.path } == gnuFolders[0].files.sorted { $0.path < $1.path })
+            }
         }
     }
 

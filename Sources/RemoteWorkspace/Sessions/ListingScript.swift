@@ -7,8 +7,12 @@ import SessionHistory
 /// selected project folders (`pat`: globs over folder names, one per line) as
 /// `dev_inode size mtime ./path` (GNU and BusyBox `stat -c` agree),
 /// then, for the session files directly inside a project folder only:
-/// - nothing, when stdin named the file unchanged (`k_<dev_inode>_<size>_<mtime>=1`);
-/// - the appended bytes (`range` sections), when stdin gave an older size (`o_<dev_inode>=<size>`):
+/// - nothing, when stdin named the file unchanged: its whole `stat` line among the folder's known
+///   lines (`K<n>`, sorted by byte: removed at once by `sort` and `comm -23`, so an unchanged
+///   history costs no shell loop; where `comm` is missing, as in some BusyBox builds, the loop
+///   below tells them), or its identity with the same size and mtime (`o_<dev_inode>=<size>_<mtime>`, a
+///   file renamed or moved);
+/// - the appended bytes (`range` sections), when stdin gave an older size for its identity:
 ///   a grown file is read from its old size only;
 /// - otherwise its first `window` bytes (one `head -c` for all such files) and, when it is
 ///   larger than that, its last `window` bytes (one `tail -c`).
@@ -21,7 +25,8 @@ import SessionHistory
 /// Running `head` and `tail` once over many files keeps the cost at a few processes whatever the
 /// number of sessions; both print `==> NAME <==` headers between files (parsed by
 /// ``MultiFileOutput``), and `/dev/null` goes first so a single file gets a header too.
-/// Stdin holds only `name=digits` assignments written by the client, so `eval` reads nothing else.
+/// Stdin holds only assignments written by the client (digits, or a list quoted by
+/// `ShellQuoting`), so `eval` reads nothing else.
 enum ListingScript {
     static let script = RemoteScript(
         step: "listing sessions",
@@ -44,15 +49,22 @@ enum ListingScript {
               l=$(find . \( "$@" \) -type f \( -name '*.jsonl' -o -name '*.meta.json' \) ! -name "*$nl*" \
                     -exec stat -c '%d_%i %s %Y %n' {} + 2>/dev/null)
               printf '\n%s dir %s\n%s' "$b" "$i" "$l"
+              # The lines not known as they are (the known ones come sorted); any failure, all of them.
+              eval "c=\${K$i-}"
+              if [ -n "$c" ] && v=$(printf '%s\n' "$l" | LC_ALL=C sort) &&
+                c=$(printf '%s\n' "$c" | { printf '%s\n' "$v" | LC_ALL=C comm -23 - /dev/fd/3; } 3<&0); then :; else
+                c=$l
+              fi
               h='' t='' n=''
               IFS=$nl
               set -f
-              for e in $l; do
+              for e in $c; do
                 k=${e%% *}; r=${e#* }; s=${r%% *}; r=${r#* }; m=${r%% *}; p=${r#* }
                 case $p in ./*/*/* | *.meta.json) continue ;; esac
                 case $k$s$m in *[!0-9_]*) continue ;; esac
-                eval "u=\${k_${k}_${s}_$m-} o=\${o_$k-}"
-                [ -n "$u" ] && continue
+                eval "o=\${o_$k-}"
+                [ "$o" = "${s}_$m" ] && continue
+                o=${o%_*}
                 n=$n$nl$p
                 if [ -n "$o" ] && [ "$o" -lt "$s" ]; then
                   a=$((s - w)); [ "$a" -lt "$o" ] && a=$o
@@ -87,18 +99,40 @@ enum ListingScript {
 
     /// What the client already holds for one file, sent on stdin.
     struct Known: Sendable {
+        /// The file's full path, as the client names it (a listed folder, then the path below it).
+        var path: String
         var identity: String
         var size: Int
         var mtime: Int
     }
 
-    /// The stdin text naming the files the client holds.
-    static func input(known: [Known]) -> [UInt8] {
+    /// The stdin text naming the files the client holds: per identity its size and mtime, and per
+    /// folder (in `folders`' order) the `stat` lines it expects for them.
+    static func input(known: [Known], folders: [String]) -> [UInt8] {
         var text = ""
+        var lines = [[String]](repeating: [], count: folders.count)
         for file in known where isVariableSafe(file.identity) {
-            text += "k_\(file.identity)_\(file.size)_\(file.mtime)=1\no_\(file.identity)=\(file.size)\n"
+            text += "o_\(file.identity)=\(file.size)_\(file.mtime)\n"
+            guard let (index, below) = place(of: file.path, in: folders) else { continue }
+            lines[index].append("\(file.identity) \(file.size) \(file.mtime) ./\(below)")
+        }
+        for (index, list) in lines.enumerated() where !list.isEmpty {
+            // In `LC_ALL=C sort`'s order, as `comm` wants them.
+            let sorted = list.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: "\n")
+            // A path the quoting refuses (NUL) cannot be on the box: its file is read as unknown.
+            guard let quoted = try? ShellQuoting.quote(sorted) else { continue }
+            text += "K\(index + 1)=\(quoted)\n"
         }
         return Array(text.utf8)
+    }
+
+    /// The first of `folders` that `path` lies in, and the path below it.
+    private static func place(of path: String, in folders: [String]) -> (Int, Substring)? {
+        for (index, folder) in folders.enumerated() {
+            let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+            if path.hasPrefix(prefix) { return (index, path.dropFirst(prefix.count)) }
+        }
+        return nil
     }
 
     /// The script's arguments after the boundary.

@@ -18,12 +18,12 @@ struct SessionLister: Sendable {
         // An entry without a message count (listed with counting off, or read by the client) is
         // not named, so that the box reads and counts it again.
         let known = contents.entries.values.filter { !options.countsMessages || $0.messageCount != nil }
-            .map { ListingScript.Known(identity: $0.identity, size: $0.size, mtime: $0.mtime) }
+            .map { ListingScript.Known(path: $0.path, identity: $0.identity, size: $0.size, mtime: $0.mtime) }
         let (sections, transferred) = try await ListingScript.script.sections(
             on: host,
             ListingScript.arguments(
                 window: options.window, projectPattern: projectPattern, countsMessages: options.countsMessages, folders: folders),
-            input: ListingScript.input(known: known))
+            input: ListingScript.input(known: known, folders: folders))
         statistics.commands = 1
         statistics.bytesTransferred = transferred
         let listed = try ListedFolder.parse(sections, folders: folders, window: options.window)
