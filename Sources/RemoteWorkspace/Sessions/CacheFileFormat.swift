@@ -2,9 +2,9 @@ import Foundation
 
 /// The two files of a listing cache.
 ///
-/// The index (`sessions.cache`): `RWSLIST4`, the index length and its checksum (little-endian
-/// 64-bit), then the index (JSON): the generation of the byte file it points into and every
-/// entry. Rewritten whole (it is small) through a temporary file and a rename.
+/// The index (`sessions.cache`): `RWSLIST5`, the index length and its checksum (little-endian
+/// 64-bit), then the index (binary, ``CacheIndexCoding``): the generation of the byte file it
+/// points into and every entry. Rewritten whole (it is small) through a temporary file and a rename.
 ///
 /// The byte file (`sessions.bytes`): `RWSBYTES` and its generation (a random 64-bit number),
 /// then the head and tail bytes of entries, only ever appended to; an entry keeps the offset of
@@ -15,16 +15,11 @@ import Foundation
 /// entry's bytes against their own checksum when they are used; anything that fails is treated
 /// as not cached.
 enum CacheFileFormat {
-    static let magic = Array("RWSLIST4".utf8)
+    static let magic = Array("RWSLIST5".utf8)
     static let bytesMagic = Array("RWSBYTES".utf8)
     private static let headerSize = 24
     /// The byte file's header: its magic and generation.
     static let bytesHeaderSize = 16
-
-    private struct Index: Codable {
-        var generation: UInt64
-        var entries: [CachedSession]
-    }
 
     /// The bytes one entry keeps: a window read now, or the stored bytes of an unchanged entry
     /// and where they are (their checksum is checked when they are used).
@@ -34,7 +29,9 @@ enum CacheFileFormat {
     }
 
     static func encodeIndex(_ entries: [CachedSession], generation: UInt64) -> Data {
-        let indexData = (try? JSONEncoder().encode(Index(generation: generation, entries: entries))) ?? Data()
+        var writer = BinaryWriter()
+        CacheIndexCoding.encode(entries, generation: generation, into: &writer)
+        let indexData = Data(writer.bytes)
         var data = Data(magic)
         data.reserveCapacity(headerSize + indexData.count)
         append(UInt64(indexData.count), to: &data)
@@ -51,8 +48,8 @@ enum CacheFileFormat {
         guard length >= 0, length <= data.count - headerSize else { return nil }
         let start = data.startIndex + headerSize
         let indexData = data[start..<(start + length)]
-        guard CacheChecksum.of(indexData) == hash, let index = try? JSONDecoder().decode(Index.self, from: indexData) else { return nil }
-        return (index.generation, index.entries)
+        guard CacheChecksum.of(indexData) == hash else { return nil }
+        return indexData.withUnsafeBytes(CacheIndexCoding.decode)
     }
 
     /// The header of a byte file of `generation`.

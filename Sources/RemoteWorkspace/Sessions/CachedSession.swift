@@ -3,7 +3,7 @@ import SessionHistory
 
 /// What the cache keeps for one session file (or root `agent-*.jsonl`): the key it is valid
 /// for, its summary, and where its first and last bytes sit in the cache's byte area.
-struct CachedSession: Codable, Sendable, Equatable {
+struct CachedSession: Sendable, Equatable {
     /// The full remote path (`~/.claude/projects/<folder>/<id>.jsonl`).
     var path: String
     /// `<device>_<inode>`, size and mtime when the bytes were read: the cache key.
