@@ -28,7 +28,9 @@ struct ListedFile: Sendable {
     /// The project folder name.
     var project: String { String(stat.path.prefix { $0 != "/" }) }
     /// The file name.
-    var name: String { String(stat.path.split(separator: "/").last ?? "") }
+    var name: String {
+        String(stat.path.utf8.lastIndex(of: UInt8(ascii: "/")).map { stat.path[stat.path.index(after: $0)...] } ?? stat.path[...])
+    }
     /// Whether this is a 2.0.x `agent-*.jsonl` beside the sessions rather than a session.
     var isAgentFile: Bool { name.hasPrefix("agent-") }
 

@@ -19,7 +19,7 @@ struct StatLine: Sendable, Equatable {
 
     /// Whether this is a session file directly inside a project folder (not a subagent or sidecar).
     var isTopLevelTranscript: Bool {
-        path.hasSuffix(".jsonl") && path.split(separator: "/", omittingEmptySubsequences: false).count == 2
+        path.hasSuffix(".jsonl") && path.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count == 1
     }
 }
 

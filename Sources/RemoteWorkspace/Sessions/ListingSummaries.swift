@@ -14,7 +14,7 @@ enum ListingSummaries {
         }
         for members in projects.values {
             var leafMap: [String: String] = [:]
-            for member in members.sorted(by: { $0.name < $1.name }) where !files[member.index].leafSummaries.isEmpty {
+            for member in members.filter({ !files[$0.index].leafSummaries.isEmpty }).sorted(by: { $0.name < $1.name }) {
                 leafMap.merge(files[member.index].leafSummaries) { _, new in new }
             }
             let digest = self.digest(leafMap)
@@ -79,7 +79,9 @@ enum ListingSummaries {
                     file: remoteFile(file), projectFolder: file.project, summary: summary, subagentFiles: subagents,
                     fileIdentity: file.stat.identity))
         }
-        return listings.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }
+        // Indices sorted, not the listings: moving those (summaries of many strings) cost more than comparing.
+        let times = listings.map { $0.summary.lastTimestamp ?? "" }
+        return listings.indices.sorted { times[$0] > times[$1] }.map { listings[$0] }
     }
 
     /// `<project>/<id>/subagents/.../agent-*.jsonl` or its `.meta.json`.
