@@ -142,4 +142,36 @@ import Testing
             #expect(grown.sessions.first { $0.id == near }?.summary.title == "Greeting work")
         }
     }
+
+    /// A `summary` record that only a widened head shows titles the session it names (another
+    /// file of the project): that session is summarised again once the wide window is read.
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func aSummaryRecordOnlyAWideHeadShowsTitlesTheSessionItNames(place: ScriptPlace) async throws {
+        let sandbox = try SessionSandbox(place: place)
+        defer { sandbox.remove() }
+        let namer = "66666666-0000-0000-0000-000000000001"
+        let named = "66666666-0000-0000-0000-000000000002"
+        // ~12 KB of records that are no prompt, so the first 8 KiB leave the namer's head unsure.
+        let snapshot = #"{"type":"file-history-snapshot","messageId":"x","snapshot":{"blob":"\#(String(repeating: "b", count: 1_000))"}}"#
+        _ = try sandbox.writeSession(
+            namer,
+            lines: Array(repeating: snapshot, count: 12) + [
+                #"{"type":"summary","summary":"Named by the other","leafUuid":"n-u1"}"#,
+                Records.user("The namer's prompt", uuid: "m-u1", parent: nil, session: namer),
+            ])
+        _ = try sandbox.writeSession(
+            named,
+            lines: [
+                Records.user("The named one's prompt", uuid: "n-u1", parent: nil, session: named),
+                Records.assistant("Done", uuid: "n-a1", parent: "n-u1", session: named),
+            ])
+
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects + "/-home-dev-proj"))
+        #expect(local.first { $0.summary.id == named }?.summary.title == "Named by the other")
+        let listing = try await sandbox.withSessions(cache: false) { try await $0.listing() }
+        #expect(listing.statistics.filesWidened >= 1)
+        for reference in local {
+            #expect(listing.sessions.first { $0.id == reference.summary.id }?.summary == reference.summary, "\(reference.summary.id)")
+        }
+    }
 }

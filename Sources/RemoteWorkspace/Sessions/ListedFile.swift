@@ -16,6 +16,8 @@ struct ListedFile: Sendable {
     var wasRead = false
     var leafSummaries: [String: String] = [:]
     var parentSessionId: String?
+    /// Made from ``window`` (or the cache) with the summaries-by-leaf whose digest is ``leafMapDigest``;
+    /// nil again whenever new bytes are taken.
     var summary: SessionSummary?
     var leafMapDigest: UInt64 = 0
     /// Its message lines, counted on the box when it was new or grew, else from the cache.
@@ -37,6 +39,7 @@ struct ListedFile: Sendable {
     /// Takes the bytes read for it: its head/tail summaries-by-leaf and parent session follow.
     mutating func take(_ window: FileWindow, stable: Bool) {
         self.window = window
+        summary = nil
         isStable = isStable && stable
         wasRead = true
         leafSummaries = SessionSummarizer.summaries(in: window.head)

@@ -4,7 +4,8 @@ import SessionHistory
 /// local folder: summaries by `leafUuid` gathered over the project's heads, agent files attached
 /// to the session their records name, nested subagent files attached to their session.
 enum ListingSummaries {
-    /// Summarises every file whose bytes were read or whose project's summaries-by-leaf changed.
+    /// Summarises every file whose bytes were read (since it was last summarised) or whose
+    /// project's summaries-by-leaf changed.
     /// Returns the files whose summary needs bytes the listing does not hold (cache damaged).
     static func summarize(_ files: inout [ListedFile], cache: CacheContents) -> [Int] {
         var needBytes: [Int] = []
@@ -28,6 +29,9 @@ enum ListingSummaries {
     /// Summarises one file unless its cached summary was made with the same summaries-by-leaf;
     /// false when that needs bytes the listing does not hold.
     private static func summarize(_ file: inout ListedFile, leafMap: [String: String], digest: UInt64, cache: CacheContents) -> Bool {
+        // Made from the same bytes with the same summaries-by-leaf: after widening, only the widened
+        // files and the projects whose summaries-by-leaf changed are summarised again.
+        if file.summary != nil, file.leafMapDigest == digest { return true }
         if file.window == nil, let cached = file.cached {
             if cached.leafMapDigest == digest {
                 file.summary = cached.summary
