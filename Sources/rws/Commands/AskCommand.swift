@@ -109,8 +109,8 @@ struct AskCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if detached.isManaging { await detached.run(connection: connection, json: json, thinking: thinking) }
-        await runReportingErrors(json: json) {
+        if detached.isManaging { return try await detached.run(connection: connection, json: json, thinking: thinking) }
+        try await runReportingErrors(json: json) {
             var options = try start.options(project: words.count == 2 ? words[0] : nil, locations: workspace.locations())
             options.fork = fork
             options.detached = detached.policy

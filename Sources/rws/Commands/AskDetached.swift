@@ -76,8 +76,8 @@ struct AskDetachedOptions: ParsableArguments {
         }
     }
 
-    func run(connection: ConnectionOptions, json: Bool, thinking: Bool) async -> Never {
-        await runReportingErrors(json: json) {
+    func run(connection: ConnectionOptions, json: Bool, thinking: Bool) async throws {
+        try await runReportingErrors(json: json) {
             try await connection.withConnection(reconnect: reconnect) { ssh in
                 if let id = stop {
                     try await ClaudeConversation.stopDetached(id, on: ssh)

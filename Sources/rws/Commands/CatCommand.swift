@@ -33,7 +33,7 @@ struct CatCommand: AsyncParsableCommand {
     var path: String
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             try requireRemotePath(path)
             return try await connection.withConnection { ssh in
                 // A reader that went away (`rws cat ... | head`) ends the transfer quietly.

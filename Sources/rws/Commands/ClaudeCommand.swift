@@ -70,15 +70,17 @@ struct ClaudeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if listPersistent || killPersistent != nil { return await PersistentTerminal.manage(kill: killPersistent, connection: connection) }
+        if listPersistent || killPersistent != nil {
+            return try await PersistentTerminal.manage(kill: killPersistent, connection: connection)
+        }
         if let attach {
-            return await PersistentTerminal.run(attach, connection: connection, resume: "rws claude --attach \(attach)") {
+            return try await PersistentTerminal.run(attach, connection: connection, resume: "rws claude --attach \(attach)") {
                 ssh, configuration, _ in
                 try await ssh.openPersistentShell(named: attach, opening: .takeOver, configuration)
             }
         }
-        if persist { return await runPersistent() }
-        await runReportingErrors {
+        if persist { return try await runPersistent() }
+        try await runReportingErrors {
             guard Terminal.isTTY(STDIN_FILENO) else {
                 throw CLIError.usage("rws claude needs a terminal; use rws ask to talk to Claude Code without one")
             }
@@ -93,11 +95,11 @@ struct ClaudeCommand: AsyncParsableCommand {
 
     /// Claude Code in session `--name` (or claude-PROJECT), started on first use; after a lost link
     /// only the running session is attached again: one that ended meanwhile is not started afresh.
-    private func runPersistent() async {
+    private func runPersistent() async throws {
         let name = name ?? Self.sessionName(project: project, resume: start.resume)
         let (start, project, locations) = (start, project, workspace.locations())
         start.warnAboutUnknownMode()
-        await PersistentTerminal.run(name, connection: connection, resume: "rws claude --attach \(name)") {
+        try await PersistentTerminal.run(name, connection: connection, resume: "rws claude --attach \(name)") {
             ssh, configuration, reattaching in
             if reattaching { return try await ssh.openPersistentShell(named: name, opening: .takeOver, configuration) }
             let options = try start.options(project: project, locations: locations)

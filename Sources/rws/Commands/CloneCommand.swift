@@ -48,7 +48,7 @@ struct CloneCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        await runReportingErrors(json: json) {
+        try await runReportingErrors(json: json) {
             let options = CloneOptions(allowLocal: allowLocal, stallTimeout: stallTimeout?.duration ?? .seconds(60))
             let (url, name, branch, depth) = (url, name, branch, depth)
             let project = try await connection.withConnection { ssh in
@@ -61,10 +61,8 @@ struct CloneCommand: AsyncParsableCommand {
                 let interrupt = ending.handle { clone.cancel() }
                 defer { interrupt.remove() }
                 do {
-                    return try await mappingProjectErrors {
-                        defer { view.finish() }
-                        return try await clone.value
-                    }
+                    defer { view.finish() }
+                    return try await clone.value
                 } catch {
                     throw ending.reporting(error)
                 }

@@ -27,7 +27,7 @@ struct CommitCommand: AsyncParsableCommand {
     var message: String
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             let id = try await ReviewSupport.with(connection, workspace, project: project) { try await $0.commit(message: message) }
             Terminal.out("committed \(id)\n")
             return 0

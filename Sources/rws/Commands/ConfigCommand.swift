@@ -30,7 +30,7 @@ struct ConfigCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            await runReportingErrors(json: json) {
+            try await runReportingErrors(json: json) {
                 let resolved = try connection.resolve()
                 if json {
                     Terminal.out(try resolved.jsonString() + "\n")

@@ -29,12 +29,10 @@ struct CreateCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        await runReportingErrors(json: json) {
-            try await mappingProjectErrors { try ProjectName.validateNew(name) }  // before connecting: a usage error
+        try await runReportingErrors(json: json) {
+            try ProjectName.validateNew(name)  // before connecting: a usage error
             let project = try await connection.withConnection { ssh in
-                try await mappingProjectErrors {
-                    try await ProjectManager(connection: ssh, locations: workspace.locations()).createProject(name: name, gitInit: gitInit)
-                }
+                try await ProjectManager(connection: ssh, locations: workspace.locations()).createProject(name: name, gitInit: gitInit)
             }
             Terminal.out(json ? try ProjectTable.json(encoding: project) : "created \(project.path)\n")
             return 0

@@ -40,18 +40,14 @@ struct DeleteCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        await runReportingErrors(json: json) {
-            try await mappingProjectErrors { try ProjectName.validateExisting(name) }  // before connecting: a usage error
+        try await runReportingErrors(json: json) {
+            try ProjectName.validateExisting(name)  // before connecting: a usage error
             let report = try await connection.withConnection { ssh in
                 let manager = ProjectManager(connection: ssh, locations: workspace.locations())
-                let plan = try await mappingProjectErrors {
-                    try await manager.deleteProject(name: name, includingHistory: withHistory, dryRun: true)
-                }
+                let plan = try await manager.deleteProject(name: name, includingHistory: withHistory, dryRun: true)
                 if dryRun { return plan }
                 if !yes { try Self.confirm(plan) }
-                return try await mappingProjectErrors {
-                    try await manager.deleteProject(name: name, includingHistory: withHistory)
-                }
+                return try await manager.deleteProject(name: name, includingHistory: withHistory)
             }
             Terminal.out(try Self.render(report, json: json))
             return 0

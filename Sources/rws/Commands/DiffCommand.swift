@@ -58,7 +58,7 @@ struct DiffCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        await runReportingErrors(json: json) {
+        try await runReportingErrors(json: json) {
             let base: GitDiffBase = staged ? .staged : since.map(GitDiffBase.revision) ?? .workTree
             let limits =
                 stat

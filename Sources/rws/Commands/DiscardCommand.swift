@@ -32,7 +32,7 @@ struct DiscardCommand: AsyncParsableCommand {
     var paths: [String]
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             if !force { try confirm() }
             try await ReviewSupport.with(connection, workspace, project: project) { try await $0.discard(paths.map(GitPath.init)) }
             Terminal.out("discarded the changes to \(paths.count) path\(paths.count == 1 ? "" : "s")\n")

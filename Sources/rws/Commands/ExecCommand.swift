@@ -35,7 +35,7 @@ struct ExecCommand: AsyncParsableCommand {
 
     func run() async throws {
         let line = command.joined(separator: " ")
-        await runReportingErrors {
+        try await runReportingErrors {
             do {
                 return try await connection.withConnection { ssh in
                     try await Self.execute(line, on: ssh, timeout: timeout?.duration).shellCode

@@ -36,7 +36,7 @@ struct ExportCommand: AsyncParsableCommand {
     var thinking = false
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             var options = RenderOptions(toolResultLineLimit: format == .text ? 20 : nil)
             options.includeThinking = thinking
             // Raw to a file or a pipe; a terminal gets control characters shown, never obeyed.

@@ -40,7 +40,7 @@ struct FilesCommand: AsyncParsableCommand {
     var words: [String] = []
 
     func run() async throws {
-        await runReportingErrors(json: json) {
+        try await runReportingErrors(json: json) {
             guard (1...2).contains(words.count) else {
                 throw CLIError.usage("give a query, optionally after a project: rws files [PROJECT] QUERY")
             }

@@ -80,7 +80,7 @@ struct ForwardCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             try await connection.withConnection(reconnect: ReconnectPolicy(maximumDelay: .seconds(15), waitForConnection: .seconds(60))) {
                 ssh in
                 let ending = EndingSignal()

@@ -50,7 +50,7 @@ struct GetCommand: AsyncParsableCommand {
     var recursive = false
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             try requireRemotePath(remote)
             let target = Self.localPath(for: remote, local: local)
             let meter = Terminal.isTTY(2) ? ProgressLine(name: URL(fileURLWithPath: target).lastPathComponent) : nil

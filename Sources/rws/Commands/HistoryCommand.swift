@@ -90,7 +90,7 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        await runReportingErrors(json: format == .json) {
+        try await runReportingErrors(json: format == .json) {
             var options = RenderOptions()
             options.includeThinking = thinking
             guard RemoteSessionsSupport.isRemote(session, connection: connection) else {

@@ -42,8 +42,8 @@ struct HooksCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print JSON.")
         var json = false
 
-        func run(_ body: @escaping (ClaudeHooks) async throws -> Int32) async {
-            await runReportingErrors(json: json) {
+        func run(_ body: @escaping (ClaudeHooks) async throws -> Int32) async throws {
+            try await runReportingErrors(json: json) {
                 try await connection.withConnection { ssh in
                     try await body(ClaudeHooks(connection: ssh, locations: workspace.locations()))
                 }
@@ -64,7 +64,7 @@ struct HooksCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            await target.run { hooks in
+            try await target.run { hooks in
                 let change = try await hooks.install(project: target.project)
                 HooksCommand.report(change, json: target.json)
                 if !target.json, case .installed = change {
@@ -89,7 +89,7 @@ struct HooksCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            await target.run { hooks in
+            try await target.run { hooks in
                 let status = try await hooks.status(project: target.project)
                 if target.json {
                     let object: [String: Any] = [
@@ -120,7 +120,7 @@ struct HooksCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            await target.run { hooks in
+            try await target.run { hooks in
                 HooksCommand.report(try await hooks.remove(project: target.project), json: target.json)
                 return 0
             }

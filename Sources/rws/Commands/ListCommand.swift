@@ -39,7 +39,7 @@ struct ListCommand: AsyncParsableCommand {
     var path = "~"
 
     func run() async throws {
-        await runReportingErrors(json: json) {
+        try await runReportingErrors(json: json) {
             try requireRemotePath(path)
             let entries = try await connection.withConnection { ssh in
                 try await Self.entries(at: path, on: ssh, targets: long || json)

@@ -25,7 +25,7 @@ struct PortsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        await runReportingErrors(json: json) {
+        try await runReportingErrors(json: json) {
             try await connection.withConnection { ssh in
                 let ports = try await ssh.listeningPorts()
                 if json {

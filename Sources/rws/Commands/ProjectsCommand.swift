@@ -29,11 +29,9 @@ struct ProjectsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        await runReportingErrors(json: json) {
+        try await runReportingErrors(json: json) {
             let projects = try await connection.withConnection { ssh in
-                try await mappingProjectErrors {
-                    try await ProjectManager(connection: ssh, locations: workspace.locations()).listProjects()
-                }
+                try await ProjectManager(connection: ssh, locations: workspace.locations()).listProjects()
             }
             Terminal.out(json ? try ProjectTable.json(projects) : ProjectTable.text(projects))
             return 0

@@ -31,7 +31,7 @@ struct PushCommand: AsyncParsableCommand {
     var refspecs: [String] = []
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             let view = CloneProgressView()
             try await ReviewSupport.with(connection, workspace, project: project) { review in
                 defer { view.finish() }

@@ -51,7 +51,7 @@ struct PutCommand: AsyncParsableCommand {
     var recursive = false
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             let source = NSString(string: local).expandingTildeInPath
             guard FileManager.default.fileExists(atPath: source) else {
                 throw CLIError.failed("no such file: \(local) (a file on this machine); check the path", code: RWSExitCode.noInput)

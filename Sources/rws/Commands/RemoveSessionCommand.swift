@@ -26,7 +26,7 @@ struct RemoveSessionCommand: AsyncParsableCommand {
     var yes = false
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             guard yes || Terminal.isTTY(STDIN_FILENO) else {
                 throw CLIError.usage("deleting needs confirmation: add --yes when not at a terminal")
             }

@@ -24,7 +24,7 @@ struct RenameCommand: AsyncParsableCommand {
     var title: String
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             let renamed = try await RemoteSessionsSupport.with(connection, workspace) { try await $0.renameSession(session, title: title) }
             Terminal.out("renamed \(renamed.id)\n")
             return 0

@@ -63,7 +63,7 @@ struct SearchCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        await runReportingErrors(json: json) {
+        try await runReportingErrors(json: json) {
             guard limit > 0 else { throw CLIError.usage("--limit must be a positive number, not \(limit)") }
             let start = try since.map { try Self.time(of: $0, now: Int(Date().timeIntervalSince1970)) }
             let search = SessionSearchQuery(

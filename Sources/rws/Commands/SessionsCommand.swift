@@ -42,7 +42,7 @@ struct SessionsCommand: AsyncParsableCommand {
     var limit: Int?
 
     func run() async throws {
-        await runReportingErrors(json: json) {
+        try await runReportingErrors(json: json) {
             if let local {
                 let folder = URL(fileURLWithPath: NSString(string: local).expandingTildeInPath)
                 var isFolder: ObjCBool = false

@@ -67,15 +67,17 @@ struct ShellCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if listPersistent || killPersistent != nil { return await PersistentTerminal.manage(kill: killPersistent, connection: connection) }
+        if listPersistent || killPersistent != nil {
+            return try await PersistentTerminal.manage(kill: killPersistent, connection: connection)
+        }
         if persist {
             let name = name ?? "rws"
-            return await PersistentTerminal.run(name, connection: connection, resume: "rws shell --persist \(name)") {
+            return try await PersistentTerminal.run(name, connection: connection, resume: "rws shell --persist \(name)") {
                 ssh, configuration, _ in
                 try await ssh.openPersistentShell(named: name, configuration)
             }
         }
-        await runReportingErrors {
+        try await runReportingErrors {
             try await connection.withConnection { ssh in
                 guard Terminal.isTTY(STDIN_FILENO) else {
                     Terminal.err("rws: stdin is not a terminal: running without a remote terminal (no PTY)\n")

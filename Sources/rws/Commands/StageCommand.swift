@@ -27,7 +27,7 @@ struct StageCommand: AsyncParsableCommand {
     var paths: [String]
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             try await ReviewSupport.with(connection, workspace, project: project) { try await $0.stage(paths.map(GitPath.init)) }
             Terminal.out("staged \(paths.count) path\(paths.count == 1 ? "" : "s")\n")
             return 0
@@ -58,7 +58,7 @@ struct UnstageCommand: AsyncParsableCommand {
     var paths: [String]
 
     func run() async throws {
-        await runReportingErrors {
+        try await runReportingErrors {
             try await ReviewSupport.with(connection, workspace, project: project) { try await $0.unstage(paths.map(GitPath.init)) }
             Terminal.out("unstaged \(paths.count) path\(paths.count == 1 ? "" : "s")\n")
             return 0

@@ -29,7 +29,7 @@ struct StatusCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        await runReportingErrors(json: json) {
+        try await runReportingErrors(json: json) {
             let status = try await ReviewSupport.with(connection, workspace, project: project) { try await $0.status() }
             Terminal.out(
                 json ? try ProjectTable.json(encoding: ReviewJSON.Status(status)) : ReviewText(colors: .forStandardOutput()).status(status))

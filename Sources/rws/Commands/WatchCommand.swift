@@ -52,7 +52,7 @@ struct WatchCommand: AsyncParsableCommand {
     var fromStart = false
 
     func run() async throws {
-        await runReportingErrors(json: json) {
+        try await runReportingErrors(json: json) {
             let interactive = !noAnswer && !json && Terminal.isTTY(STDIN_FILENO)
             return try await connection.withConnection(reconnect: .init()) { ssh in
                 let locations = workspace.locations()

@@ -19,50 +19,79 @@ enum CLIError: Error, CustomStringConvertible {
     }
 }
 
+/// An error the CLI reports as one line and a documented exit code (docs/cli.md). Every error
+/// type rws knows conforms (below and beside each area's error), so reporting is one cast.
+protocol ReportableError: Error {
+    /// The line shown after `rws: `.
+    var message: String { get }
+    /// The exit code: 64 (`ExitCode.validationFailure`) when the command line is wrong.
+    var exitCode: Int32 { get }
+}
+
+extension ReportableError {
+    /// Whether the command line (or its environment) is wrong: exit 64, with a pointer to `rws help`.
+    var isUsageError: Bool { exitCode == ExitCode.validationFailure.rawValue }
+}
+
+extension CLIError: ReportableError {
+    var message: String { description }
+    var exitCode: Int32 {
+        switch self {
+        case .usage: return ExitCode.validationFailure.rawValue
+        case .failed(_, let code): return code
+        }
+    }
+}
+
+extension SSHConfigError: ReportableError {
+    var message: String { description }
+    var exitCode: Int32 { isUsageError ? ExitCode.validationFailure.rawValue : RWSExitCode.failure }
+}
+
+extension RemoteSessionError: ReportableError {
+    var message: String { description }
+    var exitCode: Int32 { isUsageError ? ExitCode.validationFailure.rawValue : RWSExitCode.failure }
+}
+
+extension SSHError: ReportableError {
+    var message: String { description }
+    var exitCode: Int32 {
+        switch self {
+        case .timedOut: return RWSExitCode.timedOut
+        case .stopFailed, .stopUnverified: return RWSExitCode.stopFailed
+        case .cancelled: return RWSExitCode.interrupted
+        case .invalidArgument, .persistentShellNotFound, .commandTooLong: return ExitCode.validationFailure.rawValue
+        case .persistentShellUnavailable: return RWSExitCode.failure
+        default: return RWSExitCode.connectionFailed
+        }
+    }
+}
+
 /// Runs a command body and turns every error into one line on stderr (or, with `json`, a JSON
-/// object `{"error": message, "exitCode": code, "type": "error"}` on stdout) and a documented exit code.
-func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) async -> Never {
+/// object `{"error": message, "exitCode": code, "type": "error"}` on stdout). A code other than 0,
+/// the body's own or an error's, ends the command with `ExitCode` (only `RWS.main` exits).
+func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) async throws {
     let code: Int32
-    let message: String
     do {
-        exit(try await body())
-    } catch let error as CLIError {
-        switch error {
-        case .usage(let text):
-            message = text
-            code = ExitCode.validationFailure.rawValue
-        case .failed(let text, let exitCode):
-            message = text
-            code = exitCode
-        }
-    } catch let error as SSHConfigError {
-        message = error.description
-        code = error.isUsageError ? ExitCode.validationFailure.rawValue : RWSExitCode.failure
-    } catch let error as RemoteSessionError {
-        message = error.description
-        code = error.isUsageError ? ExitCode.validationFailure.rawValue : RWSExitCode.failure
-    } catch let error as SSHError {
-        message = error.description
-        switch error {
-        case .timedOut: code = RWSExitCode.timedOut
-        case .stopFailed, .stopUnverified: code = RWSExitCode.stopFailed
-        case .cancelled: code = RWSExitCode.interrupted
-        case .invalidArgument, .persistentShellNotFound, .commandTooLong: code = ExitCode.validationFailure.rawValue
-        case .persistentShellUnavailable: code = RWSExitCode.failure
-        default: code = RWSExitCode.connectionFailed
-        }
+        code = try await body()
     } catch {
-        message = plainDescription(of: error)
-        code = RWSExitCode.failure
+        let (message, errorCode) = report(error)
+        code = errorCode
+        if json {
+            printJSONError(message, code: code)
+        } else {
+            let hint = code == ExitCode.validationFailure.rawValue ? "\nSee 'rws help' for usage." : ""
+            // Messages can quote the box (remote stderr, names): shown, never obeyed by the terminal.
+            Terminal.err("rws: \(message.safeText)\(hint)\n")
+        }
     }
-    if json {
-        printJSONError(message, code: code)
-    } else {
-        let hint = code == ExitCode.validationFailure.rawValue ? "\nSee 'rws help' for usage." : ""
-        // Messages can quote the box (remote stderr, names): shown, never obeyed by the terminal.
-        Terminal.err("rws: \(message.safeText)\(hint)\n")
-    }
-    exit(code)
+    if code != 0 { throw ExitCode(code) }
+}
+
+/// What is said for `error` and its exit code: its own, or a local failure (1) in rws's words.
+func report(_ error: any Error) -> (message: String, code: Int32) {
+    if let error = error as? any ReportableError { return (error.message, error.exitCode) }
+    return (plainDescription(of: error), RWSExitCode.failure)
 }
 
 /// An error's own description; a Foundation file error that reaches this far is said in the C

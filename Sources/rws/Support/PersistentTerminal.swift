@@ -12,8 +12,8 @@ enum PersistentTerminal {
 
     /// Attaches to session `name` with `open` and stays attached; `resume` is the command line that
     /// comes back to it, said when rws detaches.
-    static func run(_ name: String, connection: ConnectionOptions, resume: String, open: @escaping Open) async {
-        await runReportingErrors {
+    static func run(_ name: String, connection: ConnectionOptions, resume: String, open: @escaping Open) async throws {
+        try await runReportingErrors {
             guard Terminal.isTTY(STDIN_FILENO) else {
                 throw CLIError.usage("a persistent session needs a terminal, and stdin is not one: run this in a terminal")
             }
@@ -66,8 +66,8 @@ enum PersistentTerminal {
     }
 
     /// `--list-persistent` (no `kill`) or `--kill-persistent NAME`.
-    static func manage(kill: String?, connection: ConnectionOptions) async {
-        await runReportingErrors {
+    static func manage(kill: String?, connection: ConnectionOptions) async throws {
+        try await runReportingErrors {
             try await connection.withConnection { ssh in
                 if let name = kill {
                     try await ssh.killPersistentShell(named: name)

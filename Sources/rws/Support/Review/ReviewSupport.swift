@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import RemoteWorkspace
 import SSHClient
@@ -13,37 +14,28 @@ enum ReviewSupport {
         guard let project = project ?? environment["RWS_PROJECT"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw CLIError.usage("name a project (a name in the workspace root, or a path on the box), or set RWS_PROJECT")
         }
-        if !(project.hasPrefix("~") || project.contains("/")) {
-            do {
-                try ProjectName.validateExisting(project)
-            } catch {
-                throw error.cliError
-            }
-        }
+        if !(project.hasPrefix("~") || project.contains("/")) { try ProjectName.validateExisting(project) }
         return workspace.locations().directory(ofProject: project)
     }
 
-    /// Runs `body` with a review of `project`, turning a ``ReviewError`` into the CLI's error.
+    /// Runs `body` with a review of `project`.
     static func with<T>(
         _ connection: ConnectionOptions, _ workspace: WorkspaceOptions, project: String?, _ body: (ProjectReview) async throws -> T
     ) async throws -> T {
         let directory = try directory(for: project, workspace: workspace)
         return try await connection.withConnection { ssh in
-            do {
-                return try await body(ProjectReview(connection: ssh, directory: directory))
-            } catch let error as ReviewError {
-                throw error.cliError
-            }
+            try await body(ProjectReview(connection: ssh, directory: directory))
         }
     }
 }
 
-extension ReviewError {
+extension ReviewError: ReportableError {
+    var message: String { description }
     /// Bad input is a usage error (exit 64); anything else exits 1.
-    var cliError: CLIError {
+    var exitCode: Int32 {
         switch self {
-        case .invalidRevision, .invalidPath: return .usage(description)
-        default: return .failed(description, code: RWSExitCode.failure)
+        case .invalidRevision, .invalidPath: return ExitCode.validationFailure.rawValue
+        default: return RWSExitCode.failure
         }
     }
 }
