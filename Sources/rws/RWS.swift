@@ -42,10 +42,16 @@ struct RWS: AsyncParsableCommand {
         ]
     )
 
-    /// ArgumentParser's `main`, except that a command line asking for `--json` gets a parse error
-    /// as the same JSON object as every other error (``printJSONError(_:code:)``), not as text.
+    /// Runs the command line and exits with its code.
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        Foundation.exit(await run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// ArgumentParser's `main` without exiting: parses `arguments`, runs the command and returns its
+    /// exit code; errors and help are written through ``Terminal`` (so `Terminal.capture` catches
+    /// them in-process). A command line asking for `--json` gets a parse error as the same JSON
+    /// object as every other error (``printJSONError(_:code:)``), not as text.
+    static func run(_ arguments: [String]) async -> Int32 {
         if let unknown = UnknownCommand.find(in: arguments, root: RWS.self) {
             let code = ExitCode.validationFailure.rawValue
             if arguments.contains("--json") {
@@ -53,7 +59,7 @@ struct RWS: AsyncParsableCommand {
             } else {
                 Terminal.err("rws: \(unknown.description.safeText)\n")
             }
-            Foundation.exit(code)
+            return code
         }
         do {
             var command = try parseAsRoot(arguments)
@@ -62,14 +68,18 @@ struct RWS: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            return ExitCode.success.rawValue
         } catch {
             let code = exitCode(for: error)
             // After `--` the words are the remote command's, not rws's.
-            guard code != .success, !(error is ExitCode), arguments.prefix(while: { $0 != "--" }).contains("--json") else {
-                exit(withError: error)
+            if code != .success, !(error is ExitCode), arguments.prefix(while: { $0 != "--" }).contains("--json") {
+                printJSONError(message(for: error), code: code.rawValue)
+                return code.rawValue
             }
-            printJSONError(message(for: error), code: code.rawValue)
-            Foundation.exit(code.rawValue)
+            // As ArgumentParser's `exit(withError:)`: help and version on stdout, errors on stderr.
+            let text = fullMessage(for: error)
+            if !text.isEmpty { code == .success ? Terminal.out(text + "\n") : Terminal.err(text + "\n") }
+            return code.rawValue
         }
     }
 }

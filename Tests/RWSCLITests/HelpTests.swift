@@ -2,12 +2,11 @@ import Foundation
 import RWSTestSupport
 import Testing
 
+/// Help and usage errors, in-process (`InProcessRWS`): they need no box and no environment.
 @Suite struct HelpTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-help-home").path
-
     /// Every subcommand listed by `rws --help` (nested ones as "config show").
-    private func subcommands(of prefix: [String] = []) throws -> [[String]] {
-        let help = try RWSBinary.run(prefix + ["--help"], home: home).stdout
+    private func subcommands(of prefix: [String] = []) async throws -> [[String]] {
+        let help = await InProcessRWS.run(prefix + ["--help"]).stdout
         var inSubcommands = false
         let names = help.split(separator: "\n").compactMap { line -> String? in
             if !line.hasPrefix(" ") {
@@ -17,42 +16,58 @@ import Testing
             guard inSubcommands, line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
             return line.split(separator: " ").first.map(String.init)
         }.filter { $0 != "See" && $0 != "help" }
-        return try names.flatMap { name -> [[String]] in
+        var commands: [[String]] = []
+        for name in names {
             let path = prefix + [name]
-            let nested = try subcommands(of: path)
-            return nested.isEmpty ? [path] : nested
+            let nested = try await subcommands(of: path)
+            commands += nested.isEmpty ? [path] : nested
         }
+        return commands
     }
 
-    @Test func askHelpSaysItRunsClaudeCodeHeadlessAndPointsAtTheTerms() throws {
-        let help = try RWSBinary.run(["ask", "--help"], home: home).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    @Test func askHelpSaysItRunsClaudeCodeHeadlessAndPointsAtTheTerms() async throws {
+        let help = await InProcessRWS.run(["ask", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("rws ask runs Claude Code in its headless stream-json mode (the mode of the Claude Agent SDK)"))
         #expect(help.contains("rws claude runs its interactive UI"))
         #expect(help.contains("check their current terms"))
     }
 
-    @Test func theRootHelpShowsAnExample() throws {
-        let outcome = try RWSBinary.run(["--help"], home: home)
+    @Test func theRootHelpShowsAnExample() async throws {
+        let outcome = await InProcessRWS.run(["--help"])
+        #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("Examples:"))
         #expect(outcome.stdout.contains("rws exec --host"))
     }
 
-    @Test func everySubcommandsHelpShowsAnExample() throws {
-        let commands = try subcommands()
-        #expect(commands.count >= 4)
+    @Test func everySubcommandsHelpShowsAnExample() async throws {
+        let commands = try await subcommands()
+        #expect(commands.count >= 30)
         for command in commands {
-            let outcome = try RWSBinary.run(command + ["--help"], home: home)
+            let outcome = await InProcessRWS.run(command + ["--help"])
             #expect(outcome.status == 0)
             #expect(outcome.stdout.contains("Examples:"), "rws \(command.joined(separator: " ")) --help has no example")
         }
     }
 
-    @Test func aWrongFlagPrintsTheFixNotAStackTrace() throws {
-        let outcome = try RWSBinary.run(["exec", "--hots", "box", "--", "true"], home: home)
+    @Test func aWrongFlagPrintsTheFixNotAStackTrace() async throws {
+        let outcome = await InProcessRWS.run(["exec", "--hots", "box", "--", "true"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("--hots"))
         #expect(outcome.stderr.contains("Usage:") || outcome.stderr.contains("--help"))
         #expect(!outcome.stderr.contains("Fatal error"))
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    /// The binary itself still says the same: what the in-process tests run is what users run.
+    @Test func theBuiltBinaryPrintsTheSameHelpAndUsageError() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-help-home").path
+        for arguments in [["--help"], ["exec", "--hots", "box", "--", "true"]] {
+            let inProcess = await InProcessRWS.run(arguments)
+            let spawned = try RWSBinary.run(arguments, home: home)
+            #expect(spawned.status == inProcess.status, "\(arguments)")
+            #expect(spawned.stdout == inProcess.stdout, "\(arguments)")
+            #expect(spawned.stderr == inProcess.stderr, "\(arguments)")
+        }
     }
 }
 

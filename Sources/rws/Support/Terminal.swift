@@ -1,17 +1,42 @@
 import Foundation
 import Platform
+import Synchronization
 
 /// Writing to the local standard streams without Foundation's buffering surprises.
 enum Terminal {
     /// Writes all of `bytes`; false when the descriptor failed (a closed pipe).
     @discardableResult
     static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        (try? SystemCall.writeAll(fd, bytes)) != nil
+        if let capture, fd == STDOUT_FILENO || fd == STDERR_FILENO {
+            capture.append(bytes, toStandardError: fd == STDERR_FILENO)
+            return true
+        }
+        return (try? SystemCall.writeAll(fd, bytes)) != nil
     }
+
+    /// Where a command run in-process (`RWS.run(_:)` under a test) writes its standard output and
+    /// error instead of the process's; nil for the real streams.
+    @TaskLocal static var capture: OutputCapture?
 
     static func out(_ text: String) { write(Array(text.utf8), to: STDOUT_FILENO) }
     static func err(_ text: String) { write(Array(text.utf8), to: STDERR_FILENO) }
 
     /// Whether `fd` is a terminal.
     static func isTTY(_ fd: Int32) -> Bool { SystemCall.isTerminal(fd) }
+}
+
+/// The standard output and error of a command run in-process, as bytes in the order written.
+final class OutputCapture: Sendable {
+    private let streams = Mutex<(out: [UInt8], err: [UInt8])>(([], []))
+
+    init() {}
+
+    func append(_ bytes: [UInt8], toStandardError: Bool) {
+        streams.withLock { toStandardError ? $0.err.append(contentsOf: bytes) : $0.out.append(contentsOf: bytes) }
+    }
+
+    /// What was written to standard output.
+    var standardOutput: String { streams.withLock { String(decoding: $0.out, as: UTF8.self) } }
+    /// What was written to standard error.
+    var standardError: String { streams.withLock { String(decoding: $0.err, as: UTF8.self) } }
 }
