@@ -7,8 +7,8 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct CommandLineConventionsTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-conventions-\(UUID().uuidString.prefix(8))").path
 
-    @Test func theRootHelpGroupsTheSubcommandsByWhatTheyWorkOn() throws {
-        let help = try RWSBinary.run(["--help"], home: home).stdout
+    @Test func theRootHelpGroupsTheSubcommandsByWhatTheyWorkOn() async throws {
+        let help = await InProcessRWS.run(["--help"]).stdout
         let groups = [
             "CONNECTION": ["exec", "shell", "forward", "ports", "config"],
             "PROJECTS": ["projects", "create", "clone", "delete"],
@@ -25,8 +25,8 @@ import Testing
         #expect(!help.contains("\nSUBCOMMANDS:"), "no subcommand is left out of a group")
     }
 
-    @Test func localFileArgumentsCompleteFilesAndPathsOnTheBoxDoNot() throws {
-        let dump = try RWSBinary.run(["--experimental-dump-help"], home: home)
+    @Test func localFileArgumentsCompleteFilesAndPathsOnTheBoxDoNot() async throws {
+        let dump = await InProcessRWS.run(["--experimental-dump-help"])
         let root = try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any]
         let commands = (root?["command"] as? [String: Any])?["subcommands"] as? [[String: Any]] ?? []
         func completion(_ command: String, _ argument: String) -> String {
@@ -115,14 +115,14 @@ import Testing
         #expect(json.status == 64 && object?["exitCode"] as? Int == 64, "\(json.stdout)")
     }
 
-    @Test func aCommandLineTheParserRefusesIsAJSONObjectWhenItAsksForJSON() throws {
-        let refused = try RWSBinary.run(["sessions", "--json", "--bogus"], home: home)
+    @Test func aCommandLineTheParserRefusesIsAJSONObjectWhenItAsksForJSON() async throws {
+        let refused = await InProcessRWS.run(["sessions", "--json", "--bogus"])
         let object = try JSONSerialization.jsonObject(with: Data(refused.stdout.utf8)) as? [String: Any]
         #expect(refused.status == 64 && object?["exitCode"] as? Int == 64, "\(refused.stdout)")
         #expect((object?["error"] as? String)?.contains("--bogus") == true, "\(refused.stdout)")
         #expect(refused.stderr.isEmpty, "\(refused.stderr)")
         // A --json after -- belongs to the remote command: the error stays text for a person.
-        let remote = try RWSBinary.run(["exec", "--hots", "box", "--", "tool", "--json"], home: home)
+        let remote = await InProcessRWS.run(["exec", "--hots", "box", "--", "tool", "--json"])
         #expect(remote.status == 64 && remote.stdout.isEmpty && remote.stderr.contains("--hots"), "\(remote.stderr)")
     }
 
