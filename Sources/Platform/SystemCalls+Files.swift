@@ -162,3 +162,30 @@ public struct AppendingFile: ~Copyable {
         return Int(end) - written
     }
 }
+
+/// An exclusive advisory lock (`flock`) on a file, so that cooperating processes take turns; it
+/// is released by ``release()``, when the value goes away, or when the process ends, however it ends.
+public struct FileLock: ~Copyable {
+    private let fd: Int32
+    /// False when another process held the lock for longer than the wait: the holder goes on unlocked.
+    public let isHeld: Bool
+
+    /// Takes the lock on the file at `path` (created with `mode` when missing), trying until
+    /// `limit` has passed.
+    public init(path: String, mode: mode_t, waitingUpTo limit: Duration) throws(SystemCallError) {
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SystemCallError("open") }
+        let deadline = ContinuousClock.now + limit
+        var held = flock(fd, LOCK_EX | LOCK_NB) == 0
+        while !held, errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline {
+            usleep(10_000)
+            held = flock(fd, LOCK_EX | LOCK_NB) == 0
+        }
+        isHeld = held
+    }
+
+    /// Releases the lock now.
+    public consuming func release() {}
+
+    deinit { SystemCall.close(fd) }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import RWSTestSupport
 import RemoteWorkspace
 import SSHClient
@@ -121,6 +122,33 @@ import Testing
             #expect(grown.statistics.filesGrown == 1 && grown.statistics.filesRead == 0)
             #expect(grown.sessions.first?.summary.messageCount == 61)
             #expect(grown.sessions.first?.summary.lastTimestamp == "2026-03-04T05:06:07.000Z")
+        }
+    }
+
+    /// rws processes listing at once take turns writing the cache (`sessions.lock` beside it), so
+    /// the index written last names the byte file left last: a listing waits while another holds it.
+    @Test func aListingWritesTheCacheOnlyOnceAnotherWriterIsDone() async throws {
+        let sandbox = try SessionSandbox(place: .local)
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus(only: ["marot__spotter__short"])
+        let path = try sandbox.writeSession(Self.id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: Self.id)])
+        let lockPath = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("lock").path
+        try await sandbox.withSessions { sessions in
+            _ = try await sessions.listing()
+            let index = try Data(contentsOf: sandbox.cacheFile)
+            try Self.append(Records.assistant("hi", uuid: "a1", parent: "u1", session: Self.id), to: path)
+            let other = try FileLock(path: lockPath, mode: 0o600, waitingUpTo: .zero)
+            let held = other.isHeld
+            #expect(held)
+            let listing = Task { try await sessions.listing() }
+            // A local listing of two files takes milliseconds: one still running after a second waits.
+            try await Task.sleep(for: .seconds(1))
+            #expect(try Data(contentsOf: sandbox.cacheFile) == index, "no index written while another writer holds the lock")
+            other.release()
+            let grown = try await listing.value
+            #expect(grown.statistics.filesGrown == 1)
+            #expect(try Data(contentsOf: sandbox.cacheFile) != index)
+            #expect(try await sessions.listing().statistics.cacheHits == grown.statistics.filesSeen)
         }
     }
 

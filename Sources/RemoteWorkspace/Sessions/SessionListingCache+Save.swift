@@ -3,7 +3,8 @@ import Platform
 
 extension SessionListingCache {
     /// Stores `entries`: the bytes of windows read now are appended to the byte file, unchanged
-    /// entries keep where their bytes are, and the index is replaced atomically. The byte file is
+    /// entries keep where their bytes are, and the index is replaced atomically, one process at a
+    /// time (`sessions.lock`). The byte file is
     /// written anew (compacted) when it is missing or foreign, when an append was torn, or when
     /// less of it is in use than not.
     func save(_ entries: [(CachedSession, CacheFileFormat.EntryBytes)], loadedGeneration: UInt64?) throws {
@@ -14,12 +15,17 @@ extension SessionListingCache {
             throw RemoteSessionError.cacheUnwritable(path: folder.path, reason: error.reason)
         }
         do throws(SystemCallError) {
+            // rws processes listing at once take turns, so the index written last always names the
+            // byte file left last. One that waited longer than any save takes saves as before: its
+            // index may then name a byte file another compacted, which is listed again, never misread.
+            let turn = try FileLock(path: lockURL.path, mode: 0o600, waitingUpTo: .seconds(5))
             if let (index, generation) = try appended(entries, loadedGeneration: loadedGeneration) {
                 try replace(fileURL, with: CacheFileFormat.encodeIndex(index, generation: generation))
             } else {
                 let (index, generation) = try compacted(entries)
                 try replace(fileURL, with: CacheFileFormat.encodeIndex(index, generation: generation))
             }
+            turn.release()
         } catch {
             throw RemoteSessionError.cacheUnwritable(path: fileURL.path, reason: error.reason)
         }

@@ -12,8 +12,8 @@ import SSHClient
 ///
 /// It is two files: a small index, written to a temporary file renamed over
 /// the old one, and the bytes, only appended to, so that a listing that read a few files writes
-/// only their bytes. A reader never sees half an index, and two rws processes listing at once
-/// leave one complete cache (the last index written). A file that is damaged, truncated or of
+/// only their bytes. A reader never sees half an index, and rws processes listing at once take
+/// turns writing (`sessions.lock`), leaving one complete cache (the last index written). A file that is damaged, truncated or of
 /// another version is ignored and rebuilt.
 public struct SessionListingCache: Sendable {
     /// The cache file.
@@ -49,6 +49,8 @@ public struct SessionListingCache: Sendable {
 
     /// The byte file beside the index (`sessions.bytes`).
     var bytesURL: URL { fileURL.deletingPathExtension().appendingPathExtension("bytes") }
+    /// The lock file beside the index (`sessions.lock`), held while the cache is written.
+    var lockURL: URL { fileURL.deletingPathExtension().appendingPathExtension("lock") }
 
     /// The cached entries; empty when there is no cache or it cannot be trusted.
     func load() -> CacheContents {
