@@ -1,8 +1,9 @@
 import Foundation
 import Platform
 import RWSTestSupport
-import SSHClient
 import Testing
+
+@testable import SSHClient
 
 /// What differs between OpenSSH sshd and dropbear as rws meets them, each as docs/servers.md
 /// states it. The differences the other suites meet are asserted there (RSA keys in
@@ -72,6 +73,32 @@ import Testing
         for fd in idle { SystemCall.close(fd) }
         try await RemoteProcesses.waitUntil { server.connectionProcesses.isEmpty }
         await (try await server.connect()).close()
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func theServersIdentificationSaysWhichSoftwareAndWhetherOverlappingCommandsAbort(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let (identification, aborts) = try await server.withConnection { ($0.serverIdentification, $0.serverAbortsOnOverlappingCommands) }
+        switch kind {
+        case .openssh:
+            #expect(identification.hasPrefix("SSH-2.0-OpenSSH_"), "\(identification)")
+            #expect(!aborts)
+        case .dropbear:
+            // This machine's dropbear (2022.83, Debian bookworm) is one that aborts (docs/servers.md).
+            #expect(identification.hasPrefix("SSH-2.0-dropbear_2022.83"), "\(identification)")
+            #expect(aborts)
+        }
+    }
+
+    @Test func onlyDropbear2022Point82To2024Point85AbortOnOverlappingCommands() {
+        let cases: [(String, Bool)] = [
+            ("SSH-2.0-dropbear_2022.82", true), ("SSH-2.0-dropbear_2022.83", true), ("SSH-2.0-dropbear_2024.85", true),
+            ("SSH-2.0-dropbear_2024.86", false), ("SSH-2.0-dropbear_2020.81", false), ("SSH-2.0-dropbear_2025.87", false),
+            ("SSH-2.0-dropbear", false), ("SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3", false), ("", false),
+        ]
+        for (identification, aborts) in cases {
+            #expect(SSHConnection.abortsOnOverlappingCommands(identification: identification) == aborts, "\(identification)")
+        }
     }
 
     @Test(arguments: ServerKind.allCases)

@@ -7,7 +7,9 @@ import Logging
 struct ConnectionEstablishment {
     let configuration: SSHConnectionConfiguration
 
-    func establish() throws(SSHError) -> (TCPSocket, SSHTransport) {
+    /// The socket, the authenticated session, and the server's identification string
+    /// (`SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3`) as it sent it.
+    func establish() throws(SSHError) -> (TCPSocket, SSHTransport, String?) {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         let logger = configuration.logger
         logger.info("connecting", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
@@ -30,12 +32,13 @@ struct ConnectionEstablishment {
             if rc != 0 {
                 throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: describeHandshakeFailure(transport))
             }
-            logger.debug("SSH handshake done")
+            let identification = libssh2_session_banner_get(transport.raw).map { String(cString: $0) }
+            logger.debug("SSH handshake done", metadata: ["server": "\(identification ?? "?")"])
             try HostKeyVerification(configuration: configuration, deadline: deadline).verify(transport, knownHosts)
             try Authenticator(configuration: configuration, transport: transport, waiter: waiter).authenticate()
             logger.info("authenticated", metadata: ["user": "\(configuration.user)"])
             try socket.setUserTimeout(configuration.deadPeerTimeout)
-            return (socket, transport)
+            return (socket, transport, identification)
         } catch {
             socket.shutdownBoth()
             socket.closeDescriptor()

@@ -22,6 +22,7 @@ final class ConnectionLoop: @unchecked Sendable {
     private struct Inbox {
         var work: [@Sendable (ConnectionLoop) -> Void] = []
         var terminalError: SSHError?
+        var serverIdentification: String?
     }
 
     // I/O thread state.
@@ -125,6 +126,9 @@ final class ConnectionLoop: @unchecked Sendable {
     /// Why the connection ended, once it has.
     var terminalError: SSHError? { inbox.withLock { $0.terminalError } }
 
+    /// The server's identification string, once the handshake is done.
+    var serverIdentification: String? { inbox.withLock { $0.serverIdentification } }
+
     /// Waits until the loop has torn down; returns why it ended.
     func terminated() async -> SSHError {
         try? await stopped.value()
@@ -217,7 +221,9 @@ final class ConnectionLoop: @unchecked Sendable {
         loopThread = pthread_self()
         SystemCall.nameCurrentThread("rws-ssh-io")
         do {
-            (socket, transport) = try ConnectionEstablishment(configuration: configuration).establish()
+            let identification: String?
+            (socket, transport, identification) = try ConnectionEstablishment(configuration: configuration).establish()
+            inbox.withLock { $0.serverIdentification = identification }
         } catch {
             inbox.withLock { $0.terminalError = error }
             ready.complete(.failure(error))

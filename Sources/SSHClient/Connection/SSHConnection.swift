@@ -53,6 +53,27 @@ public final class SSHConnection: Sendable {
     /// ```
     public func states() -> AsyncStream<ConnectionState> { link.states() }
 
+    /// The identification string the server sent (RFC 4253 4.2), e.g.
+    /// `SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3` or `SSH-2.0-dropbear_2022.83`: what software
+    /// serves the box (of the session serving it now, after a reconnect).
+    public var serverIdentification: String { link.current.serverIdentification ?? "" }
+
+    /// Whether the server ends the whole connection when a command exits while another channel
+    /// has not started its command yet: dropbear 2022.82 to 2024.85 (its issue 321; Debian
+    /// bookworm ships 2022.83; docs/servers.md). Against such a server, run commands one after another.
+    public var serverAbortsOnOverlappingCommands: Bool {
+        Self.abortsOnOverlappingCommands(identification: serverIdentification)
+    }
+
+    /// ``serverAbortsOnOverlappingCommands`` for an identification string.
+    static func abortsOnOverlappingCommands(identification: String) -> Bool {
+        guard let range = identification.range(of: "dropbear_") else { return false }
+        let version = identification[range.upperBound...].prefix { $0.isNumber || $0 == "." }.split(separator: ".").compactMap { Int($0) }
+        guard version.count >= 2 else { return false }
+        let number = version[0] * 100 + version[1]
+        return (2022_82...2024_85).contains(number)
+    }
+
     /// How many channels the server has opened on this connection so far: one per command, plus
     /// one for each remote process group stopped. A statistic for tests and diagnostics.
     public var channelsOpened: Int { statistics.channelsOpened }

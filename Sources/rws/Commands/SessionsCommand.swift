@@ -60,6 +60,10 @@ struct SessionsCommand: AsyncParsableCommand {
                 return 0
             }
             var (listings, detached) = try await RemoteSessionsSupport.withBox(connection, workspace) { sessions, ssh in
+                if ssh.serverAbortsOnOverlappingCommands {
+                    let listings = try await sessions.listSessions(project: project)
+                    return (listings, SessionTable.detachedSessions((try? await ClaudeConversation.listDetached(on: ssh)) ?? []))
+                }
                 // Beside the listing, not after it: no extra round trip.
                 async let conversations = try? ClaudeConversation.listDetached(on: ssh)
                 let listings = try await sessions.listSessions(project: project)

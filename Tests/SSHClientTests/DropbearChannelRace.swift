@@ -1,4 +1,6 @@
 import Foundation
+import RWSTestSupport
+import SSHClient
 
 /// Dropbear 2022.82 to 2024.85 (Debian bookworm's 2022.83 among them) ends the whole connection
 /// when a command exits while another channel of the same connection is open but has not yet
@@ -10,21 +12,21 @@ import Foundation
 /// the documented abort: the body threw (the connection died under it: `connectionLost`, or a
 /// shell whose output ended) and the server's log, since this watch began, shows the failed
 /// assertion. Any other throw, and every expectation recorded before the abort, fails the test.
-public struct DropbearChannelRace {
+struct DropbearChannelRace {
     /// What dropbear logs when it aborts.
-    public static let logLine = "Failed assertion (common-channel.c:705): `!channel->sent_close'"
+    static let logLine = "Failed assertion (common-channel.c:705): `!channel->sent_close'"
 
-    public let server: TestSSHServer
+    let server: TestSSHServer
     private let logOffset: Int
 
     /// Starts watching `server`, which should serve this test alone so that its log speaks for it.
-    public init(_ server: TestSSHServer) {
+    init(_ server: TestSSHServer) {
         self.server = server
         logOffset = Self.logSize(server.logPath)
     }
 
     /// Whether the server logged the abort since the watch began.
-    public var serverAborted: Bool {
+    var serverAborted: Bool {
         guard let handle = FileHandle(forReadingAtPath: server.logPath) else { return false }
         defer { try? handle.close() }
         try? handle.seek(toOffset: UInt64(logOffset))
@@ -33,7 +35,7 @@ public struct DropbearChannelRace {
     }
 
     /// Runs `body`; returns its value, or nil when dropbear aborted the connection as documented.
-    public func outcome<T>(_ body: () async throws -> T) async throws -> T? {
+    func outcome<T>(_ body: () async throws -> T) async throws -> T? {
         do {
             return try await body()
         } catch {
