@@ -8,8 +8,8 @@ import Testing
 @testable import rws
 
 /// Every error a command can end with is said in one line and exits with the code docs/cli.md
-/// documents, found by one cast (`ReportableError`), and a command ends by throwing `ExitCode`
-/// instead of exiting the process, so it can run in-process.
+/// documents, found by one cast (`ReportableError`); run in-process, a command ends by throwing
+/// `ExitCode` instead of exiting the process.
 @Suite struct ErrorReportingTests {
     @Test func eachAreasErrorsExitWithTheirDocumentedCodes() {
         let cases: [(any Error, Int32)] = [
@@ -40,12 +40,17 @@ import Testing
         #expect(!message.contains("The file") && !message.contains("couldn’t"), "\(message)")
     }
 
-    @Test func aCommandEndsByThrowingItsExitCodeNeverByExiting() async throws {
-        try await runReportingErrors { 0 }
-        await #expect(throws: ExitCode(3)) { try await runReportingErrors { 3 } }
-        await #expect(throws: ExitCode(64)) { try await runReportingErrors(json: true) { throw CLIError.usage("no") } }
-        await #expect(throws: ExitCode(255)) {
-            try await runReportingErrors(json: true) { throw SSHError.connectionLost(reason: "reset") }
+    @Test func aCommandRunInProcessEndsByThrowingItsExitCode() async throws {
+        let capture = OutputCapture()
+        try await Terminal.$capture.withValue(capture) {
+            try await runReportingErrors { 0 }
+            await #expect(throws: ExitCode(3)) { try await runReportingErrors { 3 } }
+            await #expect(throws: ExitCode(64)) { try await runReportingErrors(json: true) { throw CLIError.usage("no") } }
+            await #expect(throws: ExitCode(255)) {
+                try await runReportingErrors { throw SSHError.connectionLost(reason: "reset") }
+            }
         }
+        #expect(capture.standardOutput == #"{"error":"no","exitCode":64,"type":"error"}"# + "\n")
+        #expect(capture.standardError == "rws: connection lost: reset\n", "\(capture.standardError)")
     }
 }

@@ -68,8 +68,13 @@ extension SSHError: ReportableError {
 }
 
 /// Runs a command body and turns every error into one line on stderr (or, with `json`, a JSON
-/// object `{"error": message, "exitCode": code, "type": "error"}` on stdout). A code other than 0,
-/// the body's own or an error's, ends the command with `ExitCode` (only `RWS.main` exits).
+/// object `{"error": message, "exitCode": code, "type": "error"}` on stdout), then ends the
+/// process with the code, the body's own or the error's.
+///
+/// Run in-process (under `Terminal.capture`, as tests do) it throws `ExitCode` for a code other
+/// than 0 instead of exiting. The process itself still exits here, at once: exiting later, from
+/// `RWS.main`, once let the process's exit race a connection's I/O thread freeing its last
+/// OpenSSL state (a double free seen once in CI after a signal to `rws history --follow`).
 func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) async throws {
     let code: Int32
     do {
@@ -85,6 +90,7 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
             Terminal.err("rws: \(message.safeText)\(hint)\n")
         }
     }
+    guard Terminal.capture != nil else { exit(code) }
     if code != 0 { throw ExitCode(code) }
 }
 
