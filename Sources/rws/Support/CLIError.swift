@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
 import Platform
-import RemoteWorkspace
 import SSHClient
-import SSHConfig
 
 /// Failures the CLI reports itself, each one line saying what to do.
 enum CLIError: Error, CustomStringConvertible {
@@ -19,18 +17,14 @@ enum CLIError: Error, CustomStringConvertible {
     }
 }
 
-/// An error the CLI reports as one line and a documented exit code (docs/cli.md). Every error
-/// type rws knows conforms (below and beside each area's error), so reporting is one cast.
+/// An error the CLI reports as one line and a documented exit code (docs/cli.md), 64 when the
+/// command line is wrong. Every error type rws knows conforms (below, and in each area's
+/// `…ErrorReporting.swift`), so reporting is one cast.
 protocol ReportableError: Error {
     /// The line shown after `rws: `.
     var message: String { get }
     /// The exit code: 64 (`ExitCode.validationFailure`) when the command line is wrong.
     var exitCode: Int32 { get }
-}
-
-extension ReportableError {
-    /// Whether the command line (or its environment) is wrong: exit 64, with a pointer to `rws help`.
-    var isUsageError: Bool { exitCode == ExitCode.validationFailure.rawValue }
 }
 
 extension CLIError: ReportableError {
@@ -41,16 +35,6 @@ extension CLIError: ReportableError {
         case .failed(_, let code): return code
         }
     }
-}
-
-extension SSHConfigError: ReportableError {
-    var message: String { description }
-    var exitCode: Int32 { isUsageError ? ExitCode.validationFailure.rawValue : RWSExitCode.failure }
-}
-
-extension RemoteSessionError: ReportableError {
-    var message: String { description }
-    var exitCode: Int32 { isUsageError ? ExitCode.validationFailure.rawValue : RWSExitCode.failure }
 }
 
 extension SSHError: ReportableError {

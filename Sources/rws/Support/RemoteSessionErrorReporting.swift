@@ -1,12 +1,14 @@
+import ArgumentParser
 import RemoteWorkspace
 
-extension RemoteSessionError {
+extension RemoteSessionError: ReportableError {
+    var message: String { description }
     /// An id, project name, title or search that cannot be used is a usage error (exit 64); the rest are
     /// failures on the box (exit 1).
-    var isUsageError: Bool {
+    var exitCode: Int32 {
         switch self {
-        case .invalidName, .invalidTitle, .invalidSearch: return true
-        default: return false
+        case .invalidName, .invalidTitle, .invalidSearch: return ExitCode.validationFailure.rawValue
+        default: return RWSExitCode.failure
         }
     }
 }
