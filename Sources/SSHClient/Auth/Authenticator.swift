@@ -1,4 +1,3 @@
-import CLibSSH2
 import Foundation
 import Logging
 
@@ -10,7 +9,6 @@ struct Authenticator {
     let waiter: SocketWaiter
 
     private var user: String { configuration.user }
-    private var userLength: UInt32 { UInt32(user.utf8.count) }
 
     /// Tries each method in turn. The server's list of allowed methods is asked for only to
     /// explain a failure: asking first costs a failed "none" attempt, which OpenSSH delays ~10 ms.
@@ -28,15 +26,14 @@ struct Authenticator {
             }
         }
         let allowed = try allowedMethods()
-        if libssh2_userauth_authenticated(transport.raw) != 0 { return }  // the server took "none"
+        if transport.isAuthenticated { return }  // the server took "none"
         if let specificFailure { throw specificFailure }
         throw .authenticationFailed(user: user, host: configuration.host, tried: tried, allowedByServer: allowed)
     }
 
     private func allowedMethods() throws(SSHError) -> [String] {
-        let list = try waiter.retry { libssh2_userauth_list(transport.raw, user, userLength) }
-        guard let list else { return [] }
-        return String(cString: list).split(separator: ",").map(String.init)
+        let list = try waiter.retry { transport.allowedAuthenticationMethods(user: user) }
+        return list?.split(separator: ",").map(String.init) ?? []
     }
 
     /// True when the method authenticated us; false when the server said no; throws for a local problem.
@@ -47,27 +44,21 @@ struct Authenticator {
         case .privateKeyText(let text, let passphrase):
             return try authenticateWithKey(text: text, passphrase: passphrase)
         case .password(let password):
-            let rc = try waiter.retry {
-                libssh2_userauth_password_ex(transport.raw, user, userLength, password, UInt32(password.utf8.count), nil)
-            }
+            let rc = try waiter.retry { transport.authenticate(user: user, password: password) }
             return rc == 0
         case .agent(let socketPath):
             return try AgentAuthentication(transport: transport, waiter: waiter, user: user).authenticate(socketPath: socketPath)
         case .keyboardInteractive(let respond):
             transport.context.keyboardInteractive = respond
             defer { transport.context.keyboardInteractive = nil }
-            let rc = try waiter.retry {
-                libssh2_userauth_keyboard_interactive_ex(transport.raw, user, userLength, answerKeyboardInteractive)
-            }
+            let rc = try waiter.retry { transport.authenticateKeyboardInteractive(user: user) }
             return rc == 0
         }
     }
 
     private func authenticateWithKey(path: String, passphrase: String?) throws(SSHError) -> Bool {
         let key = try PrivateKeyFile.inspect(path: path)
-        let rc = try waiter.retry {
-            libssh2_userauth_publickey_fromfile_ex(transport.raw, user, userLength, nil, path, passphrase ?? "")
-        }
+        let rc = try waiter.retry { transport.authenticate(user: user, keyFile: path, passphrase: passphrase) }
         return try interpretKeyResult(rc, key: key, label: path, passphrase: passphrase)
     }
 
@@ -75,15 +66,7 @@ struct Authenticator {
     private func authenticateWithKey(text: String, passphrase: String?) throws(SSHError) -> Bool {
         let key = PrivateKeyFile.inspect(text: text)
         let bytes = Array(text.utf8)
-        let rc = try waiter.retry {
-            bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { chars in
-                    libssh2_userauth_publickey_frommemory(
-                        transport.raw, user, Int(userLength), nil, 0,
-                        chars.baseAddress, chars.count, passphrase ?? "")
-                }
-            }
-        }
+        let rc = try waiter.retry { transport.authenticate(user: user, keyText: bytes, passphrase: passphrase) }
         return try interpretKeyResult(rc, key: key, label: key.inMemoryLabel, passphrase: passphrase)
     }
 
@@ -92,7 +75,7 @@ struct Authenticator {
         switch rc {
         case 0:
             return true
-        case LIBSSH2_ERROR_FILE, LIBSSH2_ERROR_KEYFILE_AUTH_FAILED:
+        case _ where LibSSH2Code.keyFile.contains(rc):
             if key.isEncrypted { throw .wrongPassphrase(path: label, passphraseGiven: passphrase?.isEmpty == false) }
             if key.keyType == "ssh-rsa", !supportsRSASHA2 { throw rsaUnsupported(path: label) }
             throw .keyFileUnreadable(path: label, reason: transport.lastError.message)
@@ -113,37 +96,5 @@ struct Authenticator {
     }
 
     /// rsa-sha2-256/512 signatures arrived in libssh2 1.11.
-    private var supportsRSASHA2: Bool { rws_libssh2_version_at_least(1, 11) != 0 }
-}
-
-/// libssh2's keyboard-interactive callback: asks the Swift responder stored in the session context.
-private func answerKeyboardInteractive(
-    name: UnsafePointer<CChar>?, nameLength: Int32, instruction: UnsafePointer<CChar>?, instructionLength: Int32,
-    promptCount: Int32, prompts: UnsafePointer<LIBSSH2_USERAUTH_KBDINT_PROMPT>?,
-    responses: UnsafeMutablePointer<LIBSSH2_USERAUTH_KBDINT_RESPONSE>?,
-    abstract: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-) {
-    guard let pointer = abstract?.pointee, let responses else { return }
-    let context = Unmanaged<TransportContext>.fromOpaque(pointer).takeUnretainedValue()
-    guard let respond = context.keyboardInteractive else { return }
-    func text(_ start: UnsafePointer<CChar>?, _ length: Int) -> String {
-        guard let start, length > 0 else { return "" }
-        return start.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }
-    }
-    let promptList = (0..<Int(max(promptCount, 0))).map { index -> KeyboardInteractiveChallenge.Prompt in
-        let prompt = prompts![index]
-        let start = prompt.text.map { UnsafePointer($0) }
-        return .init(text: text(start, Int(prompt.length)), echo: prompt.echo != 0)
-    }
-    let challenge = KeyboardInteractiveChallenge(
-        name: text(name, Int(nameLength)), instruction: text(instruction, Int(instructionLength)), prompts: promptList)
-    let answers = respond(challenge)
-    for index in promptList.indices {
-        let answer = index < answers.count ? answers[index] : ""
-        // libssh2 frees each response with free(): it must come from malloc (strdup).
-        responses[index].text = strdup(answer)
-        responses[index].length = UInt32(answer.utf8.count)
-    }
+    private var supportsRSASHA2: Bool { libSSH2SupportsRSASHA2 }
 }

@@ -1,4 +1,3 @@
-import CLibSSH2
 import Foundation
 
 /// One channel on the I/O thread: drives its ``ChannelStateMachine`` (wait for a slot, open,
@@ -87,13 +86,13 @@ class ChannelOperation {
 
     /// Opens the channel. Subclasses that open it through another libssh2 call (the SFTP
     /// session, whose `libssh2_sftp_init` opens its own channel) override this.
-    func attemptOpen() -> LibSSH2Channel.Outcome<LibSSH2Channel> {
+    func attemptOpen() -> LibSSH2Outcome<LibSSH2Channel> {
         LibSSH2Channel.openSession(on: loop.transport)
     }
 
     /// Whether a failed open means the server refused the channel (its MaxSessions), so that it
     /// is retried once another channel is freed.
-    func openWasRefused(_ code: Int32) -> Bool { code == LIBSSH2_ERROR_CHANNEL_FAILURE }
+    func openWasRefused(_ code: Int32) -> Bool { code == LibSSH2Code.channelFailure }
 
     private func stepOpen() -> Bool {
         let code: Int32

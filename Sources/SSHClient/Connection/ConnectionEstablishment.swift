@@ -1,4 +1,3 @@
-import CLibSSH2
 import Foundation
 import Logging
 
@@ -28,11 +27,11 @@ struct ConnectionEstablishment {
             logger.debug("TCP connected")
             let knownHosts = try openKnownHosts(transport)
             preferKnownHostKeyTypes(transport, knownHosts)
-            let rc = try waiter.retry { libssh2_session_handshake(transport.raw, libssh2_socket_t(socket.fd)) }
+            let rc = try waiter.retry { transport.handshake(socket: socket.fd) }
             if rc != 0 {
                 throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: describeHandshakeFailure(transport))
             }
-            let identification = libssh2_session_banner_get(transport.raw).map { String(cString: $0) }
+            let identification = transport.serverBanner
             logger.debug("SSH handshake done", metadata: ["server": "\(identification ?? "?")"])
             try HostKeyVerification(configuration: configuration, deadline: deadline).verify(transport, knownHosts)
             try Authenticator(configuration: configuration, transport: transport, waiter: waiter).authenticate()
@@ -56,20 +55,15 @@ struct ConnectionEstablishment {
         guard let knownHosts else { return }
         let known = knownHosts.knownAlgorithms(host: configuration.host, port: configuration.port)
         let order = known + HostKeyName.defaultOrder.filter { !known.contains($0) }
-        transport.setPreference(LIBSSH2_METHOD_HOSTKEY, order)
+        transport.preferHostKeyAlgorithms(order)
     }
 
     private func describeHandshakeFailure(_ transport: SSHTransport) -> String {
         let (code, message) = transport.lastError
-        if code == LIBSSH2_ERROR_KEX_FAILURE || code == LIBSSH2_ERROR_METHOD_NONE {
+        if transport.handshakeFoundNoCommonAlgorithm {
             return "\(message) (no common algorithm: libssh2 \(libSSH2Version) supports ed25519/ECDSA/ssh-rsa host keys; "
                 + "a server with only an RSA host key needs libssh2 1.11 or later)"
         }
         return message.isEmpty ? "libssh2 error \(code)" : message
     }
-}
-
-/// The libssh2 version this process runs with, e.g. "1.10.0".
-var libSSH2Version: String {
-    libssh2_version(0).map { String(cString: $0) } ?? "unknown"
 }

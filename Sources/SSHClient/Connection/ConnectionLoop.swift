@@ -1,4 +1,3 @@
-import CLibSSH2
 import Foundation
 import Platform
 import Synchronization
@@ -192,16 +191,7 @@ final class ConnectionLoop: @unchecked Sendable {
     }
 
     /// libssh2 errors after which the session is unusable.
-    func isFatal(_ code: Int32) -> Bool {
-        switch code {
-        case LIBSSH2_ERROR_SOCKET_NONE, LIBSSH2_ERROR_SOCKET_SEND, LIBSSH2_ERROR_SOCKET_RECV, LIBSSH2_ERROR_SOCKET_DISCONNECT,
-            LIBSSH2_ERROR_SOCKET_TIMEOUT, LIBSSH2_ERROR_TIMEOUT, LIBSSH2_ERROR_DECRYPT, LIBSSH2_ERROR_INVALID_MAC,
-            LIBSSH2_ERROR_PROTO, LIBSSH2_ERROR_BAD_SOCKET, LIBSSH2_ERROR_KEX_FAILURE, LIBSSH2_ERROR_ENCRYPT:
-            return true
-        default:
-            return false
-        }
-    }
+    func isFatal(_ code: Int32) -> Bool { LibSSH2Code.isFatal(code) }
 
     /// Marks the connection lost; every operation fails with `error` at the end of this pass.
     func lose(_ error: SSHError) {
@@ -365,7 +355,7 @@ final class ConnectionLoop: @unchecked Sendable {
         if busy { timeout = .zero }
         let directions = transport.blockDirections
         var events: Int16 = readInterestSuppressed ? 0 : Int16(POLLIN)
-        if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
+        if directions.contains(.outbound) { events |= Int16(POLLOUT) }
         var fds = [pollfd(fd: socket.fd, events: events, revents: 0), pollfd(fd: wakeSignal.readFD, events: Int16(POLLIN), revents: 0)]
         let count: Int
         do {
@@ -432,9 +422,7 @@ final class ConnectionLoop: @unchecked Sendable {
         listeners = []
         if lossError == nil {
             var attempts = 0
-            while libssh2_session_disconnect_ex(transport.raw, SSH_DISCONNECT_BY_APPLICATION, "closed by rws", "") == LIBSSH2_ERROR_EAGAIN,
-                attempts < 100
-            { attempts += 1 }
+            while transport.disconnect() == LibSSH2Code.wouldBlock, attempts < 100 { attempts += 1 }
         }
         socket.shutdownBoth()
         transport = nil

@@ -54,7 +54,7 @@ final class DirectTCPIPChannel: ChannelOperation {
         super.init(loop: loop, setupRequests: [])
     }
 
-    override func attemptOpen() -> LibSSH2Channel.Outcome<LibSSH2Channel> {
+    override func attemptOpen() -> LibSSH2Outcome<LibSSH2Channel> {
         if let accepted { return .done(accepted) }
         return LibSSH2Channel.openDirectTCPIP(on: loop.transport, host: host, port: port)
     }

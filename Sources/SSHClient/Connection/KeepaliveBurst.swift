@@ -1,5 +1,3 @@
-import CLibSSH2
-
 /// Which keepalive a burst sends: libssh2's own, or the one rws sends now.
 @_spi(Benchmarks)
 public enum KeepaliveKind: String, Sendable, CaseIterable {
@@ -27,20 +25,13 @@ struct KeepaliveBurst {
     }
 
     /// Sends up to 64 global requests while the socket takes them; true when any went out.
-    ///
-    /// An interval of `UInt32.max` is -1 in libssh2's `int` field, which makes
-    /// `libssh2_keepalive_send` send on every call instead of once per interval. A send that
-    /// would block stays queued in libssh2 and goes out first on the next call.
     mutating func sendGlobalRequests(_ transport: SSHTransport) -> Bool {
-        libssh2_keepalive_config(transport.raw, 1, UInt32.max)
-        defer { libssh2_keepalive_config(transport.raw, 1, 0) }
         var any = false
         while sent < count, any == false || sent % 64 != 0 {
-            var secondsToNext: Int32 = 0
-            guard libssh2_keepalive_send(transport.raw, &secondsToNext) == 0 else { break }
+            guard transport.sendGlobalKeepalive() else { break }
             sent += 1
             any = true
-            if transport.blockDirections & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { break }
+            if transport.blockDirections.contains(.outbound) { break }
         }
         return any
     }

@@ -15,47 +15,32 @@ struct LibSSH2Channel: Equatable {
         case stderr = 1
     }
 
-    /// What a nonblocking libssh2 call gave: its value, "try again", or a libssh2 error code.
-    enum Outcome<Value> {
-        case done(Value)
-        /// `LIBSSH2_ERROR_EAGAIN`: try again on a later pass.
-        case wouldBlock
-        case failed(Int32)
-
-        init(_ rc: Int, value: (Int) -> Value) {
-            if rc >= 0 {
-                self = .done(value(rc))
-            } else if rc == Int(LIBSSH2_ERROR_EAGAIN) {
-                self = .wouldBlock
-            } else {
-                self = .failed(Int32(rc))
-            }
-        }
-    }
-
     // MARK: Opening (the session's one open in flight)
 
     /// Opens a `session` channel (2 MiB window, 32 KiB packets, libssh2's defaults).
-    static func openSession(on transport: SSHTransport) -> Outcome<LibSSH2Channel> {
+    static func openSession(on transport: SSHTransport) -> LibSSH2Outcome<LibSSH2Channel> {
         opened(libssh2_channel_open_ex(transport.raw, "session", 7, 2 * 1024 * 1024, 32768, nil, 0), transport)
     }
 
     /// Opens a `direct-tcpip` channel to `host`:`port` through the server.
-    static func openDirectTCPIP(on transport: SSHTransport, host: String, port: Int) -> Outcome<LibSSH2Channel> {
+    static func openDirectTCPIP(on transport: SSHTransport, host: String, port: Int) -> LibSSH2Outcome<LibSSH2Channel> {
         opened(libssh2_channel_direct_tcpip_ex(transport.raw, host, Int32(port), "127.0.0.1", 22), transport)
     }
 
-    /// A pointer-returning libssh2 call answers NULL with the session's last errno.
-    private static func opened(_ pointer: OpaquePointer?, _ transport: SSHTransport) -> Outcome<LibSSH2Channel> {
-        if let pointer { return .done(LibSSH2Channel(pointer)) }
-        let code = transport.lastErrno
-        return code == LIBSSH2_ERROR_EAGAIN ? .wouldBlock : .failed(code)
+    /// Opens a channel of a type no server offers, with small windows: the connection's
+    /// keepalive (see ``LivenessProbe``), whose refusal is the expected answer.
+    static func openUnknownType(_ type: String, on transport: SSHTransport) -> LibSSH2Outcome<LibSSH2Channel> {
+        opened(libssh2_channel_open_ex(transport.raw, type, UInt32(type.utf8.count), 32768, 32768, nil, 0), transport)
+    }
+
+    private static func opened(_ pointer: OpaquePointer?, _ transport: SSHTransport) -> LibSSH2Outcome<LibSSH2Channel> {
+        LibSSH2Outcome(pointer, transport) { LibSSH2Channel($0) }
     }
 
     // MARK: Setup requests (one waiting for its reply per session)
 
     /// Sends one setup request; `.done` means the server accepted it.
-    func send(_ request: ChannelSetupRequest) -> Outcome<Void> {
+    func send(_ request: ChannelSetupRequest) -> LibSSH2Outcome<Void> {
         let rc: Int32
         switch request {
         case .pty(let terminal, let modes, let columns, let rows):
@@ -73,30 +58,30 @@ struct LibSSH2Channel: Equatable {
         case .subsystem(let name):
             rc = libssh2_channel_process_startup(raw, "subsystem", 9, name, UInt32(name.utf8.count))
         }
-        return Outcome(Int(rc)) { _ in }
+        return LibSSH2Outcome(Int(rc)) { _ in }
     }
 
     /// Sends a window-change for a running PTY; it wants no reply, so it needs no request turn.
-    func resizeTerminal(columns: Int, rows: Int) -> Outcome<Void> {
-        Outcome(Int(libssh2_channel_request_pty_size_ex(raw, Int32(columns), Int32(rows), 0, 0))) { _ in }
+    func resizeTerminal(columns: Int, rows: Int) -> LibSSH2Outcome<Void> {
+        LibSSH2Outcome(Int(libssh2_channel_request_pty_size_ex(raw, Int32(columns), Int32(rows), 0, 0))) { _ in }
     }
 
     // MARK: Data
 
     /// Reads into `buffer`; `.done(0)` is the stream's end. Reading adjusts the window as it consumes.
-    func read(_ stream: Stream, into buffer: UnsafeMutableRawBufferPointer) -> Outcome<Int> {
+    func read(_ stream: Stream, into buffer: UnsafeMutableRawBufferPointer) -> LibSSH2Outcome<Int> {
         let rc = libssh2_channel_read_ex(raw, stream.rawValue, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count)
-        return Outcome(rc) { $0 }
+        return LibSSH2Outcome(rc) { $0 }
     }
 
     /// Writes as much of `bytes` to stdin as the window takes; `.done` counts the bytes taken.
-    func write(_ bytes: UnsafeRawBufferPointer) -> Outcome<Int> {
+    func write(_ bytes: UnsafeRawBufferPointer) -> LibSSH2Outcome<Int> {
         let rc = libssh2_channel_write_ex(raw, 0, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-        return Outcome(rc) { $0 }
+        return LibSSH2Outcome(rc) { $0 }
     }
 
     /// Sends EOF on stdin.
-    func sendEOF() -> Outcome<Void> { Outcome(Int(libssh2_channel_send_eof(raw))) { _ in } }
+    func sendEOF() -> LibSSH2Outcome<Void> { LibSSH2Outcome(Int(libssh2_channel_send_eof(raw))) { _ in } }
 
     /// Whether libssh2 holds received, unread data for `stream`. 1.10 answers -38 ("Packet too
     /// small") instead whenever any packet shorter than 5 bytes waits in the session's queue, and
@@ -113,7 +98,7 @@ struct LibSSH2Channel: Equatable {
     var receivedEOF: Bool { libssh2_channel_eof(raw) != 0 }
 
     /// Waits for the remote CLOSE (nonblocking: `.wouldBlock` until it came).
-    func waitClosed() -> Outcome<Void> { Outcome(Int(libssh2_channel_wait_closed(raw))) { _ in } }
+    func waitClosed() -> LibSSH2Outcome<Void> { LibSSH2Outcome(Int(libssh2_channel_wait_closed(raw))) { _ in } }
 
     /// The exit status or signal; call it after the remote CLOSE (exit-status can come after EOF).
     func exitStatus(transport: SSHTransport) -> ExitStatus {
@@ -128,5 +113,38 @@ struct LibSSH2Channel: Equatable {
     }
 
     /// Closes and frees the channel; `.wouldBlock` until the remote process exited (never block on it).
-    func free() -> Outcome<Void> { Outcome(Int(libssh2_channel_free(raw))) { _ in } }
+    func free() -> LibSSH2Outcome<Void> { LibSSH2Outcome(Int(libssh2_channel_free(raw))) { _ in } }
+}
+
+/// A `LIBSSH2_LISTENER`: a port the server listens on for this session (`tcpip-forward`), with
+/// the connections it forwarded queued by libssh2. Thin typed calls, so that no bare pointer
+/// crosses files; confined to the I/O thread.
+struct LibSSH2Listener {
+    private let raw: OpaquePointer
+
+    /// How many forwarded connections libssh2 queues before refusing more; the loop takes them each pass.
+    static let queueSize: Int32 = 64
+
+    /// Asks the server to listen on `host`:`port` (0: a port it picks); `.done` gives the
+    /// listener and the port the server listens on. A refusal fails with `LIBSSH2_ERROR_REQUEST_DENIED`.
+    static func listen(on transport: SSHTransport, host: String, port: Int) -> LibSSH2Outcome<(LibSSH2Listener, Int)> {
+        var bound: Int32 = 0
+        let raw = libssh2_channel_forward_listen_ex(transport.raw, host, Int32(port), &bound, queueSize)
+        return LibSSH2Outcome(raw, transport) { (LibSSH2Listener(raw: $0), Int(bound)) }
+    }
+
+    /// The next connection the server forwarded (libssh2 confirmed its channel already);
+    /// `.wouldBlock` when none waits.
+    func accept(_ transport: SSHTransport) -> LibSSH2Outcome<LibSSH2Channel> {
+        if let channel = libssh2_channel_forward_accept(raw) { return .done(LibSSH2Channel(channel)) }
+        let code = transport.lastErrno
+        // "Channel not found" only says that nothing was queued.
+        return code == LIBSSH2_ERROR_EAGAIN || code == LIBSSH2_ERROR_CHANNEL_UNKNOWN ? .wouldBlock : .failed(code)
+    }
+
+    /// Asks the server to stop listening (no reply is awaited) and frees the listener with the
+    /// connections still queued in it.
+    func cancel() -> LibSSH2Outcome<Void> {
+        LibSSH2Outcome(Int(libssh2_channel_forward_cancel(raw))) { _ in () }
+    }
 }

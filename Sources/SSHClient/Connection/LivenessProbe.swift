@@ -1,5 +1,3 @@
-import CLibSSH2
-
 /// The connection's keepalive: an open of a channel type no server offers, whose refusal
 /// libssh2 reads and frees.
 ///
@@ -20,7 +18,7 @@ final class LivenessProbe {
     /// When the last probe went out; the next is due an interval after this or after the last receive.
     private var lastSent = ContinuousClock.now
     /// A channel the server accepted against all expectation; freed before the next probe.
-    private var accepted: OpaquePointer?
+    private var accepted: LibSSH2Channel?
     private(set) var answered = 0
 
     /// Whether a probe should go out now: none is in flight and the connection has been silent
@@ -41,20 +39,24 @@ final class LivenessProbe {
     /// Drives the open in flight (or the freeing of an accepted channel); true when it ended.
     func advance(_ transport: SSHTransport) -> Bool {
         if let channel = accepted {
-            guard libssh2_channel_free(channel) != LIBSSH2_ERROR_EAGAIN else { return false }
+            if case .wouldBlock = channel.free() { return false }
             accepted = nil
             return true
         }
         guard inFlight else { return false }
-        let type = Self.channelType
-        let channel = libssh2_channel_open_ex(transport.raw, type, UInt32(type.utf8.count), 32768, 32768, nil, 0)
-        if channel == nil, transport.lastErrno == LIBSSH2_ERROR_EAGAIN { return false }
+        let opened = LibSSH2Channel.openUnknownType(Self.channelType, on: transport)
+        if case .wouldBlock = opened { return false }
         // Refused (the expected answer), accepted, or failed: the open state machine is idle again.
         inFlight = false
-        if channel != nil || transport.lastErrno == LIBSSH2_ERROR_CHANNEL_FAILURE { answered += 1 }
-        if let channel {
+        switch opened {
+        case .done(let channel):
+            answered += 1
             accepted = channel
             return advance(transport)
+        case .failed(let code):
+            if code == LibSSH2Code.channelFailure { answered += 1 }
+        case .wouldBlock:
+            break
         }
         return true
     }

@@ -1,4 +1,3 @@
-import CLibSSH2
 import Foundation
 import Platform
 
@@ -10,11 +9,11 @@ struct SocketWaiter {
     let deadline: ContinuousClock.Instant
     let onTimeout: SSHError
 
-    /// Calls `body` until it stops returning `LIBSSH2_ERROR_EAGAIN`; returns its last result.
+    /// Calls `body` until it stops returning `LibSSH2Code.wouldBlock`; returns its last result.
     func retry(_ body: () -> Int32) throws(SSHError) -> Int32 {
         while true {
             let rc = body()
-            guard rc == LIBSSH2_ERROR_EAGAIN else { return rc }
+            guard rc == LibSSH2Code.wouldBlock else { return rc }
             try wait()
         }
     }
@@ -23,7 +22,7 @@ struct SocketWaiter {
     func retry<T>(_ body: () -> T?) throws(SSHError) -> T? {
         while true {
             if let value = body() { return value }
-            guard transport.lastErrno == LIBSSH2_ERROR_EAGAIN else { return nil }
+            guard transport.lastErrno == LibSSH2Code.wouldBlock else { return nil }
             try wait()
         }
     }
@@ -34,8 +33,8 @@ struct SocketWaiter {
         guard remaining > .zero else { throw onTimeout }
         let directions = transport.blockDirections
         var events: Int16 = 0
-        if directions & LIBSSH2_SESSION_BLOCK_INBOUND != 0 { events |= Int16(POLLIN) }
-        if directions & LIBSSH2_SESSION_BLOCK_OUTBOUND != 0 { events |= Int16(POLLOUT) }
+        if directions.contains(.inbound) { events |= Int16(POLLIN) }
+        if directions.contains(.outbound) { events |= Int16(POLLOUT) }
         if events == 0 { events = Int16(POLLIN) }
         var pfd = [pollfd(fd: socket.fd, events: events, revents: 0)]
         do {

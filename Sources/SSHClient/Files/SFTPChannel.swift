@@ -1,5 +1,3 @@
-import CLibSSH2
-
 /// The connection's SFTP session: a channel opened by `libssh2_sftp_init`, kept for the
 /// connection's life, running queued ``SFTPOperation``s one at a time. Confined to the I/O thread.
 ///
@@ -8,7 +6,7 @@ import CLibSSH2
 /// waits for the request turn (`requestHolder`). Once running, every loop pass advances the head
 /// of the queue, so SFTP work interleaves with the connection's other channels.
 final class SFTPChannel: ChannelOperation {
-    private var sftp: OpaquePointer?
+    private var sftp: LibSSH2SFTP?
     private var queue: [SFTPOperation] = []
     private var parked: [SFTPOperation] = []
     private var brokenBy: SSHError?
@@ -66,26 +64,28 @@ final class SFTPChannel: ChannelOperation {
     private var unavailableReason: String?
     private var versionTimedOut = false
 
-    override func attemptOpen() -> LibSSH2Channel.Outcome<LibSSH2Channel> {
+    override func attemptOpen() -> LibSSH2Outcome<LibSSH2Channel> {
         guard loop.requestHolder == nil || loop.requestHolder === self else { return .wouldBlock }
         loop.requestHolder = self
         if versionTimedOut {
             loop.requestHolder = nil
             unavailableReason = "the server accepted the sftp subsystem, but no sftp-server answered within \(Self.versionTimeout)"
-            return .failed(LIBSSH2_ERROR_CHANNEL_FAILURE)
+            return .failed(LibSSH2Code.channelFailure)
         }
-        if let transport = libssh2_sftp_init(loop.transport.raw) {
+        let code: Int32
+        switch LibSSH2SFTP.start(on: loop.transport) {
+        case .done(let session):
             loop.requestHolder = nil
             deadline = nil
-            sftp = transport
-            return .done(LibSSH2Channel(libssh2_sftp_get_channel(transport)))
-        }
-        let code = loop.transport.lastErrno
-        if code == LIBSSH2_ERROR_EAGAIN {
+            sftp = session
+            return .done(session.channel)
+        case .wouldBlock:
             if deadline == nil, loop.transport.lastError.message.contains("SSH_FXP_VERSION") {
                 deadline = .now + Self.versionTimeout
             }
             return .wouldBlock
+        case .failed(let failure):
+            code = failure
         }
         loop.requestHolder = nil
         deadline = nil
@@ -101,7 +101,7 @@ final class SFTPChannel: ChannelOperation {
     /// libssh2 reports a refused channel and a refused subsystem with the same code; only the
     /// first is worth retrying when another channel closes.
     override func openWasRefused(_ code: Int32) -> Bool {
-        code == LIBSSH2_ERROR_CHANNEL_FAILURE && unavailableReason == nil
+        code == LibSSH2Code.channelFailure && unavailableReason == nil
     }
 
     override func setupFailed(_ error: SSHError) {
@@ -150,8 +150,8 @@ final class SFTPChannel: ChannelOperation {
 
     /// Classifies the failed return code of an SFTP call on `path`.
     func failure(_ code: Int32, operation: String, path: String) -> FileFailure {
-        if code == LIBSSH2_ERROR_SFTP_PROTOCOL, let sftp {
-            return .file(SFTPStatus.error(libssh2_sftp_last_error(sftp), operation: operation, path: path))
+        if code == LibSSH2Code.sftpProtocol, let sftp {
+            return .file(SFTPStatus.error(sftp.lastStatus, operation: operation, path: path))
         }
         let error = loop.transport.error("SFTP \(operation) of \(path)")
         if loop.isFatal(code) {

@@ -1,4 +1,3 @@
-import CLibSSH2
 import Synchronization
 
 /// The file operations over the connection's SFTP session. Paths must be absolute here.
@@ -19,7 +18,7 @@ struct SFTPFileBackend: FileBackend {
     /// One SFTP call on `path`, repeated while it says EAGAIN.
     private func call<T: Sendable>(
         _ operation: String, _ path: String,
-        _ attempt: @escaping @Sendable (OpaquePointer) -> SFTPCall<T>.Attempt
+        _ attempt: @escaping @Sendable (LibSSH2SFTP) -> LibSSH2Outcome<T>
     ) async throws -> T {
         try await perform { done in SFTPCall(operation, path: path, attempt: attempt, completion: done) }
     }
@@ -71,31 +70,16 @@ struct SFTPFileBackend: FileBackend {
     }
 
     func stat(_ path: String, followSymlinks: Bool) async throws -> RemoteFileAttributes {
-        let type = followSymlinks ? LIBSSH2_SFTP_STAT : LIBSSH2_SFTP_LSTAT
-        return try await call("stat", path) { sftp in
-            var attributes = LIBSSH2_SFTP_ATTRIBUTES()
-            let rc = libssh2_sftp_stat_ex(sftp, path, UInt32(path.utf8.count), type, &attributes)
-            if rc == 0 { return .done(SFTPAttributes.convert(attributes)) }
-            return rc == LIBSSH2_ERROR_EAGAIN ? .again : .failed(rc)
-        }
+        try await call("stat", path) { $0.attributes(of: path, followingSymlinks: followSymlinks) }
     }
 
     func readLink(_ path: String) async throws -> [UInt8] {
-        try await symlinkCall(path, LIBSSH2_SFTP_READLINK, operation: "reading the link")
+        try await call("reading the link", path) { $0.linkTarget(of: path) }
     }
 
     /// The remote server's idea of `path` made absolute (for `.`: the login directory).
     func realPath(_ path: String) async throws -> String {
-        String(decoding: try await symlinkCall(path, LIBSSH2_SFTP_REALPATH, operation: "resolving"), as: UTF8.self)
-    }
-
-    private func symlinkCall(_ path: String, _ type: Int32, operation: String) async throws -> [UInt8] {
-        try await call(operation, path) { sftp in
-            var target = [CChar](repeating: 0, count: 4097)
-            let rc = libssh2_sftp_symlink_ex(sftp, path, UInt32(path.utf8.count), &target, UInt32(target.count - 1), type)
-            if rc >= 0 { return .done(target[0..<Int(rc)].map { UInt8(bitPattern: $0) }) }
-            return rc == LIBSSH2_ERROR_EAGAIN ? .again : .failed(rc)
-        }
+        String(decoding: try await call("resolving", path) { $0.realPath(of: path) }, as: UTF8.self)
     }
 
     func read(_ path: String, offset: UInt64, length: UInt64?) async throws -> [UInt8] {
@@ -157,9 +141,7 @@ struct SFTPFileBackend: FileBackend {
     /// is replaced with `mv -f` (one `rename(2)`), as libssh2 1.10 cannot send `posix-rename@openssh.com`.
     private func rename(_ source: String, over target: String) async throws {
         do {
-            try await call("renaming", source) { sftp in
-                sftpAttempt(libssh2_sftp_rename_ex(sftp, source, UInt32(source.utf8.count), target, UInt32(target.utf8.count), 0))
-            }
+            try await call("renaming", source) { $0.rename(source, to: target) }
         } catch let error as RemoteFileError where SFTPStatus.isGeneric(error) {
             let command = try ShellQuoting.commandLine(["mv", "-f", "--", source, target])
             let result = try await shell.connection.run(command)
@@ -245,30 +227,22 @@ struct SFTPFileBackend: FileBackend {
 
     /// `mkdir`, then the exact permission bits (the server's umask applies to `mkdir`).
     private func mkdir(_ path: String, permissions: UInt32) async throws {
-        try await call("creating the directory", path) { sftp in
-            sftpAttempt(libssh2_sftp_mkdir_ex(sftp, path, UInt32(path.utf8.count), Int(permissions)))
-        }
-        try await call("setting permissions of", path) { sftp in
-            var attributes = LIBSSH2_SFTP_ATTRIBUTES()
-            attributes.flags = UInt(LIBSSH2_SFTP_ATTR_PERMISSIONS)
-            attributes.permissions = UInt(permissions)
-            return sftpAttempt(libssh2_sftp_stat_ex(sftp, path, UInt32(path.utf8.count), LIBSSH2_SFTP_SETSTAT, &attributes))
-        }
+        try await call("creating the directory", path) { $0.makeDirectory(path, permissions: permissions) }
+        try await call("setting permissions of", path) { $0.setPermissions(of: path, to: permissions) }
     }
 
     func remove(_ path: String) async throws {
         let attributes = try await stat(path, followSymlinks: false)
         guard attributes.kind == .directory else { return try await unlink(path) }
         do {
-            try await call("removing the directory", path) { sftp in sftpAttempt(libssh2_sftp_rmdir_ex(sftp, path, UInt32(path.utf8.count)))
-            }
+            try await call("removing the directory", path) { $0.removeDirectory(path) }
         } catch let error as RemoteFileError where SFTPStatus.isGeneric(error) {
             throw try await list(path, symlinkTargets: false).isEmpty ? error : RemoteFileError.directoryNotEmpty(path: path)
         }
     }
 
     private func unlink(_ path: String) async throws {
-        try await call("removing", path) { sftp in sftpAttempt(libssh2_sftp_unlink_ex(sftp, path, UInt32(path.utf8.count))) }
+        try await call("removing", path) { $0.removeFile(path) }
     }
 
     /// Depth first, from `lstat` attributes only: a symlink is removed, never followed.
@@ -283,6 +257,6 @@ struct SFTPFileBackend: FileBackend {
                 try await unlink(child)
             }
         }
-        try await call("removing the directory", path) { sftp in sftpAttempt(libssh2_sftp_rmdir_ex(sftp, path, UInt32(path.utf8.count))) }
+        try await call("removing the directory", path) { $0.removeDirectory(path) }
     }
 }

@@ -1,5 +1,3 @@
-import CLibSSH2
-
 /// Reads a whole directory through one SFTP handle: names and `lstat` attributes, without `.`
 /// and `..`.
 ///
@@ -31,37 +29,28 @@ final class SFTPListDirectory: SFTPHandleOperation {
         super.init("listing", path: path, directory: true)
     }
 
-    override func work(_ handle: OpaquePointer, on channel: SFTPChannel) -> Work {
+    override func work(_ handle: LibSSH2SFTP.Handle, on channel: SFTPChannel) -> Work {
         for _ in 0..<1024 {
-            var attributes = LIBSSH2_SFTP_ATTRIBUTES()
-            let rc = names.withUnsafeMutableBufferPointer { name in
-                longEntry.withUnsafeMutableBufferPointer { long in
-                    name.withMemoryRebound(to: CChar.self) { nameChars in
-                        long.withMemoryRebound(to: CChar.self) { longChars in
-                            libssh2_sftp_readdir_ex(
-                                handle, nameChars.baseAddress, nameChars.count, longChars.baseAddress,
-                                longChars.count, &attributes)
-                        }
-                    }
-                }
-            }
-            if rc == LIBSSH2_ERROR_EAGAIN { return .blocked }
-            if rc == 0 { return .done }
-            if rc == LIBSSH2_ERROR_BUFFER_TOO_SMALL {
+            let length: Int
+            let attributes: RemoteFileAttributes
+            switch handle.nextEntry(name: &names, longEntry: &longEntry) {
+            case .wouldBlock: return .blocked
+            case .done(nil): return .done
+            case .done(let entry?): (length, attributes) = entry
+            case .failed(LibSSH2Code.bufferTooSmall):
                 failure = .file(.failed(operation: operation, path: path, reason: Self.nameTooLong))
                 return .done
-            }
-            if rc < 0 {
-                failure = channel.failure(rc, operation: operation, path: path)
+            case .failed(let code):
+                failure = channel.failure(code, operation: operation, path: path)
                 return .done
             }
             // Only here, with a name just returned, is no READDIR in flight: libssh2 1.10 keeps
             // the request state on the SFTP session, so leaving mid-request would hand the
             // answer to the next listing of any directory.
             if isPastDeadline() { return .done }
-            let name = Array(names[0..<Int(rc)])
+            let name = Array(names[0..<length])
             if name == [46] || name == [46, 46] { continue }
-            entries.append(ListedEntry(name: name, attributes: SFTPAttributes.convert(attributes), target: nil))
+            entries.append(ListedEntry(name: name, attributes: attributes, target: nil))
         }
         return .yielded
     }
@@ -77,20 +66,5 @@ final class SFTPListDirectory: SFTPHandleOperation {
         let result: Result<[ListedEntry], FileFailure> = failure.map { .failure($0) } ?? .success(entries)
         completion?(result)
         completion = nil
-    }
-}
-
-/// libssh2's flag-gated attributes as ``RemoteFileAttributes`` (absent fields are zero).
-enum SFTPAttributes {
-    static func convert(_ raw: LIBSSH2_SFTP_ATTRIBUTES) -> RemoteFileAttributes {
-        let flags = raw.flags
-        func has(_ flag: Int32) -> Bool { flags & UInt(flag) != 0 }
-        let mode = has(LIBSSH2_SFTP_ATTR_PERMISSIONS) ? UInt32(truncatingIfNeeded: raw.permissions) : 0
-        return RemoteFileAttributes(
-            mode: mode,
-            size: has(LIBSSH2_SFTP_ATTR_SIZE) ? raw.filesize : 0,
-            userID: has(LIBSSH2_SFTP_ATTR_UIDGID) ? UInt32(truncatingIfNeeded: raw.uid) : 0,
-            groupID: has(LIBSSH2_SFTP_ATTR_UIDGID) ? UInt32(truncatingIfNeeded: raw.gid) : 0,
-            modificationSeconds: has(LIBSSH2_SFTP_ATTR_ACMODTIME) ? Int64(raw.mtime) : 0)
     }
 }

@@ -1,5 +1,3 @@
-import CLibSSH2
-
 /// One request on the connection's SFTP session, a small state machine on the I/O thread.
 ///
 /// A `LIBSSH2_SFTP` runs one call at a time, so the ``SFTPChannel`` advances only the head of
@@ -18,7 +16,7 @@ class SFTPOperation {
     }
 
     /// Advances the operation with the session's `LIBSSH2_SFTP`.
-    func step(_ sftp: OpaquePointer, on channel: SFTPChannel) -> Step { .finished }
+    func step(_ sftp: LibSSH2SFTP, on channel: SFTPChannel) -> Step { .finished }
 
     /// Delivers `failure` to the caller: the session or the connection ended first.
     func fail(_ failure: FileFailure) {}
@@ -27,17 +25,39 @@ class SFTPOperation {
     func cancel() {}
 }
 
-/// SFTP status codes (`SSH_FX_*`, from `libssh2_sftp_last_error`) as ``RemoteFileError``s.
+/// An SFTP status (`SSH_FX_*`), as the server sent it (draft-ietf-secsh-filexfer; 24 is from v6).
+struct SFTPStatusCode: Equatable {
+    let rawValue: UInt
+    static let noSuchFile = SFTPStatusCode(rawValue: 2)
+    static let permissionDenied = SFTPStatusCode(rawValue: 3)
+    static let noSuchPath = SFTPStatusCode(rawValue: 10)
+    static let fileAlreadyExists = SFTPStatusCode(rawValue: 11)
+    static let writeProtect = SFTPStatusCode(rawValue: 12)
+    static let directoryNotEmpty = SFTPStatusCode(rawValue: 18)
+    static let notADirectory = SFTPStatusCode(rawValue: 19)
+    static let fileIsADirectory = SFTPStatusCode(rawValue: 24)
+
+    /// The protocol's name for it, for messages: `SSH_FX_QUOTA_EXCEEDED`.
+    var name: String {
+        let names: [UInt: String] = [
+            1: "EOF", 4: "FAILURE", 5: "BAD_MESSAGE", 8: "OP_UNSUPPORTED", 14: "NO_SPACE_ON_FILESYSTEM",
+            15: "QUOTA_EXCEEDED", 20: "INVALID_FILENAME", 21: "LINK_LOOP",
+        ]
+        return "SSH_FX_" + (names[rawValue] ?? "status \(rawValue)")
+    }
+}
+
+/// SFTP statuses as ``RemoteFileError``s.
 enum SFTPStatus {
-    static func error(_ status: UInt, operation: String, path: String) -> RemoteFileError {
+    static func error(_ status: SFTPStatusCode, operation: String, path: String) -> RemoteFileError {
         switch status {
-        case UInt(LIBSSH2_FX_NO_SUCH_FILE), UInt(LIBSSH2_FX_NO_SUCH_PATH): return .noSuchFile(path: path)
-        case UInt(LIBSSH2_FX_PERMISSION_DENIED), UInt(LIBSSH2_FX_WRITE_PROTECT): return .permissionDenied(path: path)
-        case UInt(LIBSSH2_FX_FILE_ALREADY_EXISTS): return .alreadyExists(path: path)
-        case UInt(LIBSSH2_FX_DIR_NOT_EMPTY): return .directoryNotEmpty(path: path)
-        case UInt(LIBSSH2_FX_NOT_A_DIRECTORY): return .notADirectory(path: path)
-        case 24: return .isADirectory(path: path)  // SSH_FX_FILE_IS_A_DIRECTORY (SFTP v6)
-        default: return .failed(operation: operation, path: path, reason: "the SFTP server answered \(name(status))")
+        case .noSuchFile, .noSuchPath: return .noSuchFile(path: path)
+        case .permissionDenied, .writeProtect: return .permissionDenied(path: path)
+        case .fileAlreadyExists: return .alreadyExists(path: path)
+        case .directoryNotEmpty: return .directoryNotEmpty(path: path)
+        case .notADirectory: return .notADirectory(path: path)
+        case .fileIsADirectory: return .isADirectory(path: path)
+        default: return .failed(operation: operation, path: path, reason: "the SFTP server answered \(status.name)")
         }
     }
 
@@ -46,35 +66,20 @@ enum SFTPStatus {
         if case .failed = error { return true }
         return false
     }
-
-    private static func name(_ status: UInt) -> String {
-        let names: [UInt: String] = [
-            1: "EOF", 4: "FAILURE", 5: "BAD_MESSAGE", 8: "OP_UNSUPPORTED", 14: "NO_SPACE_ON_FILESYSTEM",
-            15: "QUOTA_EXCEEDED", 20: "INVALID_FILENAME", 21: "LINK_LOOP",
-        ]
-        return "SSH_FX_" + (names[status] ?? "status \(status)")
-    }
 }
 
 /// A request that is one libssh2 SFTP call, repeated while it says EAGAIN.
 final class SFTPCall<T>: SFTPOperation {
-    /// What one attempt of the call gave.
-    enum Attempt {
-        case done(T)
-        case again
-        case failed(Int32)
-    }
-
     private let operation: String
     private let path: String
-    private let attempt: (OpaquePointer) -> Attempt
+    private let attempt: (LibSSH2SFTP) -> LibSSH2Outcome<T>
     private var completion: ((Result<T, FileFailure>) -> Void)?
 
     /// - Parameters:
     ///   - operation: What the call does, for error messages ("stat", "mkdir").
     ///   - path: The path it acts on, for error messages.
     init(
-        _ operation: String, path: String, attempt: @escaping (OpaquePointer) -> Attempt,
+        _ operation: String, path: String, attempt: @escaping (LibSSH2SFTP) -> LibSSH2Outcome<T>,
         completion: @escaping (Result<T, FileFailure>) -> Void
     ) {
         self.operation = operation
@@ -83,9 +88,9 @@ final class SFTPCall<T>: SFTPOperation {
         self.completion = completion
     }
 
-    override func step(_ sftp: OpaquePointer, on channel: SFTPChannel) -> Step {
+    override func step(_ sftp: LibSSH2SFTP, on channel: SFTPChannel) -> Step {
         switch attempt(sftp) {
-        case .again: return .blocked
+        case .wouldBlock: return .blocked
         case .done(let value): deliver(.success(value))
         case .failed(let code): deliver(.failure(channel.failure(code, operation: operation, path: path)))
         }
@@ -98,10 +103,4 @@ final class SFTPCall<T>: SFTPOperation {
         completion?(result)
         completion = nil
     }
-}
-
-/// The return code of a libssh2 SFTP call as an ``SFTPCall`` attempt.
-func sftpAttempt(_ rc: Int32) -> SFTPCall<Void>.Attempt {
-    if rc == 0 { return .done(()) }
-    return rc == LIBSSH2_ERROR_EAGAIN ? .again : .failed(rc)
 }

@@ -1,5 +1,3 @@
-import CLibSSH2
-
 /// Reads a file, or a byte range of it, through one SFTP handle: into memory, or chunk by chunk
 /// into a bounded pipe whose consumer's pace parks the operation.
 ///
@@ -31,13 +29,13 @@ final class SFTPReadFile: SFTPHandleOperation {
         self.offset = offset
         self.limit = limit
         self.sink = sink
-        super.init("reading", path: path, flags: UInt(LIBSSH2_FXF_READ))
+        super.init("reading", path: path, flags: .read)
         if case .stream = sink { buffer = [UInt8](repeating: 0, count: 2 * Self.chunkSize) }
     }
 
-    override func work(_ handle: OpaquePointer, on channel: SFTPChannel) -> Work {
+    override func work(_ handle: LibSSH2SFTP.Handle, on channel: SFTPChannel) -> Work {
         if !sought {
-            if offset > 0 { libssh2_sftp_seek64(handle, offset) }
+            if offset > 0 { handle.seek(to: offset) }
             sought = true
         }
         if case .collect = sink, expected == nil, let limit, limit <= Self.unsizedLimit {
@@ -46,11 +44,12 @@ final class SFTPReadFile: SFTPHandleOperation {
             buffer = [UInt8](repeating: 0, count: Int(limit))
         }
         if case .collect = sink, expected == nil {
-            var attributes = LIBSSH2_SFTP_ATTRIBUTES()
-            let rc = libssh2_sftp_fstat_ex(handle, &attributes, 0)
-            if rc == LIBSSH2_ERROR_EAGAIN { return .blocked }
-            if rc != 0 { return fail(rc, on: channel) }
-            let size = SFTPAttributes.convert(attributes).size
+            let size: UInt64
+            switch handle.attributes() {
+            case .wouldBlock: return .blocked
+            case .failed(let code): return fail(code, on: channel)
+            case .done(let attributes): size = attributes.size
+            }
             let available = size > offset ? size - offset : 0
             expected = min(available, limit ?? .max)
             buffer = [UInt8](repeating: 0, count: Int(expected!) + (limit == expected ? 0 : 1))
@@ -58,7 +57,7 @@ final class SFTPReadFile: SFTPHandleOperation {
         return readChunk(handle, on: channel)
     }
 
-    private func readChunk(_ handle: OpaquePointer, on channel: SFTPChannel) -> Work {
+    private func readChunk(_ handle: LibSSH2SFTP.Handle, on channel: SFTPChannel) -> Work {
         let remaining = limit.map { $0 - total }
         if remaining == 0 { return flushed(.done) }
         if case .stream(let pipe) = sink {
@@ -69,12 +68,16 @@ final class SFTPReadFile: SFTPHandleOperation {
         let outstanding = remaining ?? (expected.map { $0 > total ? $0 - total : 1 } ?? UInt64(Self.chunkSize))
         let cap = Int(min(UInt64(Self.chunkSize), max(32 << 10, outstanding / 4), remaining ?? .max))
         let want = min(buffer.count - filled, cap)
-        let rc = buffer.withUnsafeMutableBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { libssh2_sftp_read(handle, $0.baseAddress! + filled, want) }
+        let outcome = buffer.withUnsafeMutableBytes { bytes in
+            handle.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled..<filled + want]))
         }
-        if rc == Int(LIBSSH2_ERROR_EAGAIN) { return flushed(.blocked) }
-        if rc < 0 { return fail(Int32(rc), on: channel) }
-        if rc == 0 { return flushed(.done) }
+        let rc: Int
+        switch outcome {
+        case .wouldBlock: return flushed(.blocked)
+        case .failed(let code): return fail(code, on: channel)
+        case .done(0): return flushed(.done)
+        case .done(let count): rc = count
+        }
         total += UInt64(rc)
         filled += rc
         // A stream hands over whole chunks (a read often returns one 30,000-byte reply): fewer

@@ -1,4 +1,3 @@
-import CLibSSH2
 import Synchronization
 
 /// Chunks an upload hands to its ``SFTPStreamWrite``: filled by the caller's task, drained on
@@ -130,13 +129,12 @@ final class SFTPStreamWrite: SFTPHandleOperation {
         self.permissions = permissions
         self.modified = modified
         self.completion = completion
-        let mode = append ? LIBSSH2_FXF_APPEND : LIBSSH2_FXF_TRUNC
         super.init(
-            append ? "appending to" : "writing", path: path, flags: UInt(LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | mode),
+            append ? "appending to" : "writing", path: path, flags: [.write, .create, append ? .append : .truncate],
             mode: Int(createdWith))
     }
 
-    override func work(_ handle: OpaquePointer, on channel: SFTPChannel) -> Work {
+    override func work(_ handle: LibSSH2SFTP.Handle, on channel: SFTPChannel) -> Work {
         if !ended, buffer.count - offset < Self.lowWater {
             switch queue.next() {
             case .chunk(let chunk):
@@ -149,18 +147,18 @@ final class SFTPStreamWrite: SFTPHandleOperation {
             }
         }
         if offset < buffer.count {
-            let rc = buffer.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) {
-                    libssh2_sftp_write(handle, $0.baseAddress! + offset, min($0.count - offset, Self.inFlight))
-                }
+            let outcome = buffer.withUnsafeBytes { bytes in
+                handle.write(UnsafeRawBufferPointer(rebasing: bytes[offset..<min(bytes.count, offset + Self.inFlight)]))
             }
-            if rc == Int(LIBSSH2_ERROR_EAGAIN) { return .blocked }
-            if rc < 0 {
-                failure = channel.failure(Int32(rc), operation: operation, path: path)
+            switch outcome {
+            case .wouldBlock: return .blocked
+            case .failed(let code):
+                failure = channel.failure(code, operation: operation, path: path)
                 return .done
+            case .done(let written):
+                offset += written
+                return .yielded
             }
-            offset += rc
-            return .yielded
         }
         guard ended else { return .yielded }
         return setAttributes(handle, permissions: permissions, modified: modified, on: channel)

@@ -1,4 +1,3 @@
-import CLibSSH2
 import Foundation
 import Platform
 
@@ -87,7 +86,7 @@ final class RemoteListener {
                 return true
             }
             let reason =
-                code == LIBSSH2_ERROR_REQUEST_DENIED
+                code == LibSSH2Code.requestDenied
                 ? "the box refused: the port is taken there, needs root (below 1024), or its sshd forbids forwarding (AllowTcpForwarding)"
                 : loop.transport.lastError.message
             end(.channelFailed(operation: "listening on \(host):\(port) on the box", reason: reason))

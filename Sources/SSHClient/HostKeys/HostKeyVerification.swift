@@ -1,4 +1,3 @@
-import CLibSSH2
 import Foundation
 import Logging
 
