@@ -10,14 +10,14 @@ import Foundation
 class ChannelOperation {
     typealias Phase = ChannelStateMachine.Phase
 
-    unowned let loop: ConnectionLoop
+    unowned let loop: LoopContext
     private var machine: ChannelStateMachine
     /// Control operations (killing a process group) may use the channel slot kept for them.
     let isControl: Bool
     /// When the loop should call ``deadlineExpired()``.
     var deadline: ContinuousClock.Instant?
 
-    init(loop: ConnectionLoop, setupRequests: [ChannelSetupRequest], isControl: Bool = false) {
+    init(loop: LoopContext, setupRequests: [ChannelSetupRequest], isControl: Bool = false) {
         self.loop = loop
         machine = ChannelStateMachine(setupRequests: setupRequests)
         self.isControl = isControl
@@ -100,7 +100,7 @@ class ChannelOperation {
         case .wouldBlock:
             return false
         case .done(let opened):
-            loop.channelsOpened.add(1, ordering: .relaxed)
+            loop.handle.channelsOpened.add(1, ordering: .relaxed)
             loop.openFinished(self)
             _ = machine.opened(opened)
             return true

@@ -2,65 +2,32 @@ import Foundation
 import Platform
 import Synchronization
 
-/// The thread that owns one connection's socket and libssh2 session, and the poll loop on it.
+/// One connection's I/O thread, as the rest of the process sees it: a handle that hands work
+/// over and reports how the connection ended.
 ///
-/// No other thread calls libssh2 for this session. Other threads hand work over with
-/// ``submit(_:)``, which queues a closure and wakes the loop through a pipe. Everything marked
-/// "I/O thread" below is touched only from inside the loop.
-final class ConnectionLoop: @unchecked Sendable {
+/// The thread owns the socket and the libssh2 session in a ``LoopContext``, which only it can
+/// reach: work submitted here runs there and receives the context. Everything on this handle is
+/// safe from any thread (immutable, a mutex, an atomic or a promise), so the compiler checks it.
+final class ConnectionLoop: Sendable {
     let configuration: SSHConnectionConfiguration
     private let wakeSignal = WakeSignal()
     private let inbox = Mutex(Inbox())
     private let ready = Promise<Void>()
     private let stopped = Promise<Void>()
     /// Set once by the I/O thread before anything else runs on it; read to check confinement.
-    private var loopThread: pthread_t?
+    private let loopThread = Mutex<pthread_t?>(nil)
     /// Counters for diagnostics and the no-stall tests; written by the I/O thread only.
     let counters = LoopCounters()
+    /// Channels the server opened for this session so far.
+    let channelsOpened = Atomic<Int>(0)
+    /// What the remote file API learned about this connection (transport, home).
+    let files = FileAccessState()
 
     private struct Inbox {
-        var work: [@Sendable (ConnectionLoop) -> Void] = []
+        var work: [@Sendable (LoopContext) -> Void] = []
         var terminalError: SSHError?
         var serverIdentification: String?
     }
-
-    // I/O thread state.
-    private(set) var transport: SSHTransport!
-    private var socket: TCPSocket!
-    private var operations: [ChannelOperation] = []
-    private var queue: [ChannelOperation] = []
-    private var openHolder: ChannelOperation?
-    /// The keepalive; it holds libssh2's channel-open state machine while in flight, like ``openHolder``.
-    let probe = LivenessProbe()
-    /// Back-to-back keepalives a benchmark asked for (``SSHConnection/sendKeepalives(_:count:)``).
-    var keepaliveBurst: KeepaliveBurst?
-    /// The one channel allowed to wait for a request reply (libssh2 1.10 mixes up concurrent replies).
-    var requestHolder: ChannelOperation?
-    /// Ports the box listens on for this connection (`ssh -R`).
-    private var listeners: [RemoteListener] = []
-    /// A listener whose global request (listen or cancel) is in flight: like ``openHolder``, no
-    /// channel opens and no keepalive starts meanwhile, so that one request at a time waits on the server.
-    var listenHolder: RemoteListener?
-    private var channelsInUse = 0
-    /// Set when the server refused an open: admit nothing new until a channel is freed.
-    private var admissionHeld = false
-    private var lossError: SSHError?
-    private var closeRequested = false
-    /// Set when a close began: until then, the stops it started may finish (see ``closingIsDone()``).
-    private var closeDeadline: ContinuousClock.Instant?
-    private var closeWaiters: [@Sendable () -> Void] = []
-    private var wasWaitingOnPeer = false
-    /// Socket bytes that no operation could take (every channel paused, or none exists) would make
-    /// `poll` return at once forever, so read interest is dropped — but only until anything
-    /// changes: new work, a wake-up, or a pass that moved. See ``noteReadableSocket()``.
-    private var readInterestSuppressed = false
-    /// Shared read buffer for every channel of the session.
-    var scratch = [UInt8](repeating: 0, count: 256 * 1024)
-    /// Channels the server opened for this session so far; read from any thread.
-    let channelsOpened = Atomic<Int>(0)
-    /// The remote file API's per-connection state: the SFTP session (kept for the connection's
-    /// life once opened), the transport in use, the remote home.
-    let files = FileAccessState()
 
     private init(configuration: SSHConnectionConfiguration) {
         self.configuration = configuration
@@ -69,7 +36,7 @@ final class ConnectionLoop: @unchecked Sendable {
     /// Connects, authenticates, and starts serving; throws what establishing the session threw.
     static func start(_ configuration: SSHConnectionConfiguration) async throws -> ConnectionLoop {
         let loop = ConnectionLoop(configuration: configuration)
-        let thread = Thread { loop.threadMain() }
+        let thread = Thread { LoopContext.run(loop) }
         thread.stackSize = 1 << 20
         thread.start()
         try await loop.ready.value()
@@ -77,8 +44,8 @@ final class ConnectionLoop: @unchecked Sendable {
     }
 
     var isOnLoopThread: Bool {
-        guard let loopThread else { return false }
-        return pthread_equal(loopThread, pthread_self()) != 0
+        guard let thread = loopThread.withLock({ $0 }) else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
     }
 
     /// Stops the process when loop-confined state is touched from another thread, in release builds too.
@@ -93,7 +60,7 @@ final class ConnectionLoop: @unchecked Sendable {
 
     /// Runs `work` on the I/O thread; returns the connection's terminal error instead when it has ended.
     @discardableResult
-    func submit(_ work: @escaping @Sendable (ConnectionLoop) -> Void) -> SSHError? {
+    func submit(_ work: @escaping @Sendable (LoopContext) -> Void) -> SSHError? {
         let terminal = inbox.withLock { inbox -> SSHError? in
             if let error = inbox.terminalError { return error }
             inbox.work.append(work)
@@ -116,7 +83,7 @@ final class ConnectionLoop: @unchecked Sendable {
     /// Asks the I/O thread to close the connection and returns at once; false when it had already ended.
     @discardableResult
     func requestClose() -> Bool {
-        submit { loop in loop.closeRequested = true } == nil
+        submit { context in context.requestClose() } == nil
     }
 
     /// Whether the connection has ended (closed or lost).
@@ -134,304 +101,43 @@ final class ConnectionLoop: @unchecked Sendable {
         return terminalError ?? .connectionClosed
     }
 
-    // MARK: Services for operations (I/O thread)
+    // MARK: Reports from the I/O thread
 
-    /// Queues a channel operation; control operations go first.
-    func enqueue(_ operation: ChannelOperation) {
-        preconditionOnLoopThread("the channel queue")
-        if operation.isControl {
-            let firstNormal = queue.firstIndex { !$0.isControl } ?? queue.endIndex
-            queue.insert(operation, at: firstNormal)
-        } else {
-            queue.append(operation)
-        }
-    }
+    /// The I/O thread starts: it is the one that may reach the loop's context.
+    func threadStarted() { loopThread.withLock { $0 = pthread_self() } }
 
-    /// Runs a channel the server opened (a forwarded connection): it needs no open turn.
-    func adopt(_ operation: ChannelOperation) {
-        preconditionOnLoopThread("the channel list")
-        channelsInUse += 1
-        operations.append(operation)
-        operation.beginOpening()
-    }
-
-    /// Starts a remote listener; it runs until cancelled or the connection ends.
-    func add(_ listener: RemoteListener) {
-        preconditionOnLoopThread("the listener list")
-        listeners.append(listener)
-    }
-
-    /// Whether a new global request or channel open may start now.
-    var openTurnIsFree: Bool { openHolder == nil && listenHolder == nil && !probe.inFlight }
-
-    func dequeue(_ operation: ChannelOperation) {
-        queue.removeAll { $0 === operation }
-    }
-
-    func openFinished(_ operation: ChannelOperation) {
-        if openHolder === operation { openHolder = nil }
-    }
-
-    func channelFreed(_ operation: ChannelOperation) {
-        channelsInUse -= 1
-        configuration.logger.trace("channel freed", metadata: ["inUse": "\(channelsInUse)", "queued": "\(queue.count)"])
-        admissionHeld = false
-        operations.removeAll { $0 === operation }
-    }
-
-    /// The server refused a channel although we stayed under our limit: its limit is lower, or it
-    /// has not yet let go of a closed one. Retry once another channel is freed; false if none is open.
-    func requeueAfterRefusal(_ operation: ChannelOperation) -> Bool {
-        guard channelsInUse > 1 else { return false }
-        channelsInUse -= 1
-        operations.removeAll { $0 === operation }
-        queue.insert(operation, at: 0)
-        admissionHeld = true
-        return true
-    }
-
-    /// libssh2 errors after which the session is unusable.
-    func isFatal(_ code: Int32) -> Bool { LibSSH2Code.isFatal(code) }
-
-    /// Marks the connection lost; every operation fails with `error` at the end of this pass.
-    func lose(_ error: SSHError) {
-        if lossError == nil {
-            configuration.logger.error("connection lost", metadata: ["error": "\(error)"])
-            switch error {
-            case .connectionLost: lossError = error
-            case .libssh2(let operation, _, let message): lossError = .connectionLost(reason: "\(operation): \(message)")
-            default: lossError = .connectionLost(reason: error.description)
-            }
-        }
-    }
-
-    // MARK: The loop
-
-    private func threadMain() {
-        loopThread = pthread_self()
-        SystemCall.nameCurrentThread("rws-ssh-io")
-        do {
-            let identification: String?
-            (socket, transport, identification) = try ConnectionEstablishment(configuration: configuration).establish()
-            inbox.withLock { $0.serverIdentification = identification }
-        } catch {
-            inbox.withLock { $0.terminalError = error }
-            ready.complete(.failure(error))
-            stopped.complete(.success(()))
-            return
-        }
+    /// The session is established: callers of ``start(_:)`` go on.
+    func established(serverIdentification: String?) {
+        inbox.withLock { $0.serverIdentification = serverIdentification }
         ready.complete(.success(()))
-        while true {
-            runInbox()
-            if lossError != nil || closeRequested && closingIsDone() { break }
-            var passes = 0
-            while runPass() && passes < 64 { passes += 1 }
-            let fired = checkDeadlines()
-            if lossError != nil || closeRequested && closingIsDone() { break }
-            // A fired deadline queued work (a kill): run it now, not after the next poll.
-            waitForEvents(busy: passes == 64 || fired)
-        }
-        teardown()
     }
 
-    private func runInbox() {
-        let work = inbox.withLock { inbox -> [@Sendable (ConnectionLoop) -> Void] in
+    /// Establishing the session failed: ``start(_:)`` throws `error`.
+    func failedToEstablish(_ error: SSHError) {
+        inbox.withLock { $0.terminalError = error }
+        ready.complete(.failure(error))
+        stopped.complete(.success(()))
+    }
+
+    /// The work submitted since the last call, in order.
+    func takeWork() -> [@Sendable (LoopContext) -> Void] {
+        inbox.withLock { inbox in
             defer { inbox.work = [] }
             return inbox.work
         }
-        if !work.isEmpty { readInterestSuppressed = false }
-        for item in work { item(self) }
     }
 
-    /// One sweep over every channel; true when anything moved. libssh2 drains all pending packets
-    /// into per-channel queues on any read, so every channel is visited, not only the one polled.
-    ///
-    /// Bytes read from the socket count as progress even when no operation says it moved: a read
-    /// on one channel (or stream) queues packets for the others, which only the next pass sees.
-    private func runPass() -> Bool {
-        let receivedBefore = transport.context.lastReceive
-        var progressed = admit()
-        if probe.advance(transport) { progressed = true }
-        if runKeepaliveBurst() { progressed = true }
-        for listener in listeners {
-            if listener.advance() { progressed = true }
-        }
-        listeners.removeAll { $0.hasEnded }
-        if lossError != nil { return false }
-        for operation in operations {
-            if operation.advance() { progressed = true }
-            if lossError != nil { return false }
-        }
-        if transport.context.lastReceive != receivedBefore { progressed = true }
-        if progressed { readInterestSuppressed = false }
-        return progressed
-    }
+    /// The connection ended with `error`: no work is accepted from now on.
+    func ending(_ error: SSHError) { inbox.withLock { $0.terminalError = error } }
 
-    /// A close first stops what runs (each operation's ``ChannelOperation/connectionClosing()``:
-    /// commands and shells kill their remote processes over control channels), then lets those
-    /// stops finish, bounded by the grace period, before tearing down: a disconnect alone leaves
-    /// a silent command running on OpenSSH.
-    private func closingIsDone() -> Bool {
-        if closeDeadline == nil {
-            closeDeadline = .now + configuration.terminationGracePeriod + .seconds(3)
-            for operation in operations + queue { operation.connectionClosing() }
-        }
-        let stopsInFlight = (operations + queue).contains { $0.isControl }
-        return !stopsInFlight || ContinuousClock.now >= closeDeadline!
-    }
+    /// The teardown is done: ``close()`` and ``terminated()`` return.
+    func stoppedServing() { stopped.complete(.success(())) }
 
-    private func admit() -> Bool {
-        var admitted = false
-        while openTurnIsFree, !admissionHeld, let next = queue.first {
-            // Closing: only the channels that stop what was running.
-            if closeDeadline != nil, !next.isControl { break }
-            let limit = next.isControl ? configuration.maxChannels : max(1, configuration.maxChannels - 1)
-            guard channelsInUse < limit else { break }
-            queue.removeFirst()
-            channelsInUse += 1
-            openHolder = next
-            operations.append(next)
-            next.beginOpening()
-            admitted = true
-        }
-        return admitted
-    }
-
-    /// Fires due deadlines; true when any fired.
-    private func checkDeadlines() -> Bool {
-        let now = ContinuousClock.now
-        var fired = false
-        for operation in operations + queue {
-            if let deadline = operation.deadline, deadline <= now {
-                operation.deadline = nil
-                operation.deadlineExpired()
-                fired = true
-            }
-        }
-        let waitingOnPeer = operations.contains { $0.isWaitingOnPeer } || !queue.isEmpty || listeners.contains { $0.isWaitingOnPeer }
-        if waitingOnPeer {
-            if !wasWaitingOnPeer { transport.context.lastReceive = now }
-            if openHolder == nil, listenHolder == nil,
-                probe.isDue(now: now, lastReceive: transport.context.lastReceive, interval: configuration.keepaliveInterval)
-            {
-                probe.start(transport)
-            }
-            let silence = now - transport.context.lastReceive
-            if silence > configuration.deadPeerTimeout {
-                lose(.connectionLost(reason: "the server did not answer for \(silence.shortDescription) (keepalive unanswered)"))
-            }
-        }
-        wasWaitingOnPeer = waitingOnPeer
-        return fired
-    }
-
-    /// Keepalive probes answered, and whether a keepalive reply sits in the session's queue (nil
-    /// when no channel runs to ask through): what the keepalive tests check.
-    var keepaliveState: KeepaliveState {
-        KeepaliveState(answered: probe.answered, replyQueued: operations.lazy.compactMap(\.sessionHoldsShortPacket).first)
-    }
-
-    /// One step of a benchmark's keepalive burst; true when it sent anything.
-    private func runKeepaliveBurst() -> Bool {
-        guard var burst = keepaliveBurst else { return false }
-        defer { keepaliveBurst = burst.isDone(probe) ? burst.finish() : burst }
-        switch burst.kind {
-        case .probe:
-            guard burst.sent < burst.count, openHolder == nil, listenHolder == nil, probe.isIdle else { return false }
-            probe.start(transport)
-            burst.sent += 1
-            return true
-        case .globalRequest:
-            return burst.sendGlobalRequests(transport)
-        }
-    }
-
-    private func waitForEvents(busy: Bool) {
-        var timeout = Duration.seconds(1)
-        let now = ContinuousClock.now
-        for operation in operations + queue {
-            if let deadline = operation.deadline { timeout = min(timeout, max(.zero, deadline - now)) }
-        }
-        if busy { timeout = .zero }
-        let directions = transport.blockDirections
-        var events: Int16 = readInterestSuppressed ? 0 : Int16(POLLIN)
-        if directions.contains(.outbound) { events |= Int16(POLLOUT) }
-        var fds = [pollfd(fd: socket.fd, events: events, revents: 0), pollfd(fd: wakeSignal.readFD, events: Int16(POLLIN), revents: 0)]
-        let count: Int
-        do {
-            count = try SystemCall.poll(&fds, timeout: timeout)
-        } catch {
-            // Never a crash in an app embedding the library: the connection ends with the reason.
-            return lose(.connectionLost(reason: "waiting for the socket failed (\(error))"))
-        }
-        counters.polls.add(1, ordering: .relaxed)
-        if count <= 0 {
-            if timeout > .zero { noteTimedOutPoll() }
-            readInterestSuppressed = false
-            return
-        }
-        if fds[1].revents != 0 {
-            wakeSignal.drain()
-            readInterestSuppressed = false
-            // New work may be the reader those socket bytes wait for: run the inbox before judging them.
-            return
-        }
-        if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-            noteReadableSocket()
-        }
-    }
-
-    /// A poll that ran to its timeout while a reply sat unread in the socket and an operation
-    /// waited for the server is a stall; the tests require that it never happens.
-    ///
-    /// "Waiting" covers both places a reply can sit unread: the kernel's socket buffer, and
-    /// libssh2's per-channel queues, filled by a read on any channel of the session.
-    private func noteTimedOutPoll() {
-        let waiting = operations.filter { $0.isWaitingOnPeer }
-        guard !waiting.isEmpty, socket.pendingBytes > 0 || waiting.contains(where: { $0.hasQueuedInput }) else { return }
-        counters.stalledPolls.add(1, ordering: .relaxed)
-        configuration.logger.warning(
-            "poll timed out with a reply waiting",
-            metadata: [
-                "bytes": "\(socket.pendingBytes)", "waiting": "\(waiting.filter { $0.hasQueuedInput }.map(\.diagnostics))",
-            ])
-    }
-
-    /// Bytes nobody reads (every channel paused, or no channel at all) would make poll return at
-    /// once forever: stop asking for them until something changes, unless the peer hung up.
-    private func noteReadableSocket() {
-        let before = transport.context.lastReceive
-        var passes = 0
-        while runPass() && passes < 64 { passes += 1 }
-        guard transport.context.lastReceive == before else { return }
-        if socket.isClosedByPeer {
-            lose(.connectionLost(reason: "the server closed the connection"))
-        } else {
-            readInterestSuppressed = true
-        }
-    }
-
-    private func teardown() {
-        let error = lossError ?? .connectionClosed
-        inbox.withLock { $0.terminalError = error }
-        runInbox()  // work that raced with the end still gets to fail its callers
-        let all = operations + queue
-        let ended = listeners
-        operations = []
-        queue = []
-        listeners = []
-        if lossError == nil {
-            var attempts = 0
-            while transport.disconnect() == LibSSH2Code.wouldBlock, attempts < 100 { attempts += 1 }
-        }
-        socket.shutdownBoth()
-        transport = nil
-        socket.closeDescriptor()
-        // Callers learn of the end only now, with libssh2 and OpenSSL done: a caller that exits
-        // the process at once must not race the session's teardown (seen as a crash at exit).
-        for operation in all { operation.failForConnection(error) }
-        for listener in ended { listener.connectionEnded(error) }
-        keepaliveBurst?.done.complete(.failure(error))
-        stopped.complete(.success(()))
+    /// Waits on the socket and the wake-up pipe; how many are ready (0: timed out).
+    func poll(socket fd: Int32, events: Int16, timeout: Duration) throws(SystemCallError) -> (count: Int, socket: Int16, woken: Bool) {
+        var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wakeSignal.readFD, events: Int16(POLLIN), revents: 0)]
+        let count = try SystemCall.poll(&fds, timeout: timeout)
+        if fds[1].revents != 0 { wakeSignal.drain() }
+        return (count, fds[0].revents, fds[1].revents != 0)
     }
 }

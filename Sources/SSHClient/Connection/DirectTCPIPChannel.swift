@@ -40,7 +40,7 @@ final class DirectTCPIPChannel: ChannelOperation {
     private static let chunk = 64 * 1024
 
     init(
-        loop: ConnectionLoop, host: String, port: Int, fd: Int32, owner: SSHConnection?, opened: Promise<Void>,
+        loop: LoopContext, host: String, port: Int, fd: Int32, owner: SSHConnection?, opened: Promise<Void>,
         accepted: LibSSH2Channel? = nil
     ) {
         self.host = host
@@ -50,7 +50,7 @@ final class DirectTCPIPChannel: ChannelOperation {
         halfCloses = owner == nil
         self.opened = opened
         self.accepted = accepted
-        watcher = RelayWatcher(fd: fd) { [loop] in loop.wake() }
+        watcher = RelayWatcher(fd: fd) { [handle = loop.handle] in handle.wake() }
         super.init(loop: loop, setupRequests: [])
     }
 

@@ -22,15 +22,20 @@ extension SSHConnection {
         let pipe = OutputPipe(
             capacity: configuration.bufferSize, resumeProducer: { [loop] in loop.wake() },
             cancelCommand: { if let session = closeOnCancel.withLock({ $0.session }) { Task { try? await session.close() } } })
-        let channel = ShellChannel(loop: loop, configuration: configuration, pipe: pipe)
-        let started = channel.started
-        let session = InteractiveShell(connection: self, loop: loop, channel: channel)
+        let endpoints = ShellChannel.Endpoints(pipe: pipe)
+        let created = Promise<LoopBound<ShellChannel>>()
+        let submitted = loop.submit { context in
+            let channel = ShellChannel(loop: context, configuration: configuration, endpoints: endpoints)
+            context.enqueue(channel)
+            created.complete(.success(LoopBound(channel, loop: context)))
+        }
+        if let submitted { throw submitted }
+        // The closure runs even when the loop ends first (its teardown runs what was submitted).
+        let session = InteractiveShell(connection: self, loop: loop, channel: try await created.value(), endpoints: endpoints)
         closeOnCancel.withLock { $0.session = session }
-        let bound = LoopBound(channel, loop: loop)
-        if let error = loop.submit({ loop in loop.enqueue(bound.value) }) { throw error }
         do {
             try await withTaskCancellationHandler {
-                try await started.value()
+                try await endpoints.started.value()
             } onCancel: {
                 Task { try? await session.close() }
             }

@@ -190,7 +190,7 @@ public final class SSHConnection: Sendable {
             cancelCommand: { [weak handle] in handle?.stop(.cancelled(command: command)) })
         pipeBox.withLock { $0 = pipe }
         let reportedPID = ReportedPID()
-        let makeExec: @Sendable (ConnectionLoop) -> ExecChannel = { loop in
+        let makeExec: @Sendable (LoopContext) -> ExecChannel = { loop in
             let exec = ExecChannel(loop: loop, command: command, sink: .stream(pipe), timeout: timeout) { promise.complete($0) }
             exec.onProcessID = { reportedPID.record($0) }
             return exec

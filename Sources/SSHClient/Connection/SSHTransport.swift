@@ -97,12 +97,19 @@ final class SSHTransport {
         return libssh2_keepalive_send(raw, &secondsToNext) == 0
     }
 
-    deinit {
+    private var isFreed = false
+
+    /// Frees the session (and its last OpenSSL state) now; nothing may use it afterwards.
+    func free() {
+        guard !isFreed else { return }
+        isFreed = true
         // After the socket is shut down every send fails fast, so this ends in a few passes.
         var attempts = 0
         while libssh2_session_free(raw) == LIBSSH2_ERROR_EAGAIN, attempts < 1000 { attempts += 1 }
         Unmanaged<TransportContext>.fromOpaque(contextPointer).release()
     }
+
+    deinit { free() }
 }
 
 /// The socket directions a nonblocking libssh2 call waits for.

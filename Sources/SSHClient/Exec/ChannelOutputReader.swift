@@ -22,7 +22,7 @@ struct ChannelOutputReader {
     /// Reads both streams in turn, handing every chunk to `deliver`, until neither has data now,
     /// both ended, or `hasRoom` says no.
     mutating func drain(
-        _ channel: LibSSH2Channel, loop: ConnectionLoop, hasRoom: () -> Bool,
+        _ channel: LibSSH2Channel, loop: LoopContext, hasRoom: () -> Bool,
         deliver: ([UInt8], LibSSH2Channel.Stream) -> Void
     ) -> Drained {
         var drained = Drained.nothing
@@ -44,7 +44,7 @@ struct ChannelOutputReader {
 
     /// One read into the loop's shared buffer, delivered at once.
     private func read(
-        _ channel: LibSSH2Channel, _ stream: LibSSH2Channel.Stream, loop: ConnectionLoop,
+        _ channel: LibSSH2Channel, _ stream: LibSSH2Channel.Stream, loop: LoopContext,
         deliver: ([UInt8], LibSSH2Channel.Stream) -> Void
     ) -> ReadOutcome {
         let outcome = loop.scratch.withUnsafeMutableBytes { channel.read(stream, into: $0) }

@@ -24,7 +24,7 @@ final class ExecChannel: ChannelOperation {
 
     /// - Parameter capturePID: prefix the command so it reports its PID, needed to stop it later.
     init(
-        loop: ConnectionLoop, command: String, sink: Sink, timeout: Duration?, capturePID: Bool = true, isControl: Bool = false,
+        loop: LoopContext, command: String, sink: Sink, timeout: Duration?, capturePID: Bool = true, isControl: Bool = false,
         completion: @escaping (Result<CommandResult, SSHError>) -> Void
     ) {
         self.command = command

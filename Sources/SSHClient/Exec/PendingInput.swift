@@ -22,7 +22,7 @@ struct PendingInput {
     }
 
     /// Writes as much as the channel window takes; true when anything was written or sent.
-    mutating func flush(_ channel: LibSSH2Channel, loop: ConnectionLoop) -> Bool {
+    mutating func flush(_ channel: LibSSH2Channel, loop: LoopContext) -> Bool {
         var progressed = false
         while !chunks.isEmpty {
             let written = chunks[0].bytes.withUnsafeBytes { channel.write(UnsafeRawBufferPointer(rebasing: $0[chunks[0].offset...])) }

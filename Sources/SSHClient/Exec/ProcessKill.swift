@@ -138,7 +138,7 @@ enum ProcessKill {
     }
 }
 
-extension ConnectionLoop {
+extension LoopContext {
     /// Stops every process of the command or terminal that reported `pid` (see ``ProcessKill``)
     /// over a fresh control channel, then calls `done` with what is left.
     func stopProcesses(of pid: Int, done: @escaping (ProcessKill.Outcome) -> Void) {

@@ -83,7 +83,7 @@ final class CommandHandle: CommandControl {
     }
 
     /// Hands the command to `loop`, where `make` creates its channel; throws when the loop has ended.
-    func start(on loop: ConnectionLoop, _ make: @escaping @Sendable (ConnectionLoop) -> ExecChannel) throws(SSHError) {
+    func start(on loop: ConnectionLoop, _ make: @escaping @Sendable (LoopContext) -> ExecChannel) throws(SSHError) {
         let failure = loop.submit { [self] loop in
             let exec = make(loop)
             let stop = state.withLock { state -> SSHError? in

@@ -2,9 +2,9 @@ import Synchronization
 
 /// The remote file API's state for one connection, kept on its ``ConnectionLoop``.
 ///
-/// ``decision``, ``home`` and ``commandsRun`` are learned once and read from any thread (mutex); ``sftp`` and
-/// ``sftpRefusal`` belong to the I/O thread.
-final class FileAccessState: @unchecked Sendable {
+/// ``decision``, ``home`` and ``commandsRun`` are learned once and read from any thread (mutex);
+/// the SFTP session itself is the I/O thread's (``LoopContext/sftp``).
+final class FileAccessState: Sendable {
     /// The transport the file calls use once decided.
     enum Decision: Sendable { case sftp, shell }
 
@@ -15,11 +15,6 @@ final class FileAccessState: @unchecked Sendable {
     }
 
     private let learned = Mutex(Learned())
-
-    /// I/O thread: the SFTP session, opened on first use and kept for the connection's life.
-    var sftp: SFTPChannel?
-    /// I/O thread: why the server refused the SFTP subsystem, once it has.
-    var sftpRefusal: String?
 
     var decision: Decision? {
         get { learned.withLock { $0.decision } }

@@ -14,22 +14,22 @@ final class SFTPChannel: ChannelOperation {
     /// Steps per pump before other channels get a turn.
     private let stepsPerPump = 256
 
-    private init(loop: ConnectionLoop) {
+    private init(loop: LoopContext) {
         super.init(loop: loop, setupRequests: [])
     }
 
     /// Queues `operation` on the loop's SFTP session, opening the session on first use.
-    static func submit(_ operation: SFTPOperation, on loop: ConnectionLoop) {
-        if let refusal = loop.files.sftpRefusal {
+    static func submit(_ operation: SFTPOperation, on loop: LoopContext) {
+        if let refusal = loop.sftpRefusal {
             operation.fail(.file(.sftpUnavailable(reason: refusal)))
             return
         }
         let channel: SFTPChannel
-        if let existing = loop.files.sftp {
+        if let existing = loop.sftp {
             channel = existing
         } else {
             channel = SFTPChannel(loop: loop)
-            loop.files.sftp = channel
+            loop.sftp = channel
             loop.enqueue(channel)
         }
         channel.queue.append(operation)
@@ -105,9 +105,9 @@ final class SFTPChannel: ChannelOperation {
     }
 
     override func setupFailed(_ error: SSHError) {
-        loop.files.sftp = nil
+        loop.sftp = nil
         if let reason = unavailableReason {
-            loop.files.sftpRefusal = reason
+            loop.sftpRefusal = reason
             failAll(.file(.sftpUnavailable(reason: reason)))
         } else {
             failAll(.connection(.channelFailed(operation: "starting SFTP", reason: openFailure.isEmpty ? error.description : openFailure)))
@@ -143,7 +143,7 @@ final class SFTPChannel: ChannelOperation {
     /// the next file call opens a new session.
     private func end(_ error: SSHError) {
         brokenBy = nil
-        if loop.files.sftp === self { loop.files.sftp = nil }
+        if loop.sftp === self { loop.sftp = nil }
         failAll(.connection(error))
         abandon()
     }

@@ -101,12 +101,12 @@ struct SFTPFileBackend: FileBackend {
         let operation = Mutex<LoopBound<SFTPReadFile>?>(nil)
         let cancel: @Sendable () -> Void = { [loop] in
             guard let bound = operation.withLock({ $0 }) else { return }
-            loop.submit { loop in loop.files.sftp?.cancel(bound.value) }
+            loop.submit { loop in loop.sftp?.cancel(bound.value) }
         }
         let pipe = FileChunkPipe(
             capacity: max(1, bufferSize),
             resume: { [loop] in
-                loop.submit { loop in loop.files.sftp?.unpark() }
+                loop.submit { loop in loop.sftp?.unpark() }
             }, cancel: cancel)
         let failure = loop.submit { loop in
             let read = SFTPReadFile(path: path, offset: offset, limit: length, sink: .stream(pipe))
@@ -183,7 +183,7 @@ struct SFTPFileBackend: FileBackend {
     }
 
     func stream(into path: String, append: Bool, finish: PlacedFile?, _ produce: (any UploadSink) async throws -> Void) async throws {
-        let queue = UploadChunkQueue(capacity: 8 << 20) { [loop] in loop.submit { $0.files.sftp?.unpark() } }
+        let queue = UploadChunkQueue(capacity: 8 << 20) { [loop] in loop.submit { $0.sftp?.unpark() } }
         let promise = FilePromise<Void>()
         if let error = loop.submit({ loop in
             let write = SFTPStreamWrite(

@@ -6,7 +6,7 @@ import Platform
 /// ``DirectTCPIPChannel`` to a new connection to the target here.
 ///
 /// The request and the cancel are global requests: one at a time, and never beside a channel
-/// open or a keepalive (``ConnectionLoop/listenHolder``), as libssh2 1.10 keeps one reply in
+/// open or a keepalive (``LoopContext/listenHolder``), as libssh2 1.10 keeps one reply in
 /// flight per kind. Connecting to the target can take time (a host on the LAN), so it runs on its
 /// own thread while the accepted channel waits here; its data waits in libssh2's queue.
 final class RemoteListener {
@@ -27,7 +27,7 @@ final class RemoteListener {
         var failed: @Sendable (SSHError) -> Void
     }
 
-    unowned let loop: ConnectionLoop
+    unowned let loop: LoopContext
     private let host: String
     private let port: Int
     private let target: Target
@@ -38,7 +38,7 @@ final class RemoteListener {
     /// Settled once the listener is gone: cancelled, refused, or its connection ended.
     let ended = Promise<Void>()
 
-    init(loop: ConnectionLoop, host: String, port: Int, target: Target) {
+    init(loop: LoopContext, host: String, port: Int, target: Target) {
         self.loop = loop
         self.host = host
         self.port = port
@@ -143,7 +143,7 @@ final class RemoteListener {
     private func connect(_ channel: LibSSH2Channel) {
         target.accepted()
         let waiting = LoopBound(AcceptedChannel(channel), loop: loop)
-        let (loop, target) = (loop, target)
+        let (loop, target) = (loop.handle, target)
         let thread = Thread {
             let result = Result<Int32, SSHError> { () throws(SSHError) in
                 try TCPSocket.connect(host: target.host, port: target.port, timeout: .seconds(10)).fd
@@ -157,7 +157,7 @@ final class RemoteListener {
 
     /// Relays the channel to the connected socket; when the target could not be reached, to a
     /// socket whose other end is closed, so that the relay closes the channel as its end.
-    private static func relay(_ channel: LibSSH2Channel, to result: Result<Int32, SSHError>, target: Target, on loop: ConnectionLoop) {
+    private static func relay(_ channel: LibSSH2Channel, to result: Result<Int32, SSHError>, target: Target, on loop: LoopContext) {
         let fd: Int32
         switch result {
         case .success(let connected):

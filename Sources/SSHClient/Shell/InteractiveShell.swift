@@ -27,14 +27,14 @@ public final class InteractiveShell: Sendable {
     private let closed: Promise<Void>
     private let observedModes: SharedTerminalModes
 
-    init(connection: SSHConnection, loop: ConnectionLoop, channel: ShellChannel) {
+    init(connection: SSHConnection, loop: ConnectionLoop, channel: LoopBound<ShellChannel>, endpoints: ShellChannel.Endpoints) {
         self.connection = connection
         self.loop = loop
-        self.channel = LoopBound(channel, loop: loop)
-        output = ShellOutput(pipe: channel.pipe, connection: connection)
-        ended = channel.ended
-        closed = channel.closed
-        observedModes = channel.terminalModes
+        self.channel = channel
+        output = ShellOutput(pipe: endpoints.pipe, connection: connection)
+        ended = endpoints.ended
+        closed = endpoints.closed
+        observedModes = endpoints.terminalModes
     }
 
     /// The cursor-key mode the remote last asked for; decides what ``send(_:)-(Key)`` sends for arrows, Home and End.

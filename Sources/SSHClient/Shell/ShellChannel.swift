@@ -1,16 +1,27 @@
 /// A PTY channel on the I/O thread: sets up the terminal and program, moves keystrokes and
 /// output, applies window changes, and on close ends the whole terminal session.
-/// Confined to the connection's I/O thread, except ``terminalModes`` (shared with callers).
+/// Confined to the connection's I/O thread; callers hold its ``Endpoints``.
 final class ShellChannel: ChannelOperation {
-    /// The terminal modes last seen in the output, readable from any thread.
-    let terminalModes = SharedTerminalModes()
-    let started = Promise<Void>()
-    let ended = Promise<ExitStatus>()
-    /// Settles when the program has ended and, after ``close()``, the kill has finished: fails
-    /// with ``SSHError/stopFailed(command:survivors:commandLines:)`` (or ``SSHError/stopUnverified(command:reason:)``) when processes of
-    /// the session survived it.
-    let closed = Promise<Void>()
-    let pipe: OutputPipe
+    /// What callers on other threads hold of a shell channel: made before it, safe anywhere.
+    struct Endpoints: Sendable {
+        /// The terminal's output.
+        let pipe: OutputPipe
+        /// The terminal modes last seen in the output.
+        let terminalModes = SharedTerminalModes()
+        let started = Promise<Void>()
+        let ended = Promise<ExitStatus>()
+        /// Settles when the program has ended and, after ``close()``, the kill has finished: fails
+        /// with ``SSHError/stopFailed(command:survivors:commandLines:)`` (or ``SSHError/stopUnverified(command:reason:)``)
+        /// when processes of the session survived it.
+        let closed = Promise<Void>()
+    }
+
+    private let endpoints: Endpoints
+    private var terminalModes: SharedTerminalModes { endpoints.terminalModes }
+    private var started: Promise<Void> { endpoints.started }
+    private var ended: Promise<ExitStatus> { endpoints.ended }
+    private var closed: Promise<Void> { endpoints.closed }
+    private var pipe: OutputPipe { endpoints.pipe }
 
     private var pidReader = ProcessIDReader()
     private var tracker = TerminalModeTracker()
@@ -24,8 +35,8 @@ final class ShellChannel: ChannelOperation {
 
     static let closedError = SSHError.channelFailed(operation: "using the shell", reason: "the shell was closed")
 
-    init(loop: ConnectionLoop, configuration: ShellConfiguration, pipe: OutputPipe) {
-        self.pipe = pipe
+    init(loop: LoopContext, configuration: ShellConfiguration, endpoints: Endpoints) {
+        self.endpoints = endpoints
         commandLine = configuration.command ?? ShellConfiguration.loginShellCommand
         super.init(
             loop: loop,

@@ -43,7 +43,9 @@ final class Promise<Value: Sendable>: Sendable {
 
 /// A loop-confined object carried through `Sendable` closures to the thread that owns it.
 ///
-/// The I/O loop is the only thread that unwraps it (checked in debug builds).
+/// The one `@unchecked Sendable` rws ships. Sound because the reference only travels: ``value``
+/// is the only way to it and traps (release builds too) on any thread but its loop's I/O
+/// thread, so the object is still used by one thread only.
 struct LoopBound<Value: AnyObject>: @unchecked Sendable {
     private let wrapped: Value
     private let loop: ConnectionLoop
@@ -51,6 +53,11 @@ struct LoopBound<Value: AnyObject>: @unchecked Sendable {
     init(_ value: Value, loop: ConnectionLoop) {
         wrapped = value
         self.loop = loop
+    }
+
+    /// Binds `value` to the loop whose thread `context` belongs to.
+    init(_ value: Value, loop context: LoopContext) {
+        self.init(value, loop: context.handle)
     }
 
     var value: Value {

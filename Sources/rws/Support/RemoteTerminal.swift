@@ -21,7 +21,7 @@ enum RemoteTerminal {
         let type = ProcessInfo.processInfo.environment["TERM"].flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color"
         return ShellConfiguration(
             terminalType: type, columns: size.columns, rows: size.rows,
-            modes: LocalTerminal.modes(from: terminal.original.value), command: command)
+            modes: LocalTerminal.modes(from: terminal.original), command: command)
     }
 
     /// The exit code for how the bridge ended, with a line on stderr where one helps.

@@ -9,14 +9,14 @@ final class TerminalState: Sendable {
     let fd: Int32
     private let saved: Mutex<termios?>
     /// The settings saved at the start, for building the remote terminal's modes.
-    let original: SendableTermios
+    let original: termios
 
     private static let active = Mutex<TerminalState?>(nil)
 
     private init(fd: Int32, saved: termios) {
         self.fd = fd
         self.saved = Mutex(saved)
-        original = SendableTermios(value: saved)
+        original = saved
     }
 
     /// Saves `fd`'s settings and switches it to raw mode (no echo, no line editing, no signals).
@@ -51,11 +51,6 @@ final class TerminalState: Sendable {
         _ = try? SystemCall.setTerminalSettings(fd, settings)
         CrashRestore.disarm()
     }
-}
-
-/// A `termios` value carried across threads; it is plain data.
-struct SendableTermios: @unchecked Sendable {
-    let value: termios
 }
 
 /// Restores the terminal from a crash signal handler, where only async-signal-safe calls are allowed.
