@@ -34,6 +34,22 @@ import Testing
         #expect(after.descriptors <= before.descriptors, "descriptors: \(before) -> \(after)")
     }
 
+    /// A program may exit right after `close()`: by then the connection's thread has exited, its
+    /// OpenSSL teardown included (an exit racing it was a double free once).
+    @Test(arguments: ServerKind.allCases)
+    func closeReturnsOnlyOnceTheConnectionsThreadHasExited(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let before = try await ProcessResources.settle { $0.ioThreads == 0 }
+        try #require(before.ioThreads == 0, "I/O threads of earlier tests still run: \(before)")
+        for round in 0..<20 {
+            let connection = try await server.connect()
+            #expect(ProcessResources.sample().ioThreads == 1, "round \(round)")
+            await connection.close()
+            let after = ProcessResources.sample()
+            #expect(after.ioThreads == 0, "round \(round): \(after) right after close()")
+        }
+    }
+
     @Test(arguments: ServerKind.allCases)
     func aShellKeepsItsDroppedConnectionOpenUntilTheShellIsDropped(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)

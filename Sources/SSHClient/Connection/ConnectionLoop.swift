@@ -22,6 +22,8 @@ final class ConnectionLoop: Sendable {
     let channelsOpened = Atomic<Int>(0)
     /// What the remote file API learned about this connection (transport, home).
     let files = FileAccessState()
+    /// The I/O thread, joined by ``close()`` so that a program may exit right after it.
+    private let thread = Mutex<JoinableThread?>(nil)
 
     private struct Inbox {
         var work: [@Sendable (LoopContext) -> Void] = []
@@ -36,9 +38,12 @@ final class ConnectionLoop: Sendable {
     /// Connects, authenticates, and starts serving; throws what establishing the session threw.
     static func start(_ configuration: SSHConnectionConfiguration) async throws -> ConnectionLoop {
         let loop = ConnectionLoop(configuration: configuration)
-        let thread = Thread { LoopContext.run(loop) }
-        thread.stackSize = 1 << 20
-        thread.start()
+        do {
+            let thread = try JoinableThread(stackSize: 1 << 20) { LoopContext.run(loop) }
+            loop.thread.withLock { $0 = thread }
+        } catch {
+            throw SSHError.connectionLost(reason: "cannot start the connection's thread (\(error))")
+        }
         try await loop.ready.value()
         return loop
     }
@@ -73,11 +78,14 @@ final class ConnectionLoop: Sendable {
     /// Wakes the loop so it re-examines channels (a consumer made room).
     func wake() { wakeSignal.wake() }
 
-    /// Closes the connection: pending operations fail with `connectionClosed`. Waits for the teardown.
+    /// Closes the connection: pending operations fail with `connectionClosed`. Waits for the
+    /// teardown and for the I/O thread to exit, so that the process may exit at once.
     func close() async {
         if requestClose() {
             try? await stopped.value()
         }
+        // After the teardown the thread only returns: this wait is short.
+        thread.withLock { $0 }?.join()
     }
 
     /// Asks the I/O thread to close the connection and returns at once; false when it had already ended.

@@ -52,13 +52,10 @@ extension SSHError: ReportableError {
 }
 
 /// Runs a command body and turns every error into one line on stderr (or, with `json`, a JSON
-/// object `{"error": message, "exitCode": code, "type": "error"}` on stdout), then ends the
-/// process with the code, the body's own or the error's.
-///
-/// Run in-process (under `Terminal.capture`, as tests do) it throws `ExitCode` for a code other
-/// than 0 instead of exiting. The process itself still exits here, at once: exiting later, from
-/// `RWS.main`, once let the process's exit race a connection's I/O thread freeing its last
-/// OpenSSL state (a double free seen once in CI after a signal to `rws history --follow`).
+/// object `{"error": message, "exitCode": code, "type": "error"}` on stdout), then throws
+/// `ExitCode` for a code other than 0, the body's own or the error's: ``RWS/run(_:)`` returns
+/// it and only `RWS.main` exits. That is safe because a connection's `close()` joins its I/O
+/// thread (an exit racing that thread's last OpenSSL teardown was a double free seen once in CI).
 func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) async throws {
     let code: Int32
     do {
@@ -74,7 +71,6 @@ func runReportingErrors(json: Bool = false, _ body: () async throws -> Int32) as
             Terminal.err("rws: \(message.safeText)\(hint)\n")
         }
     }
-    guard Terminal.capture != nil else { exit(code) }
     if code != 0 { throw ExitCode(code) }
 }
 
