@@ -65,7 +65,21 @@ class ChannelOperation {
     // MARK: Life cycle driven by the loop
 
     /// Called by the loop when this operation has a slot and the open turn.
-    final func beginOpening() { machine.beginOpening() }
+    final func beginOpening() { transition { try $0.beginOpening() } }
+
+    /// Applies one transition of the channel's life cycle. One it refuses is a bug in rws (a debug
+    /// build has stopped already): the channel is given up and its caller told, never left as it was.
+    @discardableResult
+    private func transition<T>(_ body: (inout ChannelStateMachine) throws -> T) -> T? {
+        do {
+            return try body(&machine)
+        } catch {  // only ever a ChannelStateViolation: the machine's transitions throw nothing else
+            loop.configuration.logger.error("channel life cycle refused a transition", metadata: ["violation": "\(error)"])
+            abandon()
+            setupFailed(.channelFailed(operation: "running a channel", reason: "rws's channel life cycle refused \(error) (a bug in rws)"))
+            return nil
+        }
+    }
 
     /// Advances the state machine; true when something happened.
     final func advance() -> Bool {
@@ -102,7 +116,7 @@ class ChannelOperation {
         case .done(let opened):
             loop.handle.channelsOpened.add(1, ordering: .relaxed)
             loop.openFinished(self)
-            _ = machine.opened(opened)
+            transition { try $0.opened(opened) }
             return true
         case .failed(let failure):
             code = failure
@@ -113,7 +127,7 @@ class ChannelOperation {
             return true
         }
         let retry = openWasRefused(code) && loop.requeueAfterRefusal(self)
-        machine.openFailed(retry: retry)
+        guard transition({ try $0.openFailed(retry: retry) }) != nil else { return true }
         if retry { return true }
         loop.channelFreed(self)
         setupFailed(.channelFailed(operation: "opening a channel", reason: loop.transport.lastError.message))
@@ -122,7 +136,10 @@ class ChannelOperation {
 
     private func stepSetup() -> Bool {
         let holdsTurn = loop.requestHolder === self
-        switch machine.nextSetupStep(holdsRequestTurn: holdsTurn, requestTurnIsFree: loop.requestHolder == nil) {
+        let turnIsFree = loop.requestHolder == nil
+        let step = transition { try $0.nextSetupStep(holdsRequestTurn: holdsTurn, requestTurnIsFree: turnIsFree) }
+        guard let step else { return true }
+        switch step {
         case .finished:
             if holdsTurn { loop.requestHolder = nil }
             return true
@@ -134,14 +151,14 @@ class ChannelOperation {
             if case .wouldBlock = reply { return false }
             loop.requestHolder = nil
             guard case .failed(let rc) = reply else {
-                machine.requestAccepted()
+                transition { try $0.requestAccepted() }
                 return true
             }
             if loop.isFatal(rc) {
                 loop.lose(loop.transport.error("starting a remote program"))
                 return true
             }
-            machine.requestRefused()
+            guard transition({ try $0.requestRefused() }) != nil else { return true }
             setupFailed(.channelFailed(operation: describe(request), reason: loop.transport.lastError.message))
             return true
         }
@@ -157,7 +174,7 @@ class ChannelOperation {
     }
 
     /// Called by subclasses when both output streams reached their end.
-    final func outputEnded() { machine.outputEnded() }
+    final func outputEnded() { transition { try $0.outputEnded() } }
 
     private func stepAwaitRemoteClose(_ channel: LibSSH2Channel) -> Bool {
         if channel.receivedEOF {
@@ -170,15 +187,16 @@ class ChannelOperation {
             }
         }
         // exit-status can come after EOF; after the remote CLOSE it has come if it ever will.
-        remoteClosed(status: channel.exitStatus(transport: loop.transport))
-        machine.remoteClosed()
+        let status = channel.exitStatus(transport: loop.transport)
+        guard transition({ try $0.remoteClosed() }) != nil else { return true }
+        remoteClosed(status: status)
         return true
     }
 
     private func stepClose(_ channel: LibSSH2Channel) -> Bool {
         // Until the remote process exits this keeps answering EAGAIN: keep polling, never block.
         if case .wouldBlock = channel.free() { return false }
-        machine.freed()
+        transition { try $0.freed() }
         loop.channelFreed(self)
         return true
     }

@@ -12,6 +12,10 @@ enum ChannelSetupRequest: Equatable {
 /// Pure: it calls no libssh2 and touches no loop. ``ChannelOperation`` makes the calls each
 /// state asks for and reports what they gave through these transitions; what the loop must do
 /// comes back as actions. Every channel kind (exec, shell, SFTP, direct-tcpip) runs on it.
+///
+/// A transition the life cycle does not allow from the current state is a bug in rws, never
+/// ignored: it stops a debug build (the tests) at once and throws ``ChannelStateViolation`` in a
+/// release build, where the operation ends with an error that names it.
 struct ChannelStateMachine {
     /// Where a channel stands, without the channel it carries (for logs and decisions).
     enum Phase: Equatable { case queued, opening, settingUp, running, awaitingRemoteClose, closing, done }
@@ -34,9 +38,19 @@ struct ChannelStateMachine {
 
     private(set) var state: State = .queued
     private let setupRequests: [ChannelSetupRequest]
+    private let trapsOnViolation: Bool
 
-    init(setupRequests: [ChannelSetupRequest]) {
+    /// - Parameter trapsOnViolation: stop a debug build on an illegal transition (`assertionFailure`);
+    ///   false only for the tests of the error a release build throws.
+    init(setupRequests: [ChannelSetupRequest], trapsOnViolation: Bool = true) {
         self.setupRequests = setupRequests
+        self.trapsOnViolation = trapsOnViolation
+    }
+
+    private func violation(_ event: String) -> ChannelStateViolation {
+        let violation = ChannelStateViolation(event: event, phase: phase)
+        if trapsOnViolation { assertionFailure("channel life cycle: \(violation)") }
+        return violation
     }
 
     var phase: Phase {
@@ -64,8 +78,8 @@ struct ChannelStateMachine {
     // MARK: Opening
 
     /// The loop gave this channel a slot and the open turn.
-    mutating func beginOpening() {
-        guard case .queued = state else { return }
+    mutating func beginOpening() throws(ChannelStateViolation) {
+        guard case .queued = state else { throw violation("the open turn") }
         state = .opening(closeWhenOpen: false)
     }
 
@@ -76,15 +90,15 @@ struct ChannelStateMachine {
         case close
     }
 
-    mutating func opened(_ channel: LibSSH2Channel) -> OpenedAction {
-        guard case .opening(let closeWhenOpen) = state else { return .close }
+    mutating func opened(_ channel: LibSSH2Channel) throws(ChannelStateViolation) -> OpenedAction {
+        guard case .opening(let closeWhenOpen) = state else { throw violation("an opened channel") }
         state = closeWhenOpen ? .closing(channel) : .settingUp(channel, nextRequest: 0, closeWhenSent: false)
         return closeWhenOpen ? .close : .setUp
     }
 
     /// The open failed; `retry` when the server refused it and the loop put it back in the queue.
-    mutating func openFailed(retry: Bool) {
-        guard case .opening = state else { return }
+    mutating func openFailed(retry: Bool) throws(ChannelStateViolation) {
+        guard case .opening = state else { throw violation("a failed open") }
         state = retry ? .queued : .done
     }
 
@@ -103,8 +117,8 @@ struct ChannelStateMachine {
     /// - Parameters:
     ///   - holdsRequestTurn: this channel holds the session's request turn.
     ///   - requestTurnIsFree: no channel holds it.
-    mutating func nextSetupStep(holdsRequestTurn: Bool, requestTurnIsFree: Bool) -> SetupAction {
-        guard case .settingUp(let channel, let next, let closeWhenSent) = state else { return .finished }
+    mutating func nextSetupStep(holdsRequestTurn: Bool, requestTurnIsFree: Bool) throws(ChannelStateViolation) -> SetupAction {
+        guard case .settingUp(let channel, let next, let closeWhenSent) = state else { throw violation("a setup step") }
         if next >= setupRequests.count || closeWhenSent && !holdsRequestTurn {
             state = closeWhenSent ? .closing(channel) : .running(channel)
             return .finished
@@ -114,34 +128,37 @@ struct ChannelStateMachine {
     }
 
     /// The server accepted the request in flight.
-    mutating func requestAccepted() {
-        guard case .settingUp(let channel, let next, let closeWhenSent) = state else { return }
+    mutating func requestAccepted() throws(ChannelStateViolation) {
+        guard case .settingUp(let channel, let next, let closeWhenSent) = state else { throw violation("an accepted request") }
         state = .settingUp(channel, nextRequest: next + 1, closeWhenSent: closeWhenSent)
     }
 
     /// The server refused the request in flight: the channel closes.
-    mutating func requestRefused() {
-        guard case .settingUp(let channel, _, _) = state else { return }
+    mutating func requestRefused() throws(ChannelStateViolation) {
+        guard case .settingUp(let channel, _, _) = state else { throw violation("a refused request") }
         state = .closing(channel)
     }
 
     // MARK: Running and ending
 
-    /// Both output streams reached their end.
-    mutating func outputEnded() {
-        guard case .running(let channel) = state else { return }
-        state = .awaitingRemoteClose(channel)
+    /// Both output streams reached their end; after an abandon (closing, done) there is nothing left to do.
+    mutating func outputEnded() throws(ChannelStateViolation) {
+        switch state {
+        case .running(let channel): state = .awaitingRemoteClose(channel)
+        case .closing, .done: break
+        case .queued, .opening, .settingUp, .awaitingRemoteClose: throw violation("the end of the output")
+        }
     }
 
     /// The remote CLOSE came (and with it the exit status, if any).
-    mutating func remoteClosed() {
-        guard case .awaitingRemoteClose(let channel) = state else { return }
+    mutating func remoteClosed() throws(ChannelStateViolation) {
+        guard case .awaitingRemoteClose(let channel) = state else { throw violation("the remote close") }
         state = .closing(channel)
     }
 
     /// `libssh2_channel_free` went through.
-    mutating func freed() {
-        guard case .closing = state else { return }
+    mutating func freed() throws(ChannelStateViolation) {
+        guard case .closing = state else { throw violation("a freed channel") }
         state = .done
     }
 
@@ -182,4 +199,14 @@ struct ChannelStateMachine {
         state = .done
         return beforeStart
     }
+}
+
+/// A transition a channel's life cycle does not allow where it stands: a bug in rws.
+struct ChannelStateViolation: Error, Equatable, CustomStringConvertible {
+    /// What was reported: "the remote close".
+    let event: String
+    /// Where the channel stood.
+    let phase: ChannelStateMachine.Phase
+
+    var description: String { "\(event) while \(phase)" }
 }
