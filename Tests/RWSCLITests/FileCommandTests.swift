@@ -19,48 +19,48 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func getCopiesAFileIntoAFolderSilentlyOnAPipeAndSaysWhatIsMissing(kind: ServerKind) throws {
+    func getCopiesAFileIntoAFolderSilentlyOnAPipeAndSaysWhatIsMissing(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-get-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
 
-        let copied = try RWSBinary.run(["get"] + server.rwsFlags + ["~/" + name + "/notes.txt", folder], home: home)
+        let copied = await InProcessRWS.run(["get"] + server.rwsFlags + ["~/" + name + "/notes.txt", folder], home: home)
         #expect(copied.status == 0 && copied.stderr.isEmpty && copied.stdout.isEmpty, "\(copied.stderr)")
         #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "hello\n")
         let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/notes.txt")
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640)
 
-        let missing = try RWSBinary.run(["get"] + server.rwsFlags + ["~/" + name + "/none.txt", folder], home: home)
+        let missing = await InProcessRWS.run(["get"] + server.rwsFlags + ["~/" + name + "/none.txt", folder], home: home)
         #expect(missing.status == 1 && missing.stderr.contains("none.txt"), "\(missing.stderr)")
-        let folderThere = try RWSBinary.run(["get"] + server.rwsFlags + ["~/" + name + "/sub dir", folder], home: home)
+        let folderThere = await InProcessRWS.run(["get"] + server.rwsFlags + ["~/" + name + "/sub dir", folder], home: home)
         #expect(folderThere.status == 1 && folderThere.stderr.contains("is a directory: add -r"), "\(folderThere.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes.txt"])
     }
 
     @Test(arguments: ServerKind.allCases)
-    func getDashRCopiesATreeWithItsLinkAndRefusesToOverwriteIt(kind: ServerKind) throws {
+    func getDashRCopiesATreeWithItsLinkAndRefusesToOverwriteIt(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-get-r-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
 
-        let copied = try RWSBinary.run(["get", "-r"] + server.rwsFlags + ["~/" + name + "/", folder], home: home)
+        let copied = await InProcessRWS.run(["get", "-r"] + server.rwsFlags + ["~/" + name + "/", folder], home: home)
         #expect(copied.status == 0 && copied.stderr.isEmpty && copied.stdout.isEmpty, "\(copied.stderr)")
         #expect(try Set(FileManager.default.contentsOfDirectory(atPath: folder + "/" + name)) == ["notes.txt", "sub dir", "link"])
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + name + "/link") == "notes.txt")
         #expect(try String(contentsOfFile: folder + "/" + name + "/notes.txt", encoding: .utf8) == "hello\n")
 
         // Into the same folder again: the tree's own name is taken there now.
-        let again = try RWSBinary.run(["get", "-r"] + server.rwsFlags + ["~/" + name, folder], home: home)
+        let again = await InProcessRWS.run(["get", "-r"] + server.rwsFlags + ["~/" + name, folder], home: home)
         #expect(again.status == 1 && again.stderr.contains("exists already"), "\(again.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [name])
     }
 
     @Test(arguments: ServerKind.allCases)
-    func putCopiesAFileIntoAFolderOnTheBoxAndGetBringsItBackTheSame(kind: ServerKind) throws {
+    func putCopiesAFileIntoAFolderOnTheBoxAndGetBringsItBackTheSame(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)
         let here = FileManager.default.temporaryDirectory.appendingPathComponent("rws-put-\(UUID().uuidString.prefix(8))").path
@@ -69,23 +69,24 @@ import Testing
         let contents = Data((0..<5_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         try contents.write(to: URL(fileURLWithPath: here + "/it's a file.bin"))
 
-        let put = try RWSBinary.run(["put"] + server.rwsFlags + [here + "/it's a file.bin", "~/" + name + "/sub dir"], home: home)
+        let put = await InProcessRWS.run(["put"] + server.rwsFlags + [here + "/it's a file.bin", "~/" + name + "/sub dir"], home: home)
         #expect(put.status == 0 && put.stderr.isEmpty && put.stdout.isEmpty, "\(put.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: server.remoteHome + "/" + name + "/sub dir/it's a file.bin")) == contents)
-        let back = try RWSBinary.run(["get"] + server.rwsFlags + ["~/" + name + "/sub dir/it's a file.bin", here + "/back/"], home: home)
+        let back = await InProcessRWS.run(
+            ["get"] + server.rwsFlags + ["~/" + name + "/sub dir/it's a file.bin", here + "/back/"], home: home)
         #expect(back.status == 0, "\(back.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: here + "/back/it's a file.bin")) == contents)
 
-        let missing = try RWSBinary.run(["put"] + server.rwsFlags + [here + "/none.bin"], home: home)
+        let missing = await InProcessRWS.run(["put"] + server.rwsFlags + [here + "/none.bin"], home: home)
         #expect(missing.status == 66 && missing.stderr.contains("no such file: " + here + "/none.bin"), "\(missing.stderr)")
-        let noFolder = try RWSBinary.run(["put"] + server.rwsFlags + [here + "/it's a file.bin", "~/" + name + "/nope/x"], home: home)
+        let noFolder = await InProcessRWS.run(["put"] + server.rwsFlags + [here + "/it's a file.bin", "~/" + name + "/nope/x"], home: home)
         #expect(noFolder.status == 1 && noFolder.stderr.contains("nope"), "\(noFolder.stderr)")
     }
 
     /// Names that a shell would run, split or read as options go through `get` and `put` as
     /// plain names, both ways, and nothing they spell runs here or on the box.
     @Test(arguments: ServerKind.allCases)
-    func hostileNamesAreCopiedAsNamesBothWays(kind: ServerKind) throws {
+    func hostileNamesAreCopiedAsNamesBothWays(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let folder = try makeTree(server)
         let here = FileManager.default.temporaryDirectory.appendingPathComponent("rws-hostile-\(UUID().uuidString.prefix(8))").path
@@ -100,12 +101,12 @@ import Testing
             let contents = Data("file \(index)\n".utf8)
             try contents.write(to: URL(fileURLWithPath: here + "/" + name))
             let remote = "~/" + folder + "/" + name
-            let put = try RWSBinary.run(["put"] + server.rwsFlags + ["--", here + "/" + name, remote], home: home)
+            let put = await InProcessRWS.run(["put"] + server.rwsFlags + ["--", here + "/" + name, remote], home: home)
             #expect(put.status == 0, "\(name.debugDescription): \(put.stderr)")
             #expect(
                 try Data(contentsOf: URL(fileURLWithPath: server.remoteHome + "/" + folder + "/" + name)) == contents,
                 "\(name.debugDescription)")
-            let get = try RWSBinary.run(["get"] + server.rwsFlags + ["--", remote, here + "/back/" + name], home: home)
+            let get = await InProcessRWS.run(["get"] + server.rwsFlags + ["--", remote, here + "/back/" + name], home: home)
             #expect(get.status == 0, "\(name.debugDescription): \(get.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: here + "/back/" + name)) == contents, "\(name.debugDescription)")
         }
@@ -115,7 +116,7 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func putDashRSendsATreeIntoAFolderOnTheBoxAndRefusesToOverwriteIt(kind: ServerKind) throws {
+    func putDashRSendsATreeIntoAFolderOnTheBoxAndRefusesToOverwriteIt(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)
         let here = FileManager.default.temporaryDirectory.appendingPathComponent("rws-put-r-\(UUID().uuidString.prefix(8))").path
@@ -124,31 +125,31 @@ import Testing
         try Data("body {}\n".utf8).write(to: URL(fileURLWithPath: here + "/site/css/main.css"))
         try FileManager.default.createSymbolicLink(atPath: here + "/site/style.css", withDestinationPath: "css/main.css")
 
-        let plain = try RWSBinary.run(["put"] + server.rwsFlags + [here + "/site", "~/" + name + "/"], home: home)
+        let plain = await InProcessRWS.run(["put"] + server.rwsFlags + [here + "/site", "~/" + name + "/"], home: home)
         #expect(plain.status == 1 && plain.stderr.contains("is a directory: add -r"), "\(plain.stderr)")
-        let sent = try RWSBinary.run(["put", "-r"] + server.rwsFlags + [here + "/site", "~/" + name + "/"], home: home)
+        let sent = await InProcessRWS.run(["put", "-r"] + server.rwsFlags + [here + "/site", "~/" + name + "/"], home: home)
         #expect(sent.status == 0 && sent.stderr.isEmpty, "\(sent.stderr)")
         let there = server.remoteHome + "/" + name + "/site"
         #expect(try String(contentsOfFile: there + "/css/main.css", encoding: .utf8) == "body {}\n")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: there + "/style.css") == "css/main.css")
-        let again = try RWSBinary.run(["put", "-r"] + server.rwsFlags + [here + "/site", "~/" + name + "/"], home: home)
+        let again = await InProcessRWS.run(["put", "-r"] + server.rwsFlags + [here + "/site", "~/" + name + "/"], home: home)
         #expect(again.status == 1 && again.stderr.contains("exists already"), "\(again.stderr)")
     }
 
     @Test(arguments: ServerKind.allCases)
-    func lsPrintsOneNamePerLineForAPathRelativeToTheRemoteHome(kind: ServerKind) throws {
+    func lsPrintsOneNamePerLineForAPathRelativeToTheRemoteHome(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)
-        let outcome = try RWSBinary.run(["ls"] + server.rwsFlags + [name], home: home)
+        let outcome = await InProcessRWS.run(["ls"] + server.rwsFlags + [name], home: home)
         #expect(outcome.stdout == "link\nnotes.txt\nsub dir\n")
         #expect(outcome.status == 0)
     }
 
     @Test(arguments: ServerKind.allCases)
-    func lsLongShowsModeOwnerSizeTimeAndLinkTargets(kind: ServerKind) throws {
+    func lsLongShowsModeOwnerSizeTimeAndLinkTargets(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)
-        let outcome = try RWSBinary.run(["ls", "--long"] + server.rwsFlags + ["~/" + name], home: home)
+        let outcome = await InProcessRWS.run(["ls", "--long"] + server.rwsFlags + ["~/" + name], home: home)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines[0].hasPrefix("lrwxrwxrwx") && lines[0].hasSuffix("link -> notes.txt"))
@@ -157,10 +158,10 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func lsJSONGivesTypedEntries(kind: ServerKind) throws {
+    func lsJSONGivesTypedEntries(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let name = try makeTree(server)
-        let outcome = try RWSBinary.run(["ls", "--json"] + server.rwsFlags + [name], home: home)
+        let outcome = await InProcessRWS.run(["ls", "--json"] + server.rwsFlags + [name], home: home)
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
         #expect(entries.map { $0["name"] as? String } == ["link", "notes.txt", "sub dir"])
         #expect(entries[0]["kind"] as? String == "symlink" && entries[0]["symlinkTarget"] as? String == "notes.txt")
@@ -170,25 +171,25 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func lsErrorsAreOneLineOrJSONWithExitStatusOne(kind: ServerKind) throws {
+    func lsErrorsAreOneLineOrJSONWithExitStatusOne(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
-        let plain = try RWSBinary.run(["ls"] + server.rwsFlags + ["/no/such/dir"], home: home)
+        let plain = await InProcessRWS.run(["ls"] + server.rwsFlags + ["/no/such/dir"], home: home)
         #expect(plain.stderr == "rws: /no/such/dir: no such file or directory\n")
         #expect(plain.status == 1)
-        let json = try RWSBinary.run(["ls", "--json"] + server.rwsFlags + ["/no/such/dir"], home: home)
-        #expect(json.stdout == #"{"error":"\/no\/such\/dir: no such file or directory","exitCode":1,"type":"error"}"# + "\n")
+        let json = await InProcessRWS.run(["ls", "--json"] + server.rwsFlags + ["/no/such/dir"], home: home)
+        #expect(json.stdout == #"{"error":"/no/such/dir: no such file or directory","exitCode":1,"type":"error"}"# + "\n")
         #expect(json.status == 1)
     }
 
     @Test(arguments: ServerKind.allCases)
-    func catWritesTheFileFromAnOffsetOnAServerWithoutSFTPToo(kind: ServerKind) throws {
+    func catWritesTheFileFromAnOffsetOnAServerWithoutSFTPToo(kind: ServerKind) async throws {
         for server in [try SharedTestServer.get(kind), try TestSSHServer(kind, .init(sftp: false))] {
             let name = try makeTree(server)
-            let whole = try RWSBinary.run(["cat"] + server.rwsFlags + [name + "/notes.txt"], home: home)
+            let whole = await InProcessRWS.run(["cat"] + server.rwsFlags + [name + "/notes.txt"], home: home)
             #expect(whole.stdout == "hello\n" && whole.status == 0)
-            let tail = try RWSBinary.run(["cat", "--offset", "2"] + server.rwsFlags + [name + "/notes.txt"], home: home)
+            let tail = await InProcessRWS.run(["cat", "--offset", "2"] + server.rwsFlags + [name + "/notes.txt"], home: home)
             #expect(tail.stdout == "llo\n")
-            let missing = try RWSBinary.run(["cat"] + server.rwsFlags + [name + "/missing"], home: home)
+            let missing = await InProcessRWS.run(["cat"] + server.rwsFlags + [name + "/missing"], home: home)
             #expect(missing.stderr == "rws: \(name)/missing: no such file or directory\n" && missing.status == 1)
         }
     }

@@ -19,23 +19,23 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func theBestMatchComesFirstOnePathPerLine(kind: ServerKind) throws {
+    func theBestMatchComesFirstOnePathPerLine(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let root = try makeWorkspace(server)
-        let outcome = try RWSBinary.run(["files"] + server.rwsFlags + ["--workspace-root", root, "app", "ffind"], home: home)
+        let outcome = await InProcessRWS.run(["files"] + server.rwsFlags + ["--workspace-root", root, "app", "ffind"], home: home)
         #expect(outcome.stdout == "Sources/Find/FileFinder.swift\n")
         #expect(outcome.status == 0)
-        let all = try RWSBinary.run(["files"] + server.rwsFlags + ["--workspace-root", root, "app", "t"], home: home)
+        let all = await InProcessRWS.run(["files"] + server.rwsFlags + ["--workspace-root", root, "app", "t"], home: home)
         let lines = all.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "a newline in a name is shown neutralized: \(all.stdout)")
         #expect(lines.contains("-dash.txt") && lines.contains { $0.hasPrefix("new") && $0.hasSuffix("line.txt") })
     }
 
     @Test(arguments: ServerKind.allCases)
-    func jsonGivesPathsScoresAndBytePositionsWithExactBytesForNonUTF8Names(kind: ServerKind) throws {
+    func jsonGivesPathsScoresAndBytePositionsWithExactBytesForNonUTF8Names(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let root = try makeWorkspace(server)
-        let outcome = try RWSBinary.run(["files", "--json"] + server.rwsFlags + [root + "/app", "cafbin"], home: home)
+        let outcome = await InProcessRWS.run(["files", "--json"] + server.rwsFlags + [root + "/app", "cafbin"], home: home)
         let matches = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
         #expect(matches.count == 1)
         #expect(matches.first?["pathBase64"] as? String == Data(Array("caf".utf8) + [0xE9] + Array(".bin".utf8)).base64EncodedString())
@@ -44,13 +44,13 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aMissingProjectFailsWithExitOneAndNoQueryIsAUsageError(kind: ServerKind) throws {
+    func aMissingProjectFailsWithExitOneAndNoQueryIsAUsageError(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let root = try makeWorkspace(server)
-        let missing = try RWSBinary.run(["files"] + server.rwsFlags + ["--workspace-root", root, "nope", "x"], home: home)
+        let missing = await InProcessRWS.run(["files"] + server.rwsFlags + ["--workspace-root", root, "nope", "x"], home: home)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("it is not a directory on the box"))
-        let usage = try RWSBinary.run(["files"] + server.rwsFlags, home: home)
+        let usage = await InProcessRWS.run(["files"] + server.rwsFlags, home: home)
         #expect(usage.status == 64)
     }
 }

@@ -1,9 +1,13 @@
+import RWSTestSupport
+
 @testable import rws
 
 /// Runs the `rws` command line inside the test process: parsed and run as the binary would
-/// (`RWS.run(_:)`), its standard output and error caught by `Terminal.capture` for this task only,
-/// so such tests run side by side. For commands that need no environment of their own
-/// (`HOME`, `RWS_*`): those spawn the binary (`RWSBinary`).
+/// (`RWS.run(_:)`), its standard output and error caught by `Terminal.capture` and its
+/// environment set by `ProcessEnvironment.override`, both for this task only, so such tests run
+/// side by side. Like `RWSBinary.run`, the environment is a clean one whose `HOME` is the given
+/// sandbox, never the real one. Commands that read standard input or need a terminal spawn the
+/// binary (`RWSBinary`).
 enum InProcessRWS {
     /// What a command line did: its exit code and what it wrote.
     struct Outcome {
@@ -12,9 +16,16 @@ enum InProcessRWS {
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) async -> Outcome {
+    /// Runs `arguments` with `environment` added to a clean environment whose `HOME` is `home`
+    /// (by default a folder that does not exist: the command finds no configuration at all).
+    static func run(
+        _ arguments: [String], home: String = "/nonexistent/rws-test-home", environment: [String: String] = [:]
+    ) async -> Outcome {
         let capture = OutputCapture()
-        let status = await Terminal.$capture.withValue(capture) { await RWS.run(arguments) }
+        let clean = ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"].merging(environment) { $1 }
+        let status = await ProcessEnvironment.$override.withValue(clean) {
+            await Terminal.$capture.withValue(capture) { await RWS.run(arguments) }
+        }
         return Outcome(status: status, stdout: capture.standardOutput, stderr: capture.standardError)
     }
 }

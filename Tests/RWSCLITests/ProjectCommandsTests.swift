@@ -16,10 +16,10 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func createListCloneAndDeleteFromTheCommandLine(kind: ServerKind) throws {
+    func createListCloneAndDeleteFromTheCommandLine(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let (root, flags) = try sandbox(server)
-        let created = try RWSBinary.run(["create", "notes", "--git-init"] + flags, home: home)
+        let created = await InProcessRWS.run(["create", "notes", "--git-init"] + flags, home: home)
         #expect(created.status == 0 && created.stdout.hasPrefix("created "), "\(created.stderr)")
 
         let bare = root + "-source.git"
@@ -27,34 +27,35 @@ import Testing
             "git init -q --bare '\(bare)' && git clone -q '\(bare)' '\(bare)-work' 2>/dev/null && cd '\(bare)-work' && "
                 + "for i in 1 2 3; do echo $i > f$i; git add f$i; git -c user.name=t -c user.email=t@t commit -qm $i; done && git "
                 + "push -q origin HEAD")
-        let refused = try RWSBinary.run(["clone", "file://" + bare] + flags, home: home)
+        let refused = await InProcessRWS.run(["clone", "file://" + bare] + flags, home: home)
         #expect(refused.status == 64 && refused.stderr.contains("local sources are allowed"))
-        let cloned = try RWSBinary.run(["clone", "file://" + bare, "--allow-local", "--name", "app", "--depth", "1"] + flags, home: home)
+        let cloned = await InProcessRWS.run(
+            ["clone", "file://" + bare, "--allow-local", "--name", "app", "--depth", "1"] + flags, home: home)
         #expect(cloned.status == 0, "\(cloned.stderr)")
         #expect(cloned.stderr.contains("Receiving objects: 100% (5/5)"), "plain progress lines off a terminal")
         #expect(!cloned.stderr.contains("\r"))
 
-        let listed = try RWSBinary.run(["projects", "--json"] + flags, home: home)
+        let listed = await InProcessRWS.run(["projects", "--json"] + flags, home: home)
         let projects = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
         #expect(projects.map { $0["name"] as? String } == ["app", "notes"])
 
-        let unconfirmed = try RWSBinary.run(["delete", "app"] + flags, home: home)
+        let unconfirmed = await InProcessRWS.run(["delete", "app"] + flags, home: home)
         #expect(unconfirmed.status == 64 && unconfirmed.stderr.contains("--yes"))
-        let dry = try RWSBinary.run(["delete", "app", "--with-history", "--dry-run"] + flags, home: home)
+        let dry = await InProcessRWS.run(["delete", "app", "--with-history", "--dry-run"] + flags, home: home)
         #expect(dry.stdout.contains("would remove directory: ") && FileManager.default.fileExists(atPath: root + "/app"))
-        let deleted = try RWSBinary.run(["delete", "app", "--yes"] + flags, home: home)
+        let deleted = await InProcessRWS.run(["delete", "app", "--yes"] + flags, home: home)
         #expect(deleted.status == 0 && deleted.stdout.contains("removed directory: "))
         #expect(!FileManager.default.fileExists(atPath: root + "/app"))
     }
 
     @Test(arguments: ServerKind.allCases)
-    func badNamesAreUsageErrorsSayingWhatIsAllowed(kind: ServerKind) throws {
+    func badNamesAreUsageErrorsSayingWhatIsAllowed(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let (_, flags) = try sandbox(server)
-        let outcome = try RWSBinary.run(["create", "../up"] + flags, home: home)
+        let outcome = await InProcessRWS.run(["create", "../up"] + flags, home: home)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("letters, digits"))
-        let json = try RWSBinary.run(
+        let json = await InProcessRWS.run(
             ["projects", "--json", "--workspace-root", "/x"] + server.rwsFlags + [
                 "--claude-dir",
                 "/nonexistent-rws",

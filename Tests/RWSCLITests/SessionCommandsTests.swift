@@ -33,25 +33,21 @@ import Testing
         try Data("{}\n".utf8).write(to: URL(fileURLWithPath: project + "/\(Self.id)/subagents/agent-x.jsonl"))
     }
 
-    /// Runs rws on a Dispatch thread (it blocks until the child exits), keeping the test pool free.
-    func rws(_ arguments: [String]) async throws -> RWSBinary.Outcome {
-        let full = [arguments[0]] + server.rwsFlags + ["--claude-dir", claude] + arguments.dropFirst()
-        let home = home
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try RWSBinary.run(full, home: home) }) }
-        }
+    /// Runs rws in-process, against the box, with the sandbox home.
+    func rws(_ arguments: [String]) async -> InProcessRWS.Outcome {
+        await InProcessRWS.run([arguments[0]] + server.rwsFlags + ["--claude-dir", claude] + arguments.dropFirst(), home: home)
     }
 
     @Test(arguments: ServerKind.allCases)
     func sessionsListsTheBoxAtAGlanceAndAsJSON(kind: ServerKind) async throws {
         let box = try Self(kind)
-        let table = try await box.rws(["sessions"])
+        let table = await box.rws(["sessions"])
         #expect(table.status == 0)
         // Written a moment ago, last record a tool result: Claude is working; one subagent file.
         #expect(
             table.stdout == "ID        LAST              MSGS   STATE       CONTEXT      AGENTS  " + "TITLE\n"
                 + "77777777  2026-01-02 10:00  3      running     -            1       List the files\n")
-        let json = try await box.rws(["sessions", "/home/dev/proj", "--json", "--limit", "5"])
+        let json = await box.rws(["sessions", "/home/dev/proj", "--json", "--limit", "5"])
         #expect(json.status == 0)
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect((decoded?.first?["summary"] as? [String: Any])?["cwd"] as? String == "/home/dev/proj", "\(json.stdout)")
@@ -64,7 +60,7 @@ import Testing
     @Test(arguments: ServerKind.allCases)
     func historyShowsRolesTimesAndOneLinePerToolCall(kind: ServerKind) async throws {
         let box = try Self(kind)
-        let outcome = try await box.rws(["history", "7777"])
+        let outcome = await box.rws(["history", "7777"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("[2026-01-02 10:00:00] You\n  List the files"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("Claude (claude-test)"))
@@ -74,11 +70,11 @@ import Testing
     @Test(arguments: ServerKind.allCases)
     func historyLastShowsOnlyTheLastMessages(kind: ServerKind) async throws {
         let box = try Self(kind)
-        let outcome = try await box.rws(["history", "7777", "--last", "1"])
+        let outcome = await box.rws(["history", "7777", "--last", "1"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("▸ Bash(ls) → 2 lines"), "\(outcome.stdout)")
         #expect(!outcome.stdout.contains("You\n  List the files"), "\(outcome.stdout)")
-        #expect(try await box.rws(["history", "7777", "--last", "0"]).status != 0)
+        #expect(await box.rws(["history", "7777", "--last", "0"]).status != 0)
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -86,7 +82,7 @@ import Testing
         let box = try Self(kind)
         let output = box.home + "-export.md"
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let outcome = try await box.rws(["export", Self.id, "-o", output])
+        let outcome = await box.rws(["export", Self.id, "-o", output])
         #expect(outcome.status == 0)
         let written = try String(contentsOfFile: output, encoding: .utf8)
         #expect(written.hasPrefix("# List the files"))
@@ -107,14 +103,14 @@ import Testing
         let path = String(box.file.dropLast(Self.id.count + 6)) + other + ".jsonl"
         try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
 
-        let table = try await box.rws(["sessions"])
+        let table = await box.rws(["sessions"])
         #expect(table.status == 0)
         #expect(table.stdout.hasPrefix("ID          LAST"), "\(table.stdout)")
         // No timestamps: the file's time stands in; spaced JSON still counts both messages.
         let row = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("77777777-1  ") }, "\(table.stdout)")
         #expect(row.dropFirst(30).hasPrefix("2      input") && row.hasSuffix("  Part one"), "\(table.stdout)")
         #expect(table.stdout.contains("\n77777777-0  2026-01-02 10:00  3 "), "\(table.stdout)")
-        let history = try await box.rws(["history", "77777777-1"])
+        let history = await box.rws(["history", "77777777-1"])
         #expect(history.status == 0)
         #expect(history.stdout.contains("Part one\n") && history.stdout.contains("part two") && history.stdout.contains("Plain answer"))
         #expect(!history.stdout.contains("[]"), "\(history.stdout)")
@@ -128,40 +124,36 @@ import Testing
         try handle.write(contentsOf: Data(#"{"type":"assistant","uuid":"a2","message":{"content":[{"type":"te"#.utf8))
         try handle.close()
 
-        let verbose = try await box.rws(["history", "7777", "-v"])
+        let verbose = await box.rws(["history", "7777", "-v"])
         #expect(verbose.status == 0)
         #expect(verbose.stderr.contains("line 4 (torn last line)"), "\(verbose.stderr)")
         #expect(verbose.stdout.contains("List the files"))
-        let json = try await box.rws(["history", "7777", "--format", "json"])
+        let json = await box.rws(["history", "7777", "--format", "json"])
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let issues = try #require(decoded?["lineIssues"] as? [[String: Any]], "\(json.stdout)")
         #expect(issues.count == 1 && issues.first?["tornLastLine"] as? Bool == true && issues.first?["line"] as? Int == 4)
 
-        let home = box.home
-        let arguments = ["history", box.file, "-v"]
-        let local = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try RWSBinary.run(arguments, home: home) }) }
-        }
+        let local = await InProcessRWS.run(["history", box.file, "-v"], home: box.home)
         #expect(local.status == 0 && local.stderr.contains("line 4 (torn last line)"), "\(local.stderr)")
-        let plain = try await box.rws(["history", "7777"])
+        let plain = await box.rws(["history", "7777"])
         #expect(!plain.stderr.contains("torn"), "\(plain.stderr)")
     }
 
     @Test(arguments: ServerKind.allCases)
     func renameThenListShowsTheNewTitle(kind: ServerKind) async throws {
         let box = try Self(kind)
-        #expect(try await box.rws(["rename", "77", "Files of proj"]).status == 0)
-        #expect(try await box.rws(["sessions"]).stdout.contains("Files of proj"))
+        #expect(await box.rws(["rename", "77", "Files of proj"]).status == 0)
+        #expect(await box.rws(["sessions"]).stdout.contains("Files of proj"))
     }
 
     @Test(arguments: ServerKind.allCases)
     func rmSessionNeedsYesOffATerminalAndThenDeletes(kind: ServerKind) async throws {
         let box = try Self(kind)
-        let refused = try await box.rws(["rm-session", "7777"])
+        let refused = await box.rws(["rm-session", "7777"])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--yes"))
         #expect(FileManager.default.fileExists(atPath: box.file))
-        let deleted = try await box.rws(["rm-session", "7777", "--yes"])
+        let deleted = await box.rws(["rm-session", "7777", "--yes"])
         #expect(deleted.status == 0)
         #expect(!FileManager.default.fileExists(atPath: box.file))
         #expect(!FileManager.default.fileExists(atPath: String(box.file.dropLast(6))))
@@ -170,10 +162,10 @@ import Testing
     @Test(arguments: ServerKind.allCases)
     func anUnknownSessionFailsWithOneLineAndJSONWhenAsked(kind: ServerKind) async throws {
         let box = try Self(kind)
-        let text = try await box.rws(["history", "0000dead"])
+        let text = await box.rws(["history", "0000dead"])
         #expect(text.status == 1)
         #expect(text.stderr == "rws: no session 0000dead on the box (see `rws sessions` for the ids)\n")
-        let json = try await box.rws(["history", "0000dead", "--format", "json"])
+        let json = await box.rws(["history", "0000dead", "--format", "json"])
         #expect(json.stdout.contains(#""error":"no session 0000dead"#))
     }
 }

@@ -186,7 +186,7 @@ struct ClaudeStartOptions: ParsableArguments {
         var options = ClaudeConversationOptions(
             directory: directory, start: resume.map(ClaudeConversationStart.resume) ?? (continueMostRecent ? .continueMostRecent : .new),
             permissionMode: try mode(), model: model, locations: locations)
-        if let program = claudeProgram ?? ProcessInfo.processInfo.environment["RWS_CLAUDE"], !program.isEmpty {
+        if let program = claudeProgram ?? ProcessEnvironment.current["RWS_CLAUDE"], !program.isEmpty {
             options.claudeExecutable = program
         }
         return options

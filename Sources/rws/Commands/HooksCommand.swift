@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RemoteWorkspace
+import SessionHistory
 
 struct HooksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -92,14 +93,13 @@ struct HooksCommand: AsyncParsableCommand {
             try await target.run { hooks in
                 let status = try await hooks.status(project: target.project)
                 if target.json {
-                    let object: [String: Any] = [
-                        "settings": status.settingsPath, "folder": status.hookFolder + "/rws", "installed": status.installedEvents,
-                        "missing": status.missingEvents, "outdated": status.outdatedEvents,
-                        "hookScriptIsCurrent": status.hookScriptIsCurrent, "spoolBytes": status.spoolBytes,
-                        "complete": status.isComplete,
-                    ]
-                    Terminal.out(
-                        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self) + "\n")
+                    let object = JSONValue.object([
+                        "complete": .bool(status.isComplete), "folder": .string(status.hookFolder + "/rws"),
+                        "hookScriptIsCurrent": .bool(status.hookScriptIsCurrent), "installed": .strings(status.installedEvents),
+                        "missing": .strings(status.missingEvents), "outdated": .strings(status.outdatedEvents),
+                        "settings": .string(status.settingsPath), "spoolBytes": .number(Double(status.spoolBytes)),
+                    ])
+                    Terminal.out(JSONWriter.string(from: object) + "\n")
                 } else {
                     Terminal.out(HooksCommand.describe(status))
                 }
@@ -158,10 +158,8 @@ struct HooksCommand: AsyncParsableCommand {
             (action, path, detail) = ("unchanged", settings, "nothing to do")
         }
         if json {
-            let object = ["action": action, "settings": path, "detail": detail]
-            Terminal.out(
-                String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
-                    + "\n")
+            let object = JSONValue.object(["action": .string(action), "detail": .string(detail), "settings": .string(path)])
+            Terminal.out(JSONWriter.string(from: object) + "\n")
         } else {
             Terminal.out("\(action): \(path.safeLine) (\(detail.safeLine))\n")
         }

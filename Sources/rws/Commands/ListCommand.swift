@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SSHClient
+import SessionHistory
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -45,7 +46,7 @@ struct ListCommand: AsyncParsableCommand {
                 try await Self.entries(at: path, on: ssh, targets: long || json)
             }
             if json {
-                Terminal.out(try EntryFormatting.json(entries))
+                Terminal.out(EntryFormatting.json(entries))
             } else {
                 Terminal.out(entries.map { (long ? EntryFormatting.longLine($0) : $0.name.safeLine) + "\n" }.joined())
             }
@@ -74,20 +75,22 @@ enum EntryFormatting {
         return "\(modeString(attributes))  \(ids)  \(pad(String(attributes.size), 12))  \(time)  \(entry.name.safeLine)\(target)"
     }
 
-    static func json(_ entries: [RemoteFileEntry]) throws -> String {
-        let objects: [[String: Any]] = entries.map { entry in
-            var object: [String: Any] = [
-                "name": entry.name, "path": entry.path, "kind": entry.kind.rawValue, "size": entry.size,
-                "permissions": String(format: "%04o", entry.attributes.permissions),
-                "userID": entry.attributes.userID, "groupID": entry.attributes.groupID,
-                "modificationTime": Int64(entry.attributes.modificationTime.timeIntervalSince1970),
-                "modified": timestamp(entry.attributes.modificationTime, format: "yyyy-MM-dd'T'HH:mm:ss'Z'"),
+    static func json(_ entries: [RemoteFileEntry]) -> String {
+        let objects: [JSONValue] = entries.map { entry in
+            let attributes = entry.attributes
+            var members = [
+                JSONMember("groupID", .number(Double(attributes.groupID))), JSONMember("kind", .string(entry.kind.rawValue)),
+                JSONMember("modificationTime", .number(Double(Int64(attributes.modificationTime.timeIntervalSince1970)))),
+                JSONMember("modified", .string(timestamp(attributes.modificationTime, format: "yyyy-MM-dd'T'HH:mm:ss'Z'"))),
+                JSONMember("name", .string(entry.name)), JSONMember("path", .string(entry.path)),
+                JSONMember("permissions", .string(String(format: "%04o", attributes.permissions))),
+                JSONMember("size", .number(Double(entry.size))),
             ]
-            if let target = entry.symlinkTarget { object["symlinkTarget"] = target }
-            return object
+            if let target = entry.symlinkTarget { members.append(JSONMember("symlinkTarget", .string(target))) }
+            members.append(JSONMember("userID", .number(Double(attributes.userID))))
+            return .object(JSONObject(members))
         }
-        let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return JSONWriter.string(from: .array(objects)) + "\n"
     }
 
     /// `drwxr-xr-x`, with setuid, setgid and sticky bits as `ls` shows them.

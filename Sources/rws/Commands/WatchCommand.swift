@@ -56,7 +56,9 @@ struct WatchCommand: AsyncParsableCommand {
             let interactive = !noAnswer && !json && Terminal.isTTY(STDIN_FILENO)
             return try await connection.withConnection(reconnect: .init()) { ssh in
                 let locations = workspace.locations()
-                let sessions = RemoteSessions(connection: ssh, locations: locations, cache: SessionListingCache(for: ssh.configuration))
+                let sessions = RemoteSessions(
+                    connection: ssh, locations: locations,
+                    cache: SessionListingCache(for: ssh.configuration, environment: ProcessEnvironment.current))
                 var printer = WatchPrinter(json: json, exec: exec, filter: project.map(locations.directory(ofProject:)), sessions: sessions)
                 let watch: ClaudeAttentionWatch
                 do {

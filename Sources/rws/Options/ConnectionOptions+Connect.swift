@@ -5,13 +5,13 @@ import SSHConfig
 
 extension ConnectionOptions {
     /// Flags > RWS_* environment > SSH config > defaults, as one resolved host (`rws config show`).
-    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ResolvedHost {
+    func resolve(environment: [String: String] = ProcessEnvironment.current) throws -> ResolvedHost {
         let local = LocalContext.current(environment: environment, homeFromEnvironment: true)
         return try Resolution.resolve(flags: try overrides(), environment: environment, local: local)
     }
 
     /// The connection settings, resolved by the library as for any of its users, jump hosts included.
-    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SSHConnectionConfiguration {
+    func configuration(environment: [String: String] = ProcessEnvironment.current) throws -> SSHConnectionConfiguration {
         var environment = environment
         if let passphrase = try passphrase(environment) { environment["RWS_KEY_PASSPHRASE"] = passphrase }
         return try SSHConnectionConfiguration(

@@ -16,9 +16,9 @@ struct LoggingOptions: ParsableArguments {
         }
     }
 
-    /// A logger at the chosen level writing to stderr.
+    /// A logger at the chosen level writing to stderr (``TerminalLogHandler``).
     func logger(_ label: String) -> Logger {
-        var logger = Logger(label: label, factory: { StreamLogHandler.standardError(label: $0) })
+        var logger = Logger(label: label, factory: { TerminalLogHandler(label: $0) })
         logger.logLevel = level
         return logger
     }

@@ -17,7 +17,7 @@ struct WorkspaceOptions: ParsableArguments {
     var claudeDir: [String] = []
 
     /// The locations: flags, else environment, else defaults.
-    func locations(environment: [String: String] = ProcessInfo.processInfo.environment) -> WorkspaceLocations {
+    func locations(environment: [String: String] = ProcessEnvironment.current) -> WorkspaceLocations {
         var locations = WorkspaceLocations()
         if let root = workspaceRoot ?? environment["RWS_WORKSPACE_ROOT"], !root.isEmpty { locations.workspaceRoot = root }
         if !claudeDir.isEmpty {

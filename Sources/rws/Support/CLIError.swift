@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Platform
 import SSHClient
+import SessionHistory
 
 /// Failures the CLI reports itself, each one line saying what to do.
 enum CLIError: Error, CustomStringConvertible {
@@ -91,7 +92,6 @@ func plainDescription(of error: any Error) -> String {
 /// The error object of a `--json` command line, on stdout: `{"error": message, "exitCode": code, "type": "error"}`
 /// (`type` as in the event lines of `rws ask --json`, so one test finds every error).
 func printJSONError(_ message: String, code: Int32) {
-    let object: [String: Any] = ["error": message, "exitCode": Int(code), "type": "error"]
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-    Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
+    let object = JSONValue.object(["error": .string(message), "exitCode": .number(Double(code)), "type": .string("error")])
+    Terminal.out(JSONWriter.string(from: object) + "\n")
 }

@@ -23,7 +23,7 @@ enum RemoteSessionsSupport {
             try await body(
                 RemoteSessions(
                     connection: ssh, locations: workspace.locations(),
-                    cache: SessionListingCache(for: ssh.configuration)), ssh)
+                    cache: SessionListingCache(for: ssh.configuration, environment: ProcessEnvironment.current)), ssh)
         }
     }
 
@@ -31,7 +31,7 @@ enum RemoteSessionsSupport {
     /// given (flag or RWS_HOST), or the argument neither exists here nor looks like a path.
     static func isRemote(
         _ session: String, connection: ConnectionOptions,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.current
     ) -> Bool {
         if connection.host != nil || environment["RWS_HOST"].map({ !$0.isEmpty }) == true { return true }
         return !looksLikeLocalPath(session) && !FileManager.default.fileExists(atPath: NSString(string: session).expandingTildeInPath)

@@ -18,7 +18,7 @@ enum RemoteTerminal {
     /// The remote terminal like this one: type, size and modes.
     static func configuration(_ terminal: TerminalState, command: String? = nil) -> ShellConfiguration {
         let size = LocalTerminal.size(of: STDIN_FILENO)
-        let type = ProcessInfo.processInfo.environment["TERM"].flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color"
+        let type = ProcessEnvironment.current["TERM"].flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color"
         return ShellConfiguration(
             terminalType: type, columns: size.columns, rows: size.rows,
             modes: LocalTerminal.modes(from: terminal.original), command: command)

@@ -21,8 +21,12 @@ enum Terminal {
     static func out(_ text: String) { write(Array(text.utf8), to: STDOUT_FILENO) }
     static func err(_ text: String) { write(Array(text.utf8), to: STDERR_FILENO) }
 
-    /// Whether `fd` is a terminal.
-    static func isTTY(_ fd: Int32) -> Bool { SystemCall.isTerminal(fd) }
+    /// Whether `fd` is a terminal. A command run in-process has pipes for its standard streams,
+    /// as the binary has when a test spawns it: never the test process's own terminal.
+    static func isTTY(_ fd: Int32) -> Bool {
+        if capture != nil, (STDIN_FILENO...STDERR_FILENO).contains(fd) { return false }
+        return SystemCall.isTerminal(fd)
+    }
 }
 
 /// The standard output and error of a command run in-process, as bytes in the order written.

@@ -77,7 +77,7 @@ struct WatchPrinter {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessEnvironment.current
         environment["RWS_EVENT"] = name
         environment["RWS_SUMMARY"] = event.summary ?? name
         environment["RWS_TITLE"] = title

@@ -5,7 +5,7 @@ struct Colors {
     let enabled: Bool
 
     /// Colours for standard output, as the environment allows.
-    static func forStandardOutput(environment: [String: String] = ProcessInfo.processInfo.environment) -> Colors {
+    static func forStandardOutput(environment: [String: String] = ProcessEnvironment.current) -> Colors {
         Colors(
             enabled: Terminal.isTTY(STDOUT_FILENO) && environment["NO_COLOR"].map(\.isEmpty) != false
                 && environment["TERM"] != "dumb")

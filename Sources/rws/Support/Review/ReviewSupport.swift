@@ -9,7 +9,7 @@ enum ReviewSupport {
     /// The directory of `project`: a path (with `/` or a leading `~`) as given, else a project
     /// name in the workspace root; without one, `RWS_PROJECT`.
     static func directory(
-        for project: String?, workspace: WorkspaceOptions, environment: [String: String] = ProcessInfo.processInfo.environment
+        for project: String?, workspace: WorkspaceOptions, environment: [String: String] = ProcessEnvironment.current
     ) throws -> String {
         guard let project = project ?? environment["RWS_PROJECT"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw CLIError.usage("name a project (a name in the workspace root, or a path on the box), or set RWS_PROJECT")
