@@ -114,19 +114,61 @@ import Testing
         #expect(outcome.status == 0 && outcome.stdout == "unlocked\n", "\(outcome.stderr)")
     }
 
-    @Test func anEncryptedKeyAsksForItsPassphraseOnATerminalWithoutEchoingIt() async throws {
+    /// A terminal in a sandbox home running `rws exec … -- echo WORD` with the locked key, waiting
+    /// at its passphrase prompt; with the server it connects to (held: releasing it stops it).
+    private struct PromptedTerminal {
+        let server: TestSSHServer
+        let home: RealHome
+        let tmux: Tmux
+
+        func stop() {
+            tmux.stop()
+            home.stop()
+        }
+    }
+
+    private func atThePassphrasePrompt(echoing word: String) async throws -> PromptedTerminal {
         let server = try strictServer()
         let home = try RealHome(for: server)
-        defer { home.stop() }
-        try authorizeLockedKey(of: home, on: server)
-        let tmux = try Tmux.start(home: home.home)
-        defer { tmux.stop() }
-        try tmux.type(
-            "SSH_AUTH_SOCK=\(home.agentSocket) \(RWSBinary.path) exec --host locked --accept-new-host-key -- echo unlocked-here")
-        _ = try await tmux.wait(for: "Enter passphrase for key")
+        let tmux: Tmux
+        do {
+            try authorizeLockedKey(of: home, on: server)
+            tmux = try Tmux.start(home: home.home)
+        } catch {
+            home.stop()
+            throw error
+        }
+        let terminal = PromptedTerminal(server: server, home: home, tmux: tmux)
+        do {
+            try tmux.type("SSH_AUTH_SOCK=\(home.agentSocket) \(RWSBinary.path) exec --host locked --accept-new-host-key -- echo \(word)")
+            _ = try await tmux.wait(for: "Enter passphrase for key")
+            return terminal
+        } catch {
+            terminal.stop()
+            throw error
+        }
+    }
+
+    @Test func anEncryptedKeyAsksForItsPassphraseOnATerminalWithoutEchoingIt() async throws {
+        let terminal = try await atThePassphrasePrompt(echoing: "unlocked-here")
+        defer { terminal.stop() }
+        let tmux = terminal.tmux
         try tmux.type(RealHome.lockedPassphrase)
         let screen = try await tmux.wait(for: "\nunlocked-here\n")
         #expect(!screen.contains(RealHome.lockedPassphrase), "the passphrase was echoed:\n\(screen)")
         #expect(screen.contains("id_ecdsa_locked"))
+    }
+
+    @Test func ctrlCAtThePassphrasePromptEndsWithCode130SayingSoAndRestoresTheTerminal() async throws {
+        let terminal = try await atThePassphrasePrompt(echoing: "never-here")
+        defer { terminal.stop() }
+        let tmux = terminal.tmux
+        try tmux.press("C-c")
+        _ = try await tmux.wait(for: "interrupted at the passphrase prompt")
+        // Echo is back: what is typed next shows, and the shell saw rws end with 130.
+        try tmux.type("echo \"status=$?\"")
+        let screen = try await tmux.wait(for: "status=130")
+        #expect(screen.contains("echo \"status=$?\""), "the terminal was left without echo:\n\(screen)")
+        #expect(!screen.split(separator: "\n").contains("never-here"), "the command ran:\n\(screen)")
     }
 }

@@ -33,7 +33,7 @@ extension ConnectionOptions {
         guard Terminal.isTTY(STDIN_FILENO), Terminal.isTTY(STDERR_FILENO),
             let locked = try resolve(environment: environment).identityFiles.first(where: privateKeyFileIsEncrypted(atPath:))
         else { return nil }
-        return PassphrasePrompt.ask(for: locked)
+        return try PassphrasePrompt.ask(for: locked)
     }
 
     /// The password named by `--password-env`, if given.

@@ -7,7 +7,10 @@ import SSHClient
 enum PassphrasePrompt {
     /// The passphrase typed for `keyPath`, read from the controlling terminal with echo off; nil
     /// without a terminal (the connection then fails saying how else to give it).
-    static func ask(for keyPath: String) -> String? {
+    ///
+    /// - Throws: ``CLIError`` with the interrupted exit code (130) when Ctrl+C is typed instead,
+    ///   once the terminal is restored.
+    static func ask(for keyPath: String) throws -> String? {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { SystemCall.close(fd) }
@@ -32,7 +35,9 @@ enum PassphrasePrompt {
         }
         try? SystemCall.setTerminalSettings(fd, saved)
         Terminal.write(Array("\n".utf8), to: fd)
-        if interrupted { exit(RWSExitCode.interrupted) }
+        if interrupted {
+            throw CLIError.failed("interrupted at the passphrase prompt for \(keyPath); nothing was run", code: RWSExitCode.interrupted)
+        }
         return String(decoding: line, as: UTF8.self)
     }
 }
