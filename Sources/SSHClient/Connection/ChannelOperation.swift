@@ -122,7 +122,7 @@ class ChannelOperation {
             code = failure
         }
         loop.openFinished(self)
-        if loop.isFatal(code) {
+        if LibSSH2Code.isFatal(code) {
             loop.lose(loop.transport.error("opening a channel"))
             return true
         }
@@ -154,7 +154,7 @@ class ChannelOperation {
                 transition { try $0.requestAccepted() }
                 return true
             }
-            if loop.isFatal(rc) {
+            if LibSSH2Code.isFatal(rc) {
                 loop.lose(loop.transport.error("starting a remote program"))
                 return true
             }
@@ -180,7 +180,7 @@ class ChannelOperation {
         if channel.receivedEOF {
             switch channel.waitClosed() {
             case .wouldBlock: return false
-            case .failed(let rc) where loop.isFatal(rc):
+            case .failed(let rc) where LibSSH2Code.isFatal(rc):
                 loop.lose(loop.transport.error("waiting for a command to end"))
                 return true
             case .done, .failed: break

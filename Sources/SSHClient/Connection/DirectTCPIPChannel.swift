@@ -195,7 +195,7 @@ final class DirectTCPIPChannel: ChannelOperation {
     }
 
     private func failChannel(_ code: Int32, _ operation: String) {
-        if loop.isFatal(code) {
+        if LibSSH2Code.isFatal(code) {
             loop.lose(loop.transport.error(operation))
         } else {
             channelEnded = true

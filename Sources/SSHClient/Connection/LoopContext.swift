@@ -122,9 +122,6 @@ final class LoopContext {
         return true
     }
 
-    /// libssh2 errors after which the session is unusable.
-    func isFatal(_ code: Int32) -> Bool { LibSSH2Code.isFatal(code) }
-
     /// Marks the connection lost; every operation fails with `error` at the end of this pass.
     func lose(_ error: SSHError) {
         if lossError == nil {

@@ -113,7 +113,7 @@ final class ExecChannel: ChannelOperation {
     }
 
     private func readFailed(_ code: Int32) {
-        if loop.isFatal(code) {
+        if LibSSH2Code.isFatal(code) {
             loop.lose(loop.transport.error("reading command output"))
         } else {
             abandon()

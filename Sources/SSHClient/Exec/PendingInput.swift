@@ -30,7 +30,7 @@ struct PendingInput {
             case .wouldBlock:
                 return progressed
             case .failed(let rc):
-                if loop.isFatal(rc) { loop.lose(loop.transport.error("writing command input")) }
+                if LibSSH2Code.isFatal(rc) { loop.lose(loop.transport.error("writing command input")) }
                 failPending(loop.transport.error("writing command input"))
                 return true
             case .done(let count):

@@ -154,7 +154,7 @@ final class SFTPChannel: ChannelOperation {
             return .file(SFTPStatus.error(sftp.lastStatus, operation: operation, path: path))
         }
         let error = loop.transport.error("SFTP \(operation) of \(path)")
-        if loop.isFatal(code) {
+        if LibSSH2Code.isFatal(code) {
             loop.lose(error)
             return .connection(.connectionLost(reason: error.description))
         }

@@ -81,7 +81,7 @@ final class RemoteListener {
             bound.complete(.success(boundPort))
         case .failed(let code):
             loop.listenHolder = nil
-            if loop.isFatal(code) {
+            if LibSSH2Code.isFatal(code) {
                 loop.lose(loop.transport.error("asking the box to listen on \(host):\(port)"))
                 return true
             }
@@ -104,7 +104,7 @@ final class RemoteListener {
             case .wouldBlock:
                 return progressed
             case .failed(let code):
-                if loop.isFatal(code) { loop.lose(loop.transport.error("taking a connection forwarded by the box")) }
+                if LibSSH2Code.isFatal(code) { loop.lose(loop.transport.error("taking a connection forwarded by the box")) }
                 return progressed
             }
         }

@@ -152,7 +152,7 @@ final class ShellChannel: ChannelOperation {
         var result: Result<Void, SSHError> = .success(())
         if case .failed(let rc) = sent {
             result = .failure(loop.transport.error("resizing the terminal"))
-            if loop.isFatal(rc) { loop.lose(loop.transport.error("resizing the terminal")) }
+            if LibSSH2Code.isFatal(rc) { loop.lose(loop.transport.error("resizing the terminal")) }
         }
         for completion in size.completions { completion(result) }
         return true
@@ -166,7 +166,7 @@ final class ShellChannel: ChannelOperation {
 
     private func readFailed(_ code: Int32) {
         let error = loop.transport.error("reading shell output")
-        if loop.isFatal(code) {
+        if LibSSH2Code.isFatal(code) {
             loop.lose(error)
         } else {
             abandon()
