@@ -12,6 +12,7 @@ import Platform
 /// the local socket is closed and its peer sees the server hang up. Confined to the
 /// connection's I/O thread, like every operation.
 final class DirectTCPIPChannel: ChannelOperation {
+    let lifecycle: ChannelLifecycle
     private let host: String
     private let port: Int
     private let fd: Int32
@@ -51,18 +52,18 @@ final class DirectTCPIPChannel: ChannelOperation {
         self.opened = opened
         self.accepted = accepted
         watcher = RelayWatcher(fd: fd) { [handle = loop.handle] in handle.wake() }
-        super.init(loop: loop, setupRequests: [])
+        lifecycle = ChannelLifecycle(loop: loop, setupRequests: [])
     }
 
-    override func attemptOpen() -> LibSSH2Outcome<LibSSH2Channel> {
+    func attemptOpen() -> LibSSH2Outcome<LibSSH2Channel> {
         if let accepted { return .done(accepted) }
         return LibSSH2Channel.openDirectTCPIP(on: loop.transport, host: host, port: port)
     }
 
     /// A refused direct-tcpip means the target cannot be reached from the server, not a full server.
-    override func openWasRefused(_ code: Int32) -> Bool { false }
+    func openWasRefused(_ code: Int32) -> Bool { false }
 
-    override func pump(_ channel: LibSSH2Channel) -> Bool {
+    func pump(_ channel: LibSSH2Channel) -> Bool {
         var progressed = false
         if !announced {
             announced = true
@@ -212,16 +213,18 @@ final class DirectTCPIPChannel: ChannelOperation {
         owner = nil
     }
 
-    override func setupFailed(_ error: SSHError) {
-        opened.complete(.failure(error))
-        if halfCloses { release() } else { finish() }
-    }
-
-    override func remoteClosed(status: ExitStatus?) { finish() }
-
-    override func connectionFailed(_ error: SSHError) {
-        opened.complete(.failure(error))
-        if halfCloses, !announced { release() } else { finish() }
+    func handle(_ event: ChannelEvent) {
+        switch event {
+        case .setupFailed(let error):
+            opened.complete(.failure(error))
+            if halfCloses { release() } else { finish() }
+        case .remoteClosed: finish()
+        case .connectionEnded(let error, _):
+            opened.complete(.failure(error))
+            if halfCloses, !announced { release() } else { finish() }
+        case .connectionClosing: abandon()
+        case .deadlineExpired: break  // a relay has no deadline: it lives as long as its socket
+        }
     }
 
     /// Gives a forwarded connection whose channel never opened back to its caller (nothing was
@@ -231,6 +234,4 @@ final class DirectTCPIPChannel: ChannelOperation {
         finished = true
         watcher.stop()
     }
-
-    override func connectionClosing() { abandon() }
 }

@@ -9,15 +9,15 @@ final class LoopContext {
     let handle: ConnectionLoop
     let transport: SSHTransport
     private let socket: TCPSocket
-    private var operations: [ChannelOperation] = []
-    private var queue: [ChannelOperation] = []
-    private var openHolder: ChannelOperation?
+    private var operations: [any ChannelOperation] = []
+    private var queue: [any ChannelOperation] = []
+    private var openHolder: (any ChannelOperation)?
     /// The keepalive; it holds libssh2's channel-open state machine while in flight, like ``openHolder``.
     let probe = LivenessProbe()
     /// Back-to-back keepalives a benchmark asked for (``SSHConnection/sendKeepalives(_:count:)``).
     var keepaliveBurst: KeepaliveBurst?
     /// The one channel allowed to wait for a request reply (libssh2 1.10 mixes up concurrent replies).
-    var requestHolder: ChannelOperation?
+    var requestHolder: (any ChannelOperation)?
     /// Ports the box listens on for this connection (`ssh -R`).
     private var listeners: [RemoteListener] = []
     /// A listener whose global request (listen or cancel) is in flight: like ``openHolder``, no
@@ -72,7 +72,7 @@ final class LoopContext {
     // MARK: Services for operations
 
     /// Queues a channel operation; control operations go first.
-    func enqueue(_ operation: ChannelOperation) {
+    func enqueue(_ operation: any ChannelOperation) {
         if operation.isControl {
             let firstNormal = queue.firstIndex { !$0.isControl } ?? queue.endIndex
             queue.insert(operation, at: firstNormal)
@@ -82,7 +82,7 @@ final class LoopContext {
     }
 
     /// Runs a channel the server opened (a forwarded connection): it needs no open turn.
-    func adopt(_ operation: ChannelOperation) {
+    func adopt(_ operation: any ChannelOperation) {
         channelsInUse += 1
         operations.append(operation)
         operation.beginOpening()
@@ -96,15 +96,15 @@ final class LoopContext {
     /// Whether a new global request or channel open may start now.
     var openTurnIsFree: Bool { openHolder == nil && listenHolder == nil && !probe.inFlight }
 
-    func dequeue(_ operation: ChannelOperation) {
+    func dequeue(_ operation: any ChannelOperation) {
         queue.removeAll { $0 === operation }
     }
 
-    func openFinished(_ operation: ChannelOperation) {
+    func openFinished(_ operation: any ChannelOperation) {
         if openHolder === operation { openHolder = nil }
     }
 
-    func channelFreed(_ operation: ChannelOperation) {
+    func channelFreed(_ operation: any ChannelOperation) {
         channelsInUse -= 1
         configuration.logger.trace("channel freed", metadata: ["inUse": "\(channelsInUse)", "queued": "\(queue.count)"])
         admissionHeld = false
@@ -113,7 +113,7 @@ final class LoopContext {
 
     /// The server refused a channel although we stayed under our limit: its limit is lower, or it
     /// has not yet let go of a closed one. Retry once another channel is freed; false if none is open.
-    func requeueAfterRefusal(_ operation: ChannelOperation) -> Bool {
+    func requeueAfterRefusal(_ operation: any ChannelOperation) -> Bool {
         guard channelsInUse > 1 else { return false }
         channelsInUse -= 1
         operations.removeAll { $0 === operation }
@@ -180,14 +180,14 @@ final class LoopContext {
         return progressed
     }
 
-    /// A close first stops what runs (each operation's ``ChannelOperation/connectionClosing()``:
+    /// A close first stops what runs (each operation's ``ChannelEvent/connectionClosing``:
     /// commands and shells kill their remote processes over control channels), then lets those
     /// stops finish, bounded by the grace period, before tearing down: a disconnect alone leaves
     /// a silent command running on OpenSSH.
     private func closingIsDone() -> Bool {
         if closeDeadline == nil {
             closeDeadline = .now + configuration.terminationGracePeriod + .seconds(3)
-            for operation in operations + queue { operation.connectionClosing() }
+            for operation in operations + queue { operation.handle(.connectionClosing) }
         }
         let stopsInFlight = (operations + queue).contains { $0.isControl }
         return !stopsInFlight || ContinuousClock.now >= closeDeadline!
@@ -217,7 +217,7 @@ final class LoopContext {
         for operation in operations + queue {
             if let deadline = operation.deadline, deadline <= now {
                 operation.deadline = nil
-                operation.deadlineExpired()
+                operation.handle(.deadlineExpired)
                 fired = true
             }
         }
@@ -241,7 +241,7 @@ final class LoopContext {
     /// Keepalive probes answered, and whether a keepalive reply sits in the session's queue (nil
     /// when no channel runs to ask through): what the keepalive tests check.
     var keepaliveState: KeepaliveState {
-        KeepaliveState(answered: probe.answered, replyQueued: operations.lazy.compactMap(\.sessionHoldsShortPacket).first)
+        KeepaliveState(answered: probe.answered, replyQueued: operations.lazy.compactMap(\.lifecycle.sessionHoldsShortPacket).first)
     }
 
     /// One step of a benchmark's keepalive burst; true when it sent anything.

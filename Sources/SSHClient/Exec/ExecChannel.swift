@@ -3,6 +3,7 @@ import Foundation
 /// One remote command on the I/O thread: runs it, moves its output and input, and stops all of
 /// its processes on timeout or cancellation (``ProcessKill``). Confined to the connection's I/O thread.
 final class ExecChannel: ChannelOperation {
+    let lifecycle: ChannelLifecycle
     enum Sink {
         /// Keep everything for a ``CommandResult``.
         case collect
@@ -33,12 +34,12 @@ final class ExecChannel: ChannelOperation {
         self.timeout = timeout
         pidReader = capturePID ? ProcessIDReader() : nil
         let line = capturePID ? StoppableCommand.wrap(command) : command
-        super.init(loop: loop, setupRequests: [.exec(line)], isControl: isControl)
+        lifecycle = ChannelLifecycle(loop: loop, setupRequests: [.exec(line)], isControl: isControl)
         if let timeout { deadline = .now + timeout }
     }
 
-    override var isWaitingOnPeer: Bool {
-        guard super.isWaitingOnPeer else { return false }
+    var isWaitingOnPeer: Bool {
+        guard lifecycle.isUnderway else { return false }
         if case .stream(let pipe) = sink, phase == .running { return pipe.hasRoom() }
         return true
     }
@@ -78,17 +79,19 @@ final class ExecChannel: ChannelOperation {
         }
     }
 
-    override func deadlineExpired() {
-        stop(.timedOut(command: command, after: timeout ?? .zero))
-    }
-
-    override func connectionClosing() {
-        if !isControl { stop(.connectionClosed) }
+    func handle(_ event: ChannelEvent) {
+        switch event {
+        case .deadlineExpired: stop(.timedOut(command: command, after: timeout ?? .zero))
+        case .connectionClosing: if !isControl { stop(.connectionClosed) }
+        case .setupFailed(let error): finish(.failure(stopping.reason ?? error))
+        case .remoteClosed(let status): remoteClosed(status: status)
+        case .connectionEnded(let error, let beforeStart): connectionEnded(error, beforeStart: beforeStart)
+        }
     }
 
     // MARK: Running
 
-    override func pump(_ channel: LibSSH2Channel) -> Bool {
+    func pump(_ channel: LibSSH2Channel) -> Bool {
         var progressed = input.flush(channel, loop: loop)
         let drained = output.drain(channel, loop: loop, hasRoom: hasRoom) { bytes, stream in deliver(bytes, stream: stream) }
         switch drained {
@@ -137,7 +140,7 @@ final class ExecChannel: ChannelOperation {
         }
     }
 
-    override func remoteClosed(status: ExitStatus?) {
+    private func remoteClosed(status: ExitStatus?) {
         if let reason = stopping.reason {
             // Exited on its own (or by our signal) before the kill was needed or finished.
             if !stopping.killStarted { finish(.failure(reason)) }
@@ -150,19 +153,15 @@ final class ExecChannel: ChannelOperation {
         finish(.success(CommandResult(stdout: stdout, stderr: stderr, status: status ?? .exited(-1))))
     }
 
-    override func setupFailed(_ error: SSHError) {
-        finish(.failure(stopping.reason ?? error))
-    }
-
     /// Told when the connection died before the command was sent, so a caller may start it elsewhere.
     var onLostBeforeStart: (() -> Void)?
 
     /// Told the PID that the command's wrapper reported (see ``StoppableCommand``).
     var onProcessID: ((Int) -> Void)?
 
-    override func connectionFailed(_ error: SSHError) {
-        if lostBeforeStart { onLostBeforeStart?() }
-        let reported = lostBeforeStart || isControl ? error : Self.lostWhileRunning(error, pid: pidReader?.pid)
+    private func connectionEnded(_ error: SSHError, beforeStart: Bool) {
+        if beforeStart { onLostBeforeStart?() }
+        let reported = beforeStart || isControl ? error : Self.lostWhileRunning(error, pid: pidReader?.pid)
         input.failPending(reported)
         finish(.failure(reported))
     }

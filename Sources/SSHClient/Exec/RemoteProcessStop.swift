@@ -61,7 +61,7 @@ extension ChannelOperation {
     /// over a fresh control channel, then calls `done` with what is left and the error the stop
     /// ends with: `reason` when everything stopped, else ``SSHError/stopFailed(command:survivors:commandLines:)`` (or
     /// ``SSHError/stopUnverified(command:reason:)``).
-    final func killRemoteProcesses(
+    func killRemoteProcesses(
         of pid: Int, reason: SSHError, command: String,
         done: @escaping (ProcessKill.Outcome, SSHError) -> Void
     ) {

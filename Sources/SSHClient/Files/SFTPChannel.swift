@@ -6,6 +6,7 @@
 /// waits for the request turn (`requestHolder`). Once running, every loop pass advances the head
 /// of the queue, so SFTP work interleaves with the connection's other channels.
 final class SFTPChannel: ChannelOperation {
+    let lifecycle: ChannelLifecycle
     private var sftp: LibSSH2SFTP?
     private var queue: [SFTPOperation] = []
     private var parked: [SFTPOperation] = []
@@ -15,7 +16,7 @@ final class SFTPChannel: ChannelOperation {
     private let stepsPerPump = 256
 
     private init(loop: LoopContext) {
-        super.init(loop: loop, setupRequests: [])
+        lifecycle = ChannelLifecycle(loop: loop, setupRequests: [])
     }
 
     /// Queues `operation` on the loop's SFTP session, opening the session on first use.
@@ -64,7 +65,7 @@ final class SFTPChannel: ChannelOperation {
     private var unavailableReason: String?
     private var versionTimedOut = false
 
-    override func attemptOpen() -> LibSSH2Outcome<LibSSH2Channel> {
+    func attemptOpen() -> LibSSH2Outcome<LibSSH2Channel> {
         guard loop.requestHolder == nil || loop.requestHolder === self else { return .wouldBlock }
         loop.requestHolder = self
         if versionTimedOut {
@@ -94,17 +95,25 @@ final class SFTPChannel: ChannelOperation {
         return .failed(code)
     }
 
-    override func deadlineExpired() {
-        if phase == .opening { versionTimedOut = true }
+    func handle(_ event: ChannelEvent) {
+        switch event {
+        case .deadlineExpired: if phase == .opening { versionTimedOut = true }
+        case .setupFailed(let error): setupFailed(error)
+        case .connectionEnded(let error, _): failAll(.connection(error))
+        // Its operations run nothing on the box: they end with the connection.
+        case .connectionClosing: break
+        // Never sent: its pump never ends the output; a broken session is abandoned (`end(_:)`).
+        case .remoteClosed: break
+        }
     }
 
     /// libssh2 reports a refused channel and a refused subsystem with the same code; only the
     /// first is worth retrying when another channel closes.
-    override func openWasRefused(_ code: Int32) -> Bool {
+    func openWasRefused(_ code: Int32) -> Bool {
         code == LibSSH2Code.channelFailure && unavailableReason == nil
     }
 
-    override func setupFailed(_ error: SSHError) {
+    private func setupFailed(_ error: SSHError) {
         loop.sftp = nil
         if let reason = unavailableReason {
             loop.sftpRefusal = reason
@@ -116,12 +125,12 @@ final class SFTPChannel: ChannelOperation {
 
     // MARK: Running
 
-    override var isWaitingOnPeer: Bool {
-        guard super.isWaitingOnPeer else { return false }
+    var isWaitingOnPeer: Bool {
+        guard lifecycle.isUnderway else { return false }
         return phase != .running || !queue.isEmpty
     }
 
-    override func pump(_ channel: LibSSH2Channel) -> Bool {
+    func pump(_ channel: LibSSH2Channel) -> Bool {
         guard let sftp else { return false }
         var progressed = false
         var steps = 0
@@ -162,10 +171,6 @@ final class SFTPChannel: ChannelOperation {
             brokenBy = .channelFailed(operation: "SFTP \(operation) of \(path)", reason: loop.transport.lastError.message)
         }
         return .connection(brokenBy!)
-    }
-
-    override func connectionFailed(_ error: SSHError) {
-        failAll(.connection(error))
     }
 
     private func failAll(_ failure: FileFailure) {

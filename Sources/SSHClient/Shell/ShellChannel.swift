@@ -2,6 +2,7 @@
 /// output, applies window changes, and on close ends the whole terminal session.
 /// Confined to the connection's I/O thread; callers hold its ``Endpoints``.
 final class ShellChannel: ChannelOperation {
+    let lifecycle: ChannelLifecycle
     /// What callers on other threads hold of a shell channel: made before it, safe anywhere.
     struct Endpoints: Sendable {
         /// The terminal's output.
@@ -38,7 +39,7 @@ final class ShellChannel: ChannelOperation {
     init(loop: LoopContext, configuration: ShellConfiguration, endpoints: Endpoints) {
         self.endpoints = endpoints
         commandLine = configuration.command ?? ShellConfiguration.loginShellCommand
-        super.init(
+        lifecycle = ChannelLifecycle(
             loop: loop,
             setupRequests: [
                 .pty(
@@ -48,8 +49,8 @@ final class ShellChannel: ChannelOperation {
             ])
     }
 
-    override var isWaitingOnPeer: Bool {
-        guard super.isWaitingOnPeer else { return false }
+    var isWaitingOnPeer: Bool {
+        guard lifecycle.isUnderway else { return false }
         return phase != .running || pipe.hasRoom()
     }
 
@@ -97,13 +98,16 @@ final class ShellChannel: ChannelOperation {
         }
     }
 
-    override func deadlineExpired() {
-        abandon()
-        finish(.failure(Self.closedError))
-    }
-
-    override func connectionClosing() {
-        close()
+    func handle(_ event: ChannelEvent) {
+        switch event {
+        case .deadlineExpired:  // the remote close did not follow the kill
+            abandon()
+            finish(.failure(Self.closedError))
+        case .connectionClosing: close()
+        case .setupFailed(let error): finish(.failure(stopping.reason != nil ? Self.closedError : error))
+        case .remoteClosed(let status): remoteClosed(status: status)
+        case .connectionEnded(let error, _): finish(.failure(error))
+        }
     }
 
     private func endedError(_ operation: String) -> SSHError {
@@ -112,12 +116,12 @@ final class ShellChannel: ChannelOperation {
 
     // MARK: Running
 
-    override var diagnostics: String {
+    var diagnostics: String {
         let ended = "\(output.stdoutEnded)/\(output.stderrEnded)"
-        return "\(super.diagnostics) room=\(pipe.hasRoomPeek) searchingPID=\(pidReader.isSearching) ended=\(ended)"
+        return "ShellChannel \(phase) room=\(pipe.hasRoomPeek) searchingPID=\(pidReader.isSearching) ended=\(ended)"
     }
 
-    override func pump(_ channel: LibSSH2Channel) -> Bool {
+    func pump(_ channel: LibSSH2Channel) -> Bool {
         var progressed = false
         if !started.isCompleted {
             started.complete(.success(()))
@@ -185,18 +189,10 @@ final class ShellChannel: ChannelOperation {
 
     // MARK: Ending
 
-    override func remoteClosed(status: ExitStatus?) {
+    private func remoteClosed(status: ExitStatus?) {
         let leftover = pidReader.flush()
         if !leftover.isEmpty { deliver(leftover) }
         finish(.success(status ?? .exited(-1)))
-    }
-
-    override func setupFailed(_ error: SSHError) {
-        finish(.failure(stopping.reason != nil ? Self.closedError : error))
-    }
-
-    override func connectionFailed(_ error: SSHError) {
-        finish(.failure(error))
     }
 
     private func finish(_ result: Result<ExitStatus, SSHError>) {
