@@ -74,7 +74,7 @@ import Testing
         let sessions = try box.rws(["sessions"])
         #expect(sessions.stdout.split(separator: "\n").filter { $0.contains("  detached  ") }.count == 1, "\(sessions.stdout)")
         let listed = try box.rws(["sessions", "--json"])
-        #expect(listed.stdout.contains("\"detached\" : \"\(id)\""), "\(listed.stdout)")
+        #expect(listed.stdout.contains("\"detached\": \"\(id)\""), "\(listed.stdout)")
         let attached = try box.rws(["ask", "--attach", id])
         #expect(attached.status == 0, "\(attached.stderr)")
         #expect(attached.stdout == words + "\n", "\(attached.stdout)")

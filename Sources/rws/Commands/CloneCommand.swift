@@ -67,7 +67,7 @@ struct CloneCommand: AsyncParsableCommand {
                     throw ending.reporting(error)
                 }
             }
-            Terminal.out(json ? try ProjectTable.json(encoding: project) : "cloned into \(project.path)\n")
+            Terminal.out(json ? try JSONValueEncoder.text(of: project) : "cloned into \(project.path)\n")
             return 0
         }
     }

@@ -33,7 +33,7 @@ struct ConfigCommand: AsyncParsableCommand {
             try await runReportingErrors(json: json) {
                 let resolved = try connection.resolve()
                 if json {
-                    Terminal.out(try resolved.jsonString() + "\n")
+                    Terminal.out(try JSONValueEncoder.text(of: resolved))
                 } else {
                     var lines = resolved.keyValueLines
                     lines += resolved.warnings.map { "# warning: \($0)" }

@@ -34,7 +34,7 @@ struct CreateCommand: AsyncParsableCommand {
             let project = try await connection.withConnection { ssh in
                 try await ProjectManager(connection: ssh, locations: workspace.locations()).createProject(name: name, gitInit: gitInit)
             }
-            Terminal.out(json ? try ProjectTable.json(encoding: project) : "created \(project.path)\n")
+            Terminal.out(json ? try JSONValueEncoder.text(of: project) : "created \(project.path)\n")
             return 0
         }
     }

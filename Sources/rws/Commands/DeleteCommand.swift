@@ -65,7 +65,7 @@ struct DeleteCommand: AsyncParsableCommand {
     }
 
     private static func render(_ report: ProjectDeletion, json: Bool) throws -> String {
-        if json { return try ProjectTable.json(encoding: report) }
+        if json { return try JSONValueEncoder.text(of: report) }
         let verb = report.dryRun ? "would remove" : "removed"
         return report.items.map { "\(verb) \($0.kind.rawValue): \($0.path.safeLine)\n" }.joined()
     }

@@ -69,7 +69,7 @@ struct DiffCommand: AsyncParsableCommand {
             }
             let text = ReviewText(colors: .forStandardOutput())
             Terminal.out(
-                json ? try ProjectTable.json(encoding: ReviewJSON.Diff(diff, stat: stat)) : stat ? text.stat(diff) : text.patch(diff))
+                json ? try JSONValueEncoder.text(of: ReviewJSON.Diff(diff, stat: stat)) : stat ? text.stat(diff) : text.patch(diff))
             return 0
         }
     }

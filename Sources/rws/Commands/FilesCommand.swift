@@ -52,7 +52,7 @@ struct FilesCommand: AsyncParsableCommand {
                 try await FileFinder(connection: ssh).find(query, in: directory, limit: limit)
             }
             if json {
-                Terminal.out(try ProjectTable.json(encoding: matches.map(FileMatchJSON.init)))
+                Terminal.out(try JSONValueEncoder.text(of: matches.map(FileMatchJSON.init)))
             } else {
                 let bold = Terminal.isTTY(1)
                 Terminal.out(matches.map { Self.line($0, bold: bold) + "\n" }.joined())

@@ -33,7 +33,7 @@ struct ProjectsCommand: AsyncParsableCommand {
             let projects = try await connection.withConnection { ssh in
                 try await ProjectManager(connection: ssh, locations: workspace.locations()).listProjects()
             }
-            Terminal.out(json ? try ProjectTable.json(projects) : ProjectTable.text(projects))
+            Terminal.out(json ? try JSONValueEncoder.text(of: projects) : ProjectTable.text(projects))
             return 0
         }
     }
@@ -58,17 +58,5 @@ enum ProjectTable {
             let path = project.directoryExists ? project.path.safeLine : "\(project.path.safeLine) (missing)"
             return "\(name)  \(branch) \(sessions) \(when)  \(path)\n"
         }.joined()
-    }
-
-    static func json(_ projects: [Project]) throws -> String {
-        try json(encoding: projects)
-    }
-
-    /// Pretty, sorted JSON with ISO 8601 dates, one trailing newline.
-    static func json(encoding value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     }
 }

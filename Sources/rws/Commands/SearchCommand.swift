@@ -86,7 +86,7 @@ struct SearchCommand: AsyncParsableCommand {
                 "search: \(found.matchedFileCount) files matched, \(found.bytesTransferred) bytes received")
             Terminal.out(
                 json
-                    ? try ProjectTable.json(encoding: SearchJSON(query: query, result: found))
+                    ? try JSONValueEncoder.text(of: SearchJSON(query: query, result: found))
                     : SearchOutput.text(found, highlight: Terminal.isTTY(1)))
             return found.sessions.isEmpty ? RWSExitCode.failure : 0
         }

@@ -55,7 +55,7 @@ struct SessionsCommand: AsyncParsableCommand {
                 if let limit { listings = Array(listings.prefix(max(0, limit))) }
                 Terminal.out(
                     json
-                        ? try SessionTable.json(listings.map { WithState($0.summary, summary: $0.summary) })
+                        ? try JSONValueEncoder.text(of: listings.map { WithState($0.summary, summary: $0.summary) })
                         : SessionTable.text(listings.map(\.summary)))
                 return 0
             }
@@ -72,7 +72,7 @@ struct SessionsCommand: AsyncParsableCommand {
             if let limit { listings = Array(listings.prefix(max(0, limit))) }
             Terminal.out(
                 json
-                    ? try SessionTable.json(listings.map { WithState($0, summary: $0.summary, detached: detached[$0.id]) })
+                    ? try JSONValueEncoder.text(of: listings.map { WithState($0, summary: $0.summary, detached: detached[$0.id]) })
                     : SessionTable.text(listings.map(\.summary), detached: detached))
             return 0
         }
@@ -149,12 +149,6 @@ enum SessionTable {
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
-
-    static func json(_ values: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(values), as: UTF8.self) + "\n"
     }
 }
 

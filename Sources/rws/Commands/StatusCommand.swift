@@ -32,7 +32,7 @@ struct StatusCommand: AsyncParsableCommand {
         try await runReportingErrors(json: json) {
             let status = try await ReviewSupport.with(connection, workspace, project: project) { try await $0.status() }
             Terminal.out(
-                json ? try ProjectTable.json(encoding: ReviewJSON.Status(status)) : ReviewText(colors: .forStandardOutput()).status(status))
+                json ? try JSONValueEncoder.text(of: ReviewJSON.Status(status)) : ReviewText(colors: .forStandardOutput()).status(status))
             return 0
         }
     }
