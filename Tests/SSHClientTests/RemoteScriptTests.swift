@@ -184,6 +184,14 @@ import Testing
                     && (attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(run)")
         },
         ScriptCase(
+            "replacing a file by another in one rename", Files.replace, setup: files + "\nprintf new > \"$1/tmp\"",
+            arguments: { [.word($0 + "/tmp"), .word($0 + "/" + hostile)] }
+        ) { run, sandbox in
+            try ScriptCase.require(
+                run.status == 0 && (try? String(contentsOfFile: sandbox + "/" + hostile, encoding: .utf8)) == "new"
+                    && !FileManager.default.fileExists(atPath: sandbox + "/tmp"), "\(run)")
+        },
+        ScriptCase(
             "checking the free space", Files.freeSpace, setup: files,
             // The free space changes between runs; its shape does not.
             normalize: { run in

@@ -70,14 +70,13 @@ public struct ClaudeAttentionWatch: AsyncSequence, Sendable {
         guard !requestID.isEmpty, requestID.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) else {
             throw ClaudeHooksError.requestClosed(id: requestID)
         }
-        let result = try await ClaudeHookScripts.answer.result(
-            on: connection, [.path(folder), .word(requestID), .word(decision.hookOutput)])
-        if result.status.isSuccess { return }
-        switch result.status.scriptExit(ClaudeHookScripts.Exit.self) {
-        case .notWaiting, .answeredAlready: throw ClaudeHooksError.requestClosed(id: requestID)
-        default:
-            throw ClaudeHooksError.remoteCommandFailed(
-                step: ClaudeHookScripts.answer.step, status: result.status.description, detail: result.stderrText)
+        _ = try await ClaudeHookScripts.answer.run(on: connection, [.path(folder), .word(requestID), .word(decision.hookOutput)]) {
+            switch $0.status.scriptExit(ClaudeHookScripts.Exit.self) {
+            case .notWaiting, .answeredAlready: return ClaudeHooksError.requestClosed(id: requestID)
+            default:
+                return ClaudeHooksError.remoteCommandFailed(
+                    step: ClaudeHookScripts.answer.step, status: $0.status.description, detail: $0.stderrText)
+            }
         }
     }
 

@@ -86,23 +86,22 @@ public struct ClaudeHooks: Sendable {
     }
 
     private func write(_ text: [UInt8]?, mode: String, state: State, project: String?) async throws {
-        let result = try await ClaudeHookScripts.write.result(
+        _ = try await ClaudeHookScripts.write.run(
             on: host,
             [
                 .word(state.folder), .word(state.settingsPath), .word(state.checksum ?? "absent"), .word(mode),
                 .word(ClaudeHookScript.fileText), .word(project == nil ? "user" : "project"),
             ],
-            input: text ?? [])
-        try check(result, step: ClaudeHookScripts.write.step, path: state.settingsPath)
+            input: text ?? [], failure: { Self.failure($0, step: ClaudeHookScripts.write.step, path: state.settingsPath) })
     }
 
-    private func check(_ result: CommandResult, step: String, path: String) throws(ClaudeHooksError) {
-        if result.status.isSuccess { return }
+    /// What a hook script's failing status means for the settings file at `path`.
+    private static func failure(_ result: CommandResult, step: String, path: String) -> ClaudeHooksError {
         switch result.status.scriptExit(ClaudeHookScripts.Exit.self) {
-        case .changedMeanwhile: throw .changedMeanwhile(path: path)
-        case .projectNotFound: throw .projectNotFound(path: path)
+        case .changedMeanwhile: return .changedMeanwhile(path: path)
+        case .projectNotFound: return .projectNotFound(path: path)
         case .writeFailed, .notWaiting, .answeredAlready, nil:
-            throw .remoteCommandFailed(step: step, status: result.status.description, detail: result.stderrText.safeDetail)
+            return .remoteCommandFailed(step: step, status: result.status.description, detail: result.stderrText.safeDetail)
         }
     }
 
@@ -111,11 +110,9 @@ public struct ClaudeHooks: Sendable {
         let boundary = SectionReader.makeBoundary()
         let arguments: [RemoteScript.Argument] =
             [.word(boundary), directory.map(RemoteScript.Argument.path) ?? .word("")] + locations.claudeDirectories.map { .path($0) }
-        let result = try await ClaudeHookScripts.inspect.result(on: host, arguments)
-        if result.status.scriptExit(ClaudeHookScripts.Exit.self) == .projectNotFound {
-            throw ClaudeHooksError.projectNotFound(path: directory ?? "")
+        let result = try await ClaudeHookScripts.inspect.run(on: host, arguments) {
+            Self.failure($0, step: ClaudeHookScripts.inspect.step, path: directory ?? "")
         }
-        try check(result, step: ClaudeHookScripts.inspect.step, path: "")
         var reader = SectionReader(boundary: boundary)
         let sections = reader.feed(result.stdout) + reader.finish()
         return try State(sections: sections)

@@ -101,16 +101,17 @@ extension ClaudeConversationOptions {
     ///   ``ClaudeConversationError/filesNotFound(_:directory:)``, `SSHError` when the connection fails.
     public func check(on connection: SSHConnection, files: [String] = []) async throws {
         let arguments: [RemoteScript.Argument] = [.word(directory == nil ? "0" : "1"), .path(directory ?? "")] + files.map { .path($0) }
-        let result = try await Self.checkScript.result(on: connection, arguments, timeout: .seconds(60))
-        switch result.status.scriptExit(CheckExit.self) {
-        case .missingDirectory:
-            throw ClaudeConversationError.directoryNotFound(directory ?? "~")
-        case .missingFiles:
-            let missing = result.stdoutText.split(separator: "\n").compactMap { Int($0) }.filter(files.indices.contains).map { files[$0] }
-            throw ClaudeConversationError.filesNotFound(missing, directory: directory ?? "~")
-        case nil:
-            guard result.status.isSuccess else {
-                throw ClaudeConversationError.processExited(status: result.status.description, stderr: result.stderrText)
+        _ = try await Self.checkScript.run(on: connection, arguments, timeout: .seconds(60)) { [directory] result in
+            switch result.status.scriptExit(CheckExit.self) {
+            case .missingDirectory:
+                return ClaudeConversationError.directoryNotFound(directory ?? "~")
+            case .missingFiles:
+                let missing = result.stdoutText.split(separator: "\n").compactMap { Int($0) }.filter(files.indices.contains).map {
+                    files[$0]
+                }
+                return ClaudeConversationError.filesNotFound(missing, directory: directory ?? "~")
+            case nil:
+                return ClaudeConversationError.processExited(status: result.status.description, stderr: result.stderrText)
             }
         }
     }

@@ -32,10 +32,9 @@ public actor FileFinder {
     /// repository has not changed since it was listed.
     public func files(in directory: String) async throws -> FileList {
         let known = lists[directory]
-        let result = try await FileListScript.script.result(on: host, [.path(directory), .word(known?.stamp ?? "")], timeout: nil)
-        if result.status == FileListScript.Exit.noDirectory { throw FileFinderError.directoryNotFound(path: directory) }
-        guard result.status.isSuccess else {
-            throw FileFinderError.remoteCommandFailed(path: directory, status: result.status.description, detail: result.lastErrorLine)
+        let result = try await FileListScript.script.run(on: host, [.path(directory), .word(known?.stamp ?? "")], timeout: nil) {
+            if $0.status == FileListScript.Exit.noDirectory { return FileFinderError.directoryNotFound(path: directory) }
+            return FileFinderError.remoteCommandFailed(path: directory, status: $0.status.description, detail: $0.lastErrorLine)
         }
         if let known, !known.stamp.isEmpty, result.stdout == Array("same".utf8) + [0] { return known }
         guard let list = FileList(directory: directory, output: result.stdout) else {

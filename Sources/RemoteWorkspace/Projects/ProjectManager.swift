@@ -37,11 +37,8 @@ public struct ProjectManager: Sendable {
     /// joined by real path (the folders' `cwd`, never their decoded names). Gathered with one
     /// remote command. Workspace projects come first, then history-only ones, each by name.
     public func listProjects() async throws -> [Project] {
-        let result = try await ProjectScanScript.script.result(on: host, ProjectScanScript.arguments(for: locations), timeout: nil)
-        guard result.status.isSuccess else {
-            throw ProjectError.remoteCommandFailed(
-                operation: "listing projects", status: result.status.description,
-                detail: result.lastErrorLine)
+        let result = try await ProjectScanScript.script.run(on: host, ProjectScanScript.arguments(for: locations), timeout: nil) {
+            ProjectError.remoteCommandFailed(operation: "listing projects", status: $0.status.description, detail: $0.lastErrorLine)
         }
         return try ProjectScan(output: result.stdout).projects()
     }
@@ -55,12 +52,11 @@ public struct ProjectManager: Sendable {
     ///   overwritten), ``ProjectError/invalidName(_:reason:)``, ``ProjectError/gitMissing``.
     public func createProject(name: String, gitInit: Bool = false) async throws -> Project {
         try ProjectName.validateNew(name)
-        let result = try await ProjectScripts.create.result(
-            on: host, [.path(locations.workspaceRoot), .word(name), .word(gitInit ? "1" : "0")], timeout: nil)
+        let failure = { ProjectScriptExit.error(for: $0, operation: "creating \(name)", destination: locations.configuredPath(of: name)) }
+        let result = try await ProjectScripts.create.run(
+            on: host, [.path(locations.workspaceRoot), .word(name), .word(gitInit ? "1" : "0")], timeout: nil, failure: failure)
         let fields = result.stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        guard result.status.isSuccess, fields.count >= 2, !fields[0].isEmpty else {
-            throw ProjectScriptExit.error(for: result, operation: "creating \(name)", destination: locations.configuredPath(of: name))
-        }
+        guard fields.count >= 2, !fields[0].isEmpty else { throw failure(result) }
         return try await registered(name: name, path: fields[0], branch: fields[1].isEmpty ? nil : fields[1], isGitRepository: gitInit)
     }
 
@@ -77,12 +73,12 @@ public struct ProjectManager: Sendable {
     /// (else the first configured). Returns the folder's real path; an existing folder is kept.
     public func registerHistoryFolder(forPath path: String) async throws -> String {
         let arguments = [.word(ProjectFolderName.encode(path))] + locations.claudeDirectories.map(RemoteScript.Argument.path)
-        let result = try await ProjectScripts.registerHistoryFolder.result(on: host, arguments, timeout: nil)
-        guard result.status.isSuccess, let folder = result.stdout.split(separator: 0).first else {
-            throw ProjectError.remoteCommandFailed(
-                operation: "registering \(path) with Claude Code",
-                status: result.status.description, detail: result.lastErrorLine)
+        let failure = { (result: CommandResult) in
+            ProjectError.remoteCommandFailed(
+                operation: "registering \(path) with Claude Code", status: result.status.description, detail: result.lastErrorLine)
         }
+        let result = try await ProjectScripts.registerHistoryFolder.run(on: host, arguments, timeout: nil, failure: failure)
+        guard let folder = result.stdout.split(separator: 0).first else { throw failure(result) }
         return String(decoding: folder, as: UTF8.self)
     }
 }

@@ -81,9 +81,9 @@ public struct ProjectReview: Sendable {
     )
         async throws -> CommandResult
     {
-        let result = try await script.result(on: host, [.path(directory)] + arguments, input: input, timeout: nil)
-        guard !result.status.isSuccess else { return result }
-        throw Self.error(for: result.status, operation: operation, directory: directory, detail: result.lastErrorLine)
+        try await script.run(on: host, [.path(directory)] + arguments, input: input, timeout: nil) {
+            Self.error(for: $0.status, operation: operation, directory: directory, detail: $0.lastErrorLine)
+        }
     }
 
     /// The error a review script's failing `status` stands for.

@@ -15,18 +15,7 @@ extension RemoteScript {
     ) async throws
         -> CommandResult
     {
-        let result = try await self.result(on: host, arguments, input: input, timeout: timeout)
-        try check(result)
-        return result
-    }
-
-    /// Runs the script and returns its result, whatever its exit status.
-    func result(
-        on host: any ScriptHost, _ arguments: [Argument], input: [UInt8] = [], timeout: Duration? = .seconds(120)
-    ) async throws
-        -> CommandResult
-    {
-        try await host.runCommand(try commandLine(arguments), input: input, timeout: timeout)
+        try await run(on: host, arguments, input: input, timeout: timeout, failure: failure)
     }
 
     /// Starts the script and returns at once; its output is read as it comes.
@@ -36,9 +25,12 @@ extension RemoteScript {
 
     /// Throws ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)`` unless `result` is a success.
     func check(_ result: CommandResult) throws {
-        guard result.status.isSuccess else {
-            throw RemoteSessionError.remoteCommandFailed(step: step, status: result.status.description, stderr: result.stderrText)
-        }
+        guard result.status.isSuccess else { throw failure(result) }
+    }
+
+    /// What a status the script does not declare means: the step failed, with its status and stderr.
+    func failure(_ result: CommandResult) -> RemoteSessionError {
+        .remoteCommandFailed(step: step, status: result.status.description, stderr: result.stderrText)
     }
 
     /// Runs the script handing `consume` its output as it arrives (nothing is held whole); a

@@ -29,12 +29,11 @@ enum SessionSearch {
             [.word(boundary)]
             + SessionSearchScript.arguments(
                 pattern: pattern, projectPattern: projectPattern, since: query.since ?? 0, limits: query.limits, folders: folders)
-        let result = try await script.result(on: host, arguments, timeout: .seconds(300))
-        if result.status == SessionSearchScript.Exit.badExpression {
+        let result = try await script.run(on: host, arguments, timeout: .seconds(300)) { result in
+            guard result.status == SessionSearchScript.Exit.badExpression else { return script.failure(result) }
             let said = result.stderrText.split(separator: "\n").first.map(String.init) ?? "grep refused it"
-            throw RemoteSessionError.invalidSearch(query.text, reason: "the box's grep says: \(said)")
+            return RemoteSessionError.invalidSearch(query.text, reason: "the box's grep says: \(said)")
         }
-        try script.check(result)
         var reader = SectionReader(boundary: boundary)
         let sections = reader.feed(result.stdout) + reader.finish()
         guard sections.last?.header == "end" else {

@@ -62,9 +62,9 @@ enum SessionEditing {
 
     static func rename(_ listing: RemoteSessionListing, title: String, host: any ScriptHost) async throws {
         let line = try titleLine(title: title, sessionId: listing.id)
-        let result = try await appendScript.result(on: host, [.path(listing.file.path), .word(line)], timeout: .seconds(30))
-        if result.status == Exit.beingWritten { throw RemoteSessionError.sessionBeingWritten(path: listing.file.path) }
-        try appendScript.check(result)
+        _ = try await appendScript.run(on: host, [.path(listing.file.path), .word(line)], timeout: .seconds(30)) {
+            $0.status == Exit.beingWritten ? RemoteSessionError.sessionBeingWritten(path: listing.file.path) : appendScript.failure($0)
+        }
     }
 
     static func delete(_ listing: RemoteSessionListing, host: any ScriptHost) async throws {

@@ -21,7 +21,8 @@ package struct LocalShell: ScriptHost {
         self.logger = logger
     }
 
-    package func runCommand(_ commandLine: String, input: [UInt8], timeout: Duration?) async throws -> CommandResult {
+    /// Runs `commandLine` to its end; `idempotent` changes nothing (no link to lose here).
+    package func runCommand(_ commandLine: String, input: [UInt8], timeout: Duration?, idempotent: Bool) async throws -> CommandResult {
         let command = try startCommand(commandLine, timeout: timeout)
         async let written: Void = {
             if !input.isEmpty { try await command.write(input) }

@@ -4,8 +4,9 @@ import Logging
 /// (``LocalShell``). RemoteWorkspace runs every ``RemoteScript`` through one.
 package protocol ScriptHost: Sendable {
     /// Runs `commandLine` to its end with `input` on its stdin; a timeout or a lost link throws
-    /// ``SSHError``, any exit status is returned.
-    func runCommand(_ commandLine: String, input: [UInt8], timeout: Duration?) async throws -> CommandResult
+    /// ``SSHError``, any exit status is returned. An `idempotent` command may run again after a
+    /// reconnect (``SSHConnection/run(_:input:timeout:idempotent:)``).
+    func runCommand(_ commandLine: String, input: [UInt8], timeout: Duration?, idempotent: Bool) async throws -> CommandResult
 
     /// Starts `commandLine` and returns at once; its output is read as it comes.
     func startCommand(_ commandLine: String, timeout: Duration?) throws -> RemoteCommand
@@ -14,9 +15,16 @@ package protocol ScriptHost: Sendable {
     var logger: Logger { get }
 }
 
-extension SSHConnection: ScriptHost {
+extension ScriptHost {
+    /// Runs `commandLine` once, to its end (see ``runCommand(_:input:timeout:idempotent:)``).
     package func runCommand(_ commandLine: String, input: [UInt8], timeout: Duration?) async throws -> CommandResult {
-        try await run(commandLine, input: input, timeout: timeout)
+        try await runCommand(commandLine, input: input, timeout: timeout, idempotent: false)
+    }
+}
+
+extension SSHConnection: ScriptHost {
+    package func runCommand(_ commandLine: String, input: [UInt8], timeout: Duration?, idempotent: Bool) async throws -> CommandResult {
+        try await run(commandLine, input: input, timeout: timeout, idempotent: idempotent)
     }
 
     package func startCommand(_ commandLine: String, timeout: Duration?) throws -> RemoteCommand {

@@ -68,7 +68,9 @@ extension SSHConnection {
     private func home(_ sftp: SFTPFileBackend) async throws -> String {
         if let home = sftp.loop.files.home { return home }
         var home = ""
-        if let result = try? await run(ShellFileScripts.home.commandLine()), result.status.isSuccess { home = result.stdoutText }
+        if let result = try? await ShellFileScripts.home.result(on: self, timeout: nil), result.status.isSuccess {
+            home = result.stdoutText
+        }
         sftp.loop.files.commandsRun = home.hasPrefix("/")
         if !home.hasPrefix("/") { home = try await sftp.realPath(".") }
         sftp.loop.files.home = home

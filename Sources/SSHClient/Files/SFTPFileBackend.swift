@@ -143,11 +143,9 @@ struct SFTPFileBackend: FileBackend {
         do {
             try await call("renaming", source) { $0.rename(source, to: target) }
         } catch let error as RemoteFileError where SFTPStatus.isGeneric(error) {
-            let command = try ShellQuoting.commandLine(["mv", "-f", "--", source, target])
-            let result = try await shell.connection.run(command)
-            guard result.status == .exited(0) else {
-                throw ShellFileErrors.error(stderr: result.stderr, status: result.status, operation: "replacing", path: target)
-            }
+            _ = try await ShellFileScripts.replace.run(
+                on: shell.connection, [.word(source), .word(target)], timeout: nil,
+                failure: ShellFileErrors.failure(operation: "replacing", path: target))
         }
     }
 

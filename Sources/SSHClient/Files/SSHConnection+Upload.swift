@@ -65,13 +65,9 @@ extension SSHConnection {
         } catch let error as RemoteFileError {
             throw try await writeFailure(error, removing: partial, of: path, needing: Self.uploadChunk)
         }
-        let command = try ShellFileScripts.finishUpload.commandLine([
-            .path(partial), .path(path), .word(String(local.permissions, radix: 8)), .word(String(local.modified)),
-        ])
-        let result = try await run(command)
-        guard result.status.isSuccess else {
-            throw ShellFileErrors.error(stderr: result.stderr, status: result.status, operation: "finishing the upload of", path: path)
-        }
+        _ = try await ShellFileScripts.finishUpload.run(
+            on: self, [.path(partial), .path(path), .word(String(local.permissions, radix: 8)), .word(String(local.modified))],
+            timeout: nil, failure: ShellFileErrors.failure(operation: "finishing the upload of", path: path))
         return state
     }
 
@@ -97,7 +93,7 @@ extension SSHConnection {
 
     /// Whether the box's disk holding `directory` has less than `bytes` free (false when `df` cannot tell).
     func isFull(_ directory: String, needing bytes: Int) async throws -> Bool {
-        let result = try await run(try ShellFileScripts.freeSpace.commandLine([.path(directory)]))
+        let result = try await ShellFileScripts.freeSpace.result(on: self, [.path(directory)], timeout: nil)
         guard let kilobytes = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
         return kilobytes * 1024 < bytes
     }

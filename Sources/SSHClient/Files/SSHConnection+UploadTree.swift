@@ -55,12 +55,10 @@ extension SSHConnection {
             ]
         }
         let arguments = try RemoteScript.input([.path(partial), .path(path), .word(String(links.count / 2))] + links + folders)
-        let result = try await run(try ShellFileScripts.finishTree.commandLine([]), input: arguments)
-        guard result.status.isSuccess else {
-            let error = ShellFileErrors.error(
-                stderr: result.stderr, status: result.status, operation: "finishing the upload of", path: path)
-            if case .alreadyExists = error { throw TransferError.targetExists(path: path) }
-            throw error
+        _ = try await ShellFileScripts.finishTree.run(on: self, input: arguments, timeout: nil) { result -> any Error in
+            let error = ShellFileErrors.failure(operation: "finishing the upload of", path: path)(result)
+            if case .alreadyExists = error { return TransferError.targetExists(path: path) }
+            return error
         }
         return counter.snapshot
     }

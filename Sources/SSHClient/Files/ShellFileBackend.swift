@@ -11,11 +11,10 @@ struct ShellFileBackend: FileBackend {
         _ script: RemoteScript, _ path: String, _ arguments: [RemoteScript.Argument] = [],
         input: [UInt8] = []
     ) async throws -> [UInt8] {
-        let result = try await connection.run(try script.commandLine([.path(path)] + arguments), input: input)
-        guard result.status.isSuccess else {
-            throw ShellFileErrors.error(stderr: result.stderr, status: result.status, operation: script.step, path: path)
-        }
-        return result.stdout
+        try await script.run(
+            on: connection, [.path(path)] + arguments, input: input, timeout: nil,
+            failure: ShellFileErrors.failure(operation: script.step, path: path)
+        ).stdout
     }
 
     /// The read script's arguments after the path.
@@ -28,7 +27,7 @@ struct ShellFileBackend: FileBackend {
     func commandsRun() async -> Bool {
         guard let loop = try? await connection.link.usableLoop() else { return false }
         if let known = loop.files.commandsRun { return known }
-        let result = try? await connection.run(try Scripts.home.commandLine(), timeout: .seconds(10))
+        let result = try? await Scripts.home.result(on: connection, timeout: .seconds(10))
         let runs = result.map { $0.status.isSuccess && $0.stdoutText.hasPrefix("/") } ?? false
         loop.files.commandsRun = runs
         return runs

@@ -21,6 +21,11 @@ enum ShellFileErrors {
         ("Directory not empty", { .directoryNotEmpty(path: $0) }),
     ]
 
+    /// What a failed script means for `path`: the ``RemoteFileError`` its stderr describes.
+    static func failure(operation: String, path: String) -> (CommandResult) -> RemoteFileError {
+        { error(stderr: $0.stderr, status: $0.status, operation: operation, path: path) }
+    }
+
     static func error(stderr: [UInt8], status: ExitStatus, operation: String, path: String) -> RemoteFileError {
         let text = String(decoding: stderr, as: UTF8.self)
         if let range = text.range(of: "rws-missing:") {

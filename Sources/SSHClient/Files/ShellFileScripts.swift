@@ -179,6 +179,15 @@ enum ShellFileScripts {
         """#)
 
     /// Prints the remote home.
+    /// Renames $1 over $2, replacing it (one `rename(2)`): what SFTP v3 cannot do. The paths are
+    /// SFTP's (absolute, or relative to the login directory, where commands start too), so they
+    /// go as plain words.
+    static let replace = RemoteScript(
+        step: "replacing",
+        body: #"""
+            LC_ALL=C exec mv -f -- "$1" "$2"
+            """#)
+
     static let home = RemoteScript(
         step: "finding the home directory",
         body: #"""
@@ -195,7 +204,8 @@ enum ShellFileScripts {
             """#)
 
     static let all = [
-        listBatch, list, stat, readLink, read, write, append, place, makeDirectory, remove, finishUpload, finishTree, home, freeSpace,
+        listBatch, list, stat, readLink, read, write, append, place, makeDirectory, remove, finishUpload, finishTree, replace, home,
+        freeSpace,
     ]
 
     /// A flag as a word: `1` or `0`.

@@ -112,9 +112,9 @@ extension SSHConnection {
     ///
     /// Reads `/proc`: on a box without it (not Linux) the list is empty.
     public func listeningPorts() async throws -> [ListeningPort] {
-        let result = try await run(try ListeningPortScript.script.commandLine(), idempotent: true)
-        guard result.status.isSuccess else {
-            throw SSHError.channelFailed(operation: ListeningPortScript.script.step, reason: result.stderrText)
+        let script = ListeningPortScript.script
+        let result = try await script.run(on: self, timeout: nil, idempotent: true) {
+            SSHError.channelFailed(operation: script.step, reason: $0.stderrText)
         }
         return ListeningPortScript.parse(result.stdoutText)
     }

@@ -163,9 +163,8 @@ extension SSHConnection {
         let chosen: PersistentShell.Multiplexer
         switch opening {
         case .attachOrCreate:
-            let found = try await run(
-                try PersistentShellScripts.commandLine(PersistentShellScripts.find, [multiplexer?.rawValue ?? "tmux"]),
-                idempotent: true
+            let found = try await PersistentShellScripts.find.result(
+                on: self, [.word(multiplexer?.rawValue ?? "tmux")], timeout: nil, idempotent: true
             ).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
             guard let multiplexer = PersistentShell.Multiplexer(rawValue: found) else {
                 throw SSHError.persistentShellUnavailable(host: self.configuration.host)
@@ -182,13 +181,11 @@ extension SSHConnection {
 
     /// The multiplexer holding session `name`.
     private func persistentShellMultiplexer(named name: String) async throws -> PersistentShell.Multiplexer {
-        let result = try await run(
-            try PersistentShellScripts.commandLine(PersistentShellScripts.named, ["locate", name]), idempotent: true)
-        if result.status == PersistentShellScripts.Exit.noSuchShell {
-            throw SSHError.persistentShellNotFound(name: name, host: self.configuration.host)
-        }
+        let result = try await PersistentShellScripts.named.run(
+            on: self, [.word("locate"), .word(name)], timeout: nil, idempotent: true,
+            failure: namedFailure(name, operation: "finding persistent shell \(name)"))
         let printed = result.stdoutText.split(separator: "\n").first.map(String.init) ?? ""
-        guard result.status.isSuccess, let found = PersistentShell.Multiplexer(rawValue: printed) else {
+        guard let found = PersistentShell.Multiplexer(rawValue: printed) else {
             throw SSHError.channelFailed(operation: "finding persistent shell \(name)", reason: result.stderrText)
         }
         return found
@@ -196,7 +193,7 @@ extension SSHConnection {
 
     /// The persistent terminal sessions on the box (tmux's and screen's), by name.
     public func listPersistentShells() async throws -> [PersistentShell] {
-        let output = try await run(try PersistentShellScripts.commandLine(PersistentShellScripts.list, []), idempotent: true).stdoutText
+        let output = try await PersistentShellScripts.list.result(on: self, timeout: nil, idempotent: true).stdoutText
         return output.split(separator: "\n").compactMap { line in
             let words = line.split(separator: " ").map(String.init)
             guard words.count == 3, let multiplexer = PersistentShell.Multiplexer(rawValue: words[0]) else { return nil }
@@ -209,12 +206,15 @@ extension SSHConnection {
     /// - Throws: ``SSHError/persistentShellNotFound(name:host:)`` when there is no session of that name.
     public func killPersistentShell(named name: String) async throws {
         try PersistentShell.validate(name)
-        let result = try await run(try PersistentShellScripts.commandLine(PersistentShellScripts.named, ["kill", name]))
-        if result.status == PersistentShellScripts.Exit.noSuchShell {
-            throw SSHError.persistentShellNotFound(name: name, host: self.configuration.host)
-        }
-        guard result.status.isSuccess else {
-            throw SSHError.channelFailed(operation: "ending persistent shell \(name)", reason: result.stderrText)
+        _ = try await PersistentShellScripts.named.run(
+            on: self, [.word("kill"), .word(name)], timeout: nil, failure: namedFailure(name, operation: "ending persistent shell \(name)"))
+    }
+
+    /// What a failed `named` script means: no session of that name, or `operation` failed.
+    private func namedFailure(_ name: String, operation: String) -> (CommandResult) -> any Error {
+        { [host = configuration.host] result in
+            if result.status == PersistentShellScripts.Exit.noSuchShell { return SSHError.persistentShellNotFound(name: name, host: host) }
+            return SSHError.channelFailed(operation: operation, reason: result.stderrText)
         }
     }
 }

@@ -7,16 +7,16 @@ extension ClaudeConversation {
     ) async throws -> ClaudeConversation {
         let id = DetachedClaudeScripts.newID()
         let arguments = try ClaudeCommandLine.detachedStart(options, id: id, idleSeconds: policy.idleSeconds)
-        let result = try await DetachedClaudeScripts.start.result(on: connection, arguments, timeout: .seconds(60))
-        switch result.status.scriptExit(DetachedClaudeScripts.StartExit.self) {
-        case .missingDirectory: throw ClaudeConversationError.directoryNotFound(options.directory ?? "~")
-        case .missingClaude: throw ClaudeConversationError.claudeNotFound(executable: options.claudeExecutable)
-        case .noSetsid: throw ClaudeConversationError.detachUnsupported(reason: "setsid is not installed there (util-linux or BusyBox)")
-        case .folderNotMade:
-            throw ClaudeConversationError.detachUnsupported(reason: "\(DetachedClaudeScripts.folder)/\(id) could not be made")
-        case nil:
-            guard result.status.isSuccess else {
-                throw ClaudeConversationError.processExited(status: result.status.description, stderr: result.stderrText)
+        _ = try await DetachedClaudeScripts.start.run(on: connection, arguments, timeout: .seconds(60)) { result -> any Error in
+            switch result.status.scriptExit(DetachedClaudeScripts.StartExit.self) {
+            case .missingDirectory: return ClaudeConversationError.directoryNotFound(options.directory ?? "~")
+            case .missingClaude: return ClaudeConversationError.claudeNotFound(executable: options.claudeExecutable)
+            case .noSetsid:
+                return ClaudeConversationError.detachUnsupported(reason: "setsid is not installed there (util-linux or BusyBox)")
+            case .folderNotMade:
+                return ClaudeConversationError.detachUnsupported(reason: "\(DetachedClaudeScripts.folder)/\(id) could not be made")
+            case nil:
+                return ClaudeConversationError.processExited(status: result.status.description, stderr: result.stderrText)
             }
         }
         return ClaudeConversation(
