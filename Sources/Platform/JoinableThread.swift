@@ -8,7 +8,14 @@ import Synchronization
 /// Foundation's `Thread` cannot be joined: a program that exits while such a thread still
 /// tears down (OpenSSL frees its per-thread state at thread exit) races that teardown.
 public final class JoinableThread: Sendable {
-    private let thread = Mutex<pthread_t?>(nil)
+    private enum State {
+        case running(pthread_t)
+        /// One caller waits in `pthread_join`; others wait for it to return.
+        case joining
+        case ended
+    }
+
+    private let state: Mutex<State>
 
     /// Starts `body` on a new thread with a stack of `stackSize` bytes.
     public init(stackSize: Int, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
@@ -28,30 +35,44 @@ public final class JoinableThread: Sendable {
             Unmanaged<Body>.fromOpaque(box).release()
             throw SystemCallError("pthread_create", code: rc)
         }
-        thread.withLock { $0 = created }
+        state = Mutex(.running(created))
     }
 
-    /// Waits until the thread has exited; at once when it was already joined or detached, or when
-    /// called on the thread itself (which cannot wait for its own end).
+    /// Waits until the thread has exited, whoever calls and however many at once: one caller
+    /// joins it, the others wait until that join has returned. At once when it was already
+    /// joined or detached, or when called on the thread itself (which cannot wait for its own end).
     public func join() {
-        guard let running = take() else { return }
-        if pthread_equal(running, pthread_self()) != 0 {
-            pthread_detach(running)
-        } else {
-            pthread_join(running, nil)
+        let action = state.withLock { state -> (join: pthread_t?, wait: Bool) in
+            switch state {
+            case .running(let thread):
+                state = .joining
+                return (thread, false)
+            case .joining: return (nil, true)
+            case .ended: return (nil, false)
+            }
+        }
+        if let thread = action.join {
+            if pthread_equal(thread, pthread_self()) != 0 {
+                pthread_detach(thread)
+            } else {
+                pthread_join(thread, nil)
+            }
+            state.withLock { $0 = .ended }
+        } else if action.wait {
+            // The joining caller only waits for the thread's last instants (its thread-local
+            // destructors): a short poll, and no second lock type.
+            while state.withLock({ if case .joining = $0 { true } else { false } }) { usleep(1_000) }
         }
     }
 
     /// Lets the thread end on its own.
     public func detach() {
-        if let running = take() { pthread_detach(running) }
-    }
-
-    private func take() -> pthread_t? {
-        thread.withLock { thread in
-            defer { thread = nil }
+        let thread = state.withLock { state -> pthread_t? in
+            guard case .running(let thread) = state else { return nil }
+            state = .ended
             return thread
         }
+        if let thread { pthread_detach(thread) }
     }
 
     deinit { detach() }

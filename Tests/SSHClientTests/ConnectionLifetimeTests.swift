@@ -10,9 +10,12 @@ import Testing
         // 500 under RWS_SOAK=full (scripts/soak-tests), 100 in the suite.
         let connections = SoakLength.count(full: 500, sample: 100)
         let server = try SharedTestServer.get(kind)
-        // One connection first, so that what the process opens once (OpenSSL's state) is in the baseline.
+        // One connection first, so that what the process opens once (OpenSSL's state) is in the baseline;
+        // and one sleep, for the timer descriptor the runtime opens at its first (``settle`` sleeps).
         await (try await server.connect()).close()
+        try await Task.sleep(for: .milliseconds(1))
         let before = try await ProcessResources.settle { $0.ioThreads == 0 }
+        let descriptorsBefore = ProcessResources.descriptorTargets()
         // Dropbear closes a sixth simultaneous unauthenticated connection from one address (docs/servers.md).
         let width = kind == .dropbear ? 5 : 10
         for batch in 0..<(connections / width) {
@@ -31,7 +34,9 @@ import Testing
         }
         let after = try await ProcessResources.settle { $0.ioThreads == before.ioThreads && $0.descriptors <= before.descriptors }
         #expect(after.ioThreads == before.ioThreads, "I/O threads: \(before) -> \(after)")
-        #expect(after.descriptors <= before.descriptors, "descriptors: \(before) -> \(after)")
+        #expect(
+            after.descriptors <= before.descriptors,
+            "descriptors: \(before) -> \(after), new: \(ProcessResources.descriptorTargets().subtracting(descriptorsBefore).sorted())")
     }
 
     /// A program may exit right after `close()`: by then the connection's thread has exited, its
@@ -47,6 +52,26 @@ import Testing
             await connection.close()
             let after = ProcessResources.sample()
             #expect(after.ioThreads == 0, "round \(round): \(after) right after close()")
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func everyConcurrentCloseReturnsOnlyOnceTheConnectionsThreadHasExited(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let before = try await ProcessResources.settle { $0.ioThreads == 0 }
+        try #require(before.ioThreads == 0, "I/O threads of earlier tests still run: \(before)")
+        for round in 0..<20 {
+            let connection = try await server.connect()
+            let threadsSeen = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        await connection.close()
+                        return ProcessResources.sample().ioThreads
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(threadsSeen == [0, 0, 0], "round \(round): I/O threads right after each close()")
         }
     }
 
@@ -113,6 +138,12 @@ struct ProcessResources: CustomStringConvertible {
         }.count
         let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
         return ProcessResources(ioThreads: ioThreads, descriptors: descriptors)
+    }
+
+    /// What each open descriptor is ("7 -> socket:[1234]"), for failure messages.
+    static func descriptorTargets() -> Set<String> {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return Set(names.map { "\($0) -> " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) ?? "?") })
     }
 
     /// Samples until `done` holds or 10 s passed (teardown runs on each connection's own thread).
