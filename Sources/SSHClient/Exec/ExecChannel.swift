@@ -13,14 +13,15 @@ final class ExecChannel: ChannelOperation {
 
     let command: String
     private let sink: Sink
-    private let completion: (Result<CommandResult, SSHError>) -> Void
+    /// The caller's answer: its closure while it waits, given once (a remote close after a stop
+    /// already answered is dropped), released once given.
+    private var reply: Reply
     private var stdout: [UInt8] = []
     private var stderr: [UInt8] = []
     private var output = ChannelOutputReader()
     private var pidReader: ProcessIDReader?
     private var input = PendingInput()
     private var stopping = RemoteProcessStop()
-    private var finished = false
     private let timeout: Duration?
 
     /// - Parameter capturePID: prefix the command so it reports its PID, needed to stop it later.
@@ -30,7 +31,7 @@ final class ExecChannel: ChannelOperation {
     ) {
         self.command = command
         self.sink = sink
-        self.completion = completion
+        reply = .pending(completion)
         self.timeout = timeout
         pidReader = capturePID ? ProcessIDReader() : nil
         let line = capturePID ? StoppableCommand.wrap(command) : command
@@ -47,7 +48,7 @@ final class ExecChannel: ChannelOperation {
     // MARK: Requests from the caller
 
     func write(_ bytes: [UInt8], completion: @escaping (Result<Void, SSHError>) -> Void) {
-        guard !finished, phase != .done, !input.eofRequested else {
+        guard reply.isPending, phase != .done, !input.eofRequested else {
             completion(.failure(.channelFailed(operation: "writing to the command", reason: "its input is already closed")))
             return
         }
@@ -57,7 +58,7 @@ final class ExecChannel: ChannelOperation {
     func closeInput(completion: @escaping (Result<Void, SSHError>) -> Void) {
         // A command whose output has ended reads no more input: nothing is left to close (and
         // a request queued now would never be answered).
-        if finished || phase == .done || output.hasEnded { return completion(.success(())) }
+        if !reply.isPending || phase == .done || output.hasEnded { return completion(.success(())) }
         input.requestEOF(completion: completion)
     }
 
@@ -65,7 +66,7 @@ final class ExecChannel: ChannelOperation {
     /// ``SSHError/stopFailed(command:survivors:commandLines:)`` (or ``SSHError/stopUnverified(command:reason:)``) when some could not be
     /// stopped.
     func stop(_ reason: SSHError) {
-        guard !finished, stopping.request(reason) else { return }
+        guard reply.isPending, stopping.request(reason) else { return }
         deadline = nil
         switch phase {
         case .queued, .opening:
@@ -131,7 +132,7 @@ final class ExecChannel: ChannelOperation {
             if let pid = pidReader?.pid { onProcessID?(pid) }
             if bytes.isEmpty { return }
         }
-        guard !finished else { return }
+        guard reply.isPending else { return }
         switch sink {
         case .collect:
             if stream == .stdout { stdout.append(contentsOf: bytes) } else { stderr.append(contentsOf: bytes) }
@@ -178,7 +179,7 @@ final class ExecChannel: ChannelOperation {
     // MARK: Stopping
 
     private func startKillIfPossible() {
-        guard !stopping.killStarted, !finished, let reason = stopping.reason else { return }
+        guard !stopping.killStarted, reply.isPending, let reason = stopping.reason else { return }
         let decision = stopping.decide(
             pid: pidReader?.pid, searchingPID: pidReader?.isSearching == true,
             outputEnded: output.stdoutEnded || pidReader == nil, hangsUpOnClose: false, command: command)
@@ -199,8 +200,8 @@ final class ExecChannel: ChannelOperation {
     }
 
     private func finish(_ result: Result<CommandResult, SSHError>) {
-        guard !finished else { return }
-        finished = true
+        guard case .pending(let completion) = reply else { return }
+        reply = .given
         deadline = nil
         switch (sink, result) {
         case (.stream(let pipe), .success): pipe.finish(.success(()))
@@ -208,5 +209,17 @@ final class ExecChannel: ChannelOperation {
         case (.collect, _): break
         }
         completion(result)
+    }
+}
+
+extension ExecChannel {
+    fileprivate enum Reply {
+        case pending((Result<CommandResult, SSHError>) -> Void)
+        case given
+
+        var isPending: Bool {
+            if case .pending = self { return true }
+            return false
+        }
     }
 }
