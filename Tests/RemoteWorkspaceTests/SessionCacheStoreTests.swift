@@ -34,6 +34,24 @@ import Testing
         }
     }
 
+    @Test func theCacheFilesAreReplacedWholeReadableOnlyByTheUserAndLeaveNoTemporaryFile() async throws {
+        let sandbox = try SessionSandbox(place: .local)
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus(only: ["marot__spotter__short"])
+        let bytesFile = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("bytes")
+        try await sandbox.withSessions { sessions in _ = try await sessions.listing() }
+        for file in [sandbox.cacheFile, bytesFile] {
+            let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(file.lastPathComponent): \(String(mode ?? 0, radix: 8))")
+        }
+        let folder = sandbox.cacheFile.deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") } == [])
+        #expect(throws: SystemCallError.self) {
+            try SystemCall.replaceFile(folder + "/missing/cache", contents: Data([1]))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") } == [])
+    }
+
     @Test func aByteFileMostlyUnusedIsWrittenAnewAndStillServesEveryEntry() async throws {
         let sandbox = try SessionSandbox(place: .local)
         defer { sandbox.remove() }

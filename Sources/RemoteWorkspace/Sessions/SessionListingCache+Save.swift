@@ -104,20 +104,8 @@ extension SessionListingCache {
         }
     }
 
-    /// Replaces `url` atomically: a temporary file beside it, renamed over it.
+    /// Replaces `url` atomically (``SystemCall/replaceFile(_:contents:)``).
     private func replace(_ url: URL, with data: Data) throws(SystemCallError) {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max)).tmp")
-        do {
-            try data.write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw SystemCallError("write", describing: error)
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let failure = SystemCallError("rename")
-            try? FileManager.default.removeItem(at: temporary)
-            throw failure
-        }
+        try SystemCall.replaceFile(url.path, contents: data)
     }
 }
