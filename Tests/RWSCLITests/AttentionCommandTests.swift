@@ -18,23 +18,23 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func statusSaysWhatIsMissingUntilInstallAndAfterRemove(kind: ServerKind) throws {
+    func statusSaysWhatIsMissingUntilInstallAndAfterRemove(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let claude = try claudeFolder(server)
         defer { try? FileManager.default.removeItem(atPath: claude) }
         let flags = server.rwsFlags + ["--claude-dir", claude]
 
-        let before = try RWSBinary.run(["hooks", "status"] + flags, home: home)
+        let before = await InProcessRWS.run(["hooks", "status"] + flags, home: home)
         #expect(before.status == 3 && before.stdout.contains("not installed: run rws hooks install"), "\(before)")
-        let install = try RWSBinary.run(["hooks", "install"] + flags, home: home)
+        let install = await InProcessRWS.run(["hooks", "install"] + flags, home: home)
         #expect(install.status == 0 && install.stdout.hasPrefix("installed: \(claude)/settings.json"), "\(install)")
         #expect(install.stderr.contains("running ones need a restart"))
-        let status = try RWSBinary.run(["hooks", "status", "--json"] + flags, home: home)
+        let status = await InProcessRWS.run(["hooks", "status", "--json"] + flags, home: home)
         let parsed = try JSONValue(parsing: status.stdout)
         #expect(status.status == 0 && parsed["complete"]?.boolValue == true && parsed["installed"]?.arrayValue?.count == 6, "\(status)")
-        let again = try RWSBinary.run(["hooks", "install"] + flags, home: home)
+        let again = await InProcessRWS.run(["hooks", "install"] + flags, home: home)
         #expect(again.stdout.hasPrefix("unchanged:"), "\(again)")
-        let remove = try RWSBinary.run(["hooks", "remove"] + flags, home: home)
+        let remove = await InProcessRWS.run(["hooks", "remove"] + flags, home: home)
         #expect(remove.status == 0 && remove.stdout.hasPrefix("removed:"), "\(remove)")
         #expect(!FileManager.default.fileExists(atPath: claude + "/settings.json"))
     }
@@ -120,7 +120,7 @@ import Testing
         let claude = try claudeFolder(server)
         defer { try? FileManager.default.removeItem(atPath: claude) }
         let flags = server.rwsFlags + ["--claude-dir", claude]
-        #expect(try RWSBinary.run(["hooks", "install"] + flags, home: home).status == 0)
+        #expect(await InProcessRWS.run(["hooks", "install"] + flags, home: home).status == 0)
         let tmux = try Tmux.start(home: home)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
@@ -150,7 +150,7 @@ import Testing
         let box = try AskBox(turns: [["blocks": [["type": "text", "text": "Looked at it.\nAll done."]]]])
         defer { box.stop() }
         // The box's settings hold the model's environment already: install merges into them.
-        let install = try RWSBinary.run(["hooks", "install"] + box.server.rwsFlags, home: box.home)
+        let install = await InProcessRWS.run(["hooks", "install"] + box.server.rwsFlags, home: box.home)
         #expect(install.status == 0, "\(install)")
         let settings = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: box.server.remoteHome + "/.claude/settings.json")))
         #expect(settings["env"]?["ANTHROPIC_BASE_URL"] != nil && settings["hooks"]?["Stop"] != nil)

@@ -56,7 +56,7 @@ import Testing
         }
     }
 
-    @Test func aCommandReportingOneThingPrintsOneJSONObject() throws {
+    @Test func aCommandReportingOneThingPrintsOneJSONObject() async throws {
         let server = try SharedTestServer.get()
         let directory = server.remoteHome + "/cli-json-\(UUID().uuidString.prefix(8))"
         let flags = server.rwsFlags + ["--workspace-root", directory + "/workspace", "--claude-dir", directory + "/claude"]
@@ -65,10 +65,10 @@ import Testing
         try Shell.sh("git init -q --bare '\(bare)'")
 
         let outcomes = [
-            ("create", try RWSBinary.run(["create", "notes", "--json"] + flags, home: home)),
-            ("clone", try RWSBinary.run(["clone", "file://" + bare, "--allow-local", "--name", "app", "--json"] + flags, home: home)),
-            ("delete", try RWSBinary.run(["delete", "app", "--yes", "--json"] + flags, home: home)),
-            ("config show", try RWSBinary.run(["config", "show", "--json"] + server.rwsFlags, home: home)),
+            ("create", await InProcessRWS.run(["create", "notes", "--json"] + flags, home: home)),
+            ("clone", await InProcessRWS.run(["clone", "file://" + bare, "--allow-local", "--name", "app", "--json"] + flags, home: home)),
+            ("delete", await InProcessRWS.run(["delete", "app", "--yes", "--json"] + flags, home: home)),
+            ("config show", await InProcessRWS.run(["config", "show", "--json"] + server.rwsFlags, home: home)),
         ]
         for (command, outcome) in outcomes {
             #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
@@ -80,7 +80,7 @@ import Testing
         #expect(created?["path"] as? String == directory + "/workspace/notes")
     }
 
-    @Test func everyUsageErrorExitsWith64AndSaysWhatIsWrong() throws {
+    @Test func everyUsageErrorExitsWith64AndSaysWhatIsWrong() async throws {
         let server = try SharedTestServer.get()
         let flags = server.rwsFlags
         let failures: [(arguments: [String], says: String)] = [
@@ -106,11 +106,11 @@ import Testing
             (["config", "show"], "no host"),
         ]
         for failure in failures {
-            let outcome = try RWSBinary.run(failure.arguments, home: home)
+            let outcome = await InProcessRWS.run(failure.arguments, home: home)
             #expect(outcome.status == 64, "\(failure.arguments): \(outcome.status) \(outcome.stderr)")
             #expect(outcome.stderr.contains(failure.says), "\(failure.arguments): \(outcome.stderr)")
         }
-        let json = try RWSBinary.run(["delete"] + flags + [".", "--yes", "--json"], home: home)
+        let json = await InProcessRWS.run(["delete"] + flags + [".", "--yes", "--json"], home: home)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(json.status == 64 && object?["exitCode"] as? Int == 64, "\(json.stdout)")
     }
@@ -126,11 +126,11 @@ import Testing
         #expect(remote.status == 64 && remote.stdout.isEmpty && remote.stderr.contains("--hots"), "\(remote.stderr)")
     }
 
-    @Test func anEmptyPathOrABadNameIsReportedWithoutConnecting() throws {
+    @Test func anEmptyPathOrABadNameIsReportedWithoutConnecting() async throws {
         // Port 1 refuses connections: a command that tried to connect would exit 255.
         let unreachable = ["--host", "nobody@127.0.0.1:1", "-F", "/dev/null"]
         for arguments in [["cat", ""], ["ls", ""], ["delete", ".", "--yes"], ["create", "a b"]] {
-            let outcome = try RWSBinary.run([arguments[0]] + unreachable + Array(arguments.dropFirst()), home: home)
+            let outcome = await InProcessRWS.run([arguments[0]] + unreachable + Array(arguments.dropFirst()), home: home)
             #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
         }
     }

@@ -72,24 +72,24 @@ import Testing
 }
 
 @Suite struct ConfigShowTests {
-    @Test func showResolvesAHostFromTheSSHConfigWithFlagsWinning() throws {
+    @Test func showResolvesAHostFromTheSSHConfigWithFlagsWinning() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-config-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
         try "Host box\n  HostName 10.1.2.3\n  User alice\n  Port 2222\n".write(
             toFile: home + "/.ssh/config", atomically: true, encoding: .utf8)
-        let plain = try RWSBinary.run(["config", "show", "--host", "box"], home: home)
+        let plain = await InProcessRWS.run(["config", "show", "--host", "box"], home: home)
         #expect(plain.stdout.contains("hostname 10.1.2.3\n"))
         #expect(plain.stdout.contains("user alice\n"))
         #expect(plain.stdout.contains("port 2222\n"))
-        let overridden = try RWSBinary.run(
+        let overridden = await InProcessRWS.run(
             ["config", "show", "--host", "box", "--port", "2200"], home: home,
             environment: ["RWS_USER": "bob"])
         #expect(overridden.stdout.contains("port 2200\n"))
         #expect(overridden.stdout.contains("user bob\n"))
     }
 
-    @Test func jsonErrorsAreJSON() throws {
-        let outcome = try RWSBinary.run(["config", "show", "--json"], home: "/nonexistent-home")
+    @Test func jsonErrorsAreJSON() async throws {
+        let outcome = await InProcessRWS.run(["config", "show", "--json"], home: "/nonexistent-home")
         #expect(outcome.status == 64)
         let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         #expect((object?["error"] as? String)?.contains("--host") == true)

@@ -6,12 +6,8 @@ import Testing
 @Suite struct HistoryLocalFileTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-hist-\(UUID().uuidString.prefix(8))").path
 
-    func run(_ arguments: [String]) async throws -> RWSBinary.Outcome {
-        let home = home
-        // Off the Swift concurrency pool: the call blocks until the child exits.
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try RWSBinary.run(arguments, home: home) }) }
-        }
+    func run(_ arguments: [String]) async throws -> InProcessRWS.Outcome {
+        await InProcessRWS.run(arguments, home: home)
     }
 
     @Test func aSubagentFileShowsThatSubagentsConversation() async throws {

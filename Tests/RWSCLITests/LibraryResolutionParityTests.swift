@@ -11,8 +11,8 @@ import Testing
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-parity-\(UUID().uuidString.prefix(8))").path
 
     /// What `rws config show --host host --json` resolves, decoded.
-    func shown(_ host: String, environment: [String: String] = [:]) throws -> ResolvedHost {
-        let outcome = try RWSBinary.run(["config", "show", "--host", host, "--json"], home: home, environment: environment)
+    func shown(_ host: String, environment: [String: String] = [:]) async throws -> ResolvedHost {
+        let outcome = await InProcessRWS.run(["config", "show", "--host", host, "--json"], home: home, environment: environment)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         return try JSONDecoder().decode(ResolvedHost.self, from: Data(outcome.stdout.utf8))
     }
@@ -28,7 +28,7 @@ import Testing
         #expect(keys == resolved.existingIdentityFiles())
     }
 
-    @Test func theLibraryResolvesAnAliasAsRWSConfigShowDoes() throws {
+    @Test func theLibraryResolvesAnAliasAsRWSConfigShowDoes() async throws {
         try FileManager.default.createDirectory(atPath: home + "/.ssh/conf.d", withIntermediateDirectories: true)
         let config = """
             Include conf.d/*.conf
@@ -49,7 +49,7 @@ import Testing
         for key in ["deploy_deploy", "id_ed25519"] { try Data().write(to: URL(fileURLWithPath: home + "/.ssh/" + key)) }
         let environment = ["RWS_SERVER_ALIVE_INTERVAL": "4"]
 
-        let target = try shown("web", environment: environment)
+        let target = try await shown("web", environment: environment)
         #expect(target.hostName == "web.internal" && target.port == 2201 && target.user == "deploy", "the fixture resolves at all")
         #expect(target.proxyJump.count == 2)
         let library = try SSHConnectionConfiguration(resolving: "web", environment: environment.merging(["HOME": home]) { $1 })
@@ -57,7 +57,7 @@ import Testing
         #expect(library.keepaliveInterval == .seconds(4))
         #expect(library.jumpHosts.count == target.proxyJump.count)
         for (hop, configured) in zip(target.proxyJump, library.jumpHosts) {
-            expectSame(configured, as: try shown(hop.description))
+            expectSame(configured, as: try await shown(hop.description))
         }
     }
 }

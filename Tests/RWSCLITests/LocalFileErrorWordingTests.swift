@@ -19,11 +19,7 @@ import Testing
 
     private func run(_ failure: Case) async throws {
         let home = scratch + "/home"
-        let outcome = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try RWSBinary.run(failure.arguments, home: home, environment: failure.environment) })
-            }
-        }
+        let outcome = await InProcessRWS.run(failure.arguments, home: home, environment: failure.environment)
         let message = outcome.stderr
         #expect(outcome.status == failure.status, "\(failure.name): exit \(outcome.status): \(message)")
         for text in failure.expected { #expect(message.contains(text), "\(failure.name): \(message) lacks \(text)") }

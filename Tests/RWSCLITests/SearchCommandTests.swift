@@ -49,7 +49,7 @@ import Testing
     @Test func theLocalSearchOfTheSameFolderPrintsTheSame() async throws {
         let box = try SessionCommandsTests()
         let remote = await box.rws(["search", "txt"])
-        let local = try RWSBinary.run(["search", "--local", box.claude + "/projects", "txt"], home: box.home)
+        let local = await InProcessRWS.run(["search", "--local", box.claude + "/projects", "txt"], home: box.home)
         #expect(remote.status == 0 && local.status == 0, "\(local.stderr)")
         #expect(local.stdout == remote.stdout)
     }

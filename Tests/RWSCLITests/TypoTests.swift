@@ -7,24 +7,24 @@ import Testing
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-typo-home-\(UUID().uuidString.prefix(8))").path
 
     @Test(arguments: ["./typo.jsonl", "/no/such/session.jsonl", "~/typo.jsonl", "typo.jsonl", "../typo"])
-    func aMissingLocalPathIsNoSuchFileNotNoHostGiven(path: String) throws {
+    func aMissingLocalPathIsNoSuchFileNotNoHostGiven(path: String) async throws {
         for command in ["history", "export"] {
-            let outcome = try RWSBinary.run([command, path], home: home)
+            let outcome = await InProcessRWS.run([command, path], home: home)
             #expect(outcome.status == 66, "\(command) \(path): \(outcome.status) \(outcome.stderr)")
             #expect(outcome.stderr.contains("no such file: \(path)"), "\(command) \(path): \(outcome.stderr)")
             #expect(!outcome.stderr.contains("no host given"))
         }
     }
 
-    @Test func aSessionIdWithoutAHostStillAsksForTheHost() throws {
-        let outcome = try RWSBinary.run(["history", "0b1c"], home: home)
+    @Test func aSessionIdWithoutAHostStillAsksForTheHost() async throws {
+        let outcome = await InProcessRWS.run(["history", "0b1c"], home: home)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("no host given"))
     }
 
-    @Test func localWithAMissingFolderIsAnError() throws {
+    @Test func localWithAMissingFolderIsAnError() async throws {
         for arguments in [["sessions", "--local", "/no/such/dir"], ["sessions", "--local", "/no/such/dir", "--json"]] {
-            let outcome = try RWSBinary.run(arguments, home: home)
+            let outcome = await InProcessRWS.run(arguments, home: home)
             #expect(outcome.status == 66, "\(arguments): \(outcome.status) \(outcome.stdout) \(outcome.stderr)")
             #expect(
                 (outcome.stderr + outcome.stdout).replacingOccurrences(of: "\\/", with: "/").contains(
@@ -34,7 +34,7 @@ import Testing
         // A file is not a project folder either.
         let file = home + "-file"
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(try RWSBinary.run(["sessions", "--local", file], home: home).status == 66)
+        #expect(await InProcessRWS.run(["sessions", "--local", file], home: home).status == 66)
     }
 
     @Test func anUnknownCommandIsAnErrorWithASuggestionHelpOrNot() async throws {
