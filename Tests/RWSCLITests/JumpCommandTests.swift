@@ -26,13 +26,13 @@ import Testing
             "-J", "\(jump.user)@127.0.0.1:\(jump.port)", "--host", "\(target.user)@127.0.0.1:\(target.port)",
             "--identity", target.clientKeyPath, "--known-hosts", knownHosts, "-F", "/dev/null",
         ]
-        let outcome = try RWSBinary.run(["exec"] + flags + ["--", "echo through the jump; exit 4"], home: home)
+        let outcome = await InProcessRWS.run(["exec"] + flags + ["--", "echo through the jump; exit 4"], home: home)
         #expect(outcome.stdout == "through the jump\n")
         #expect(outcome.status == 4)
         #expect(try await jump.waitForConnectionProcesses(0) == 0, "rws exited: the jump connection is gone too")
     }
 
-    @Test func aProxyJumpLineInTheSSHConfigIsFollowedAndShown() throws {
+    @Test func aProxyJumpLineInTheSSHConfigIsFollowedAndShown() async throws {
         let target = try SharedTestServer.get()
         let (jump, knownHosts) = try jumpHost(for: target)
         defer { jump.stop() }
@@ -52,18 +52,18 @@ import Testing
         try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
         try config.write(toFile: home + "/.ssh/config", atomically: true, encoding: .utf8)
 
-        let shown = try RWSBinary.run(["config", "show", "--host", "target"], home: home)
+        let shown = await InProcessRWS.run(["config", "show", "--host", "target"], home: home)
         #expect(shown.status == 0)
         #expect(shown.stdout.split(separator: "\n").contains("proxyjump bastion"))
 
-        let outcome = try RWSBinary.run(["exec", "--host", "target", "--", "echo via config"], home: home)
+        let outcome = await InProcessRWS.run(["exec", "--host", "target", "--", "echo via config"], home: home)
         #expect(outcome.stderr == "")
         #expect(outcome.stdout == "via config\n")
         #expect(outcome.status == 0)
 
         // Stopping the jump host proves the path went through it: now the target cannot be reached.
         jump.stop()
-        let failed = try RWSBinary.run(["exec", "--host", "target", "--", "true"], home: home)
+        let failed = await InProcessRWS.run(["exec", "--host", "target", "--", "true"], home: home)
         #expect(failed.status == 255)
         #expect(failed.stderr.contains("port \(jump.port)"))
     }

@@ -101,7 +101,7 @@ struct AskCommand: AsyncParsableCommand {
     /// The prompt: the last word, or stdin when that is `-` or no prompt was given (stdin not a terminal).
     private func promptText() throws -> String {
         guard words.isEmpty || words.last == "-" else { return words.last ?? "" }
-        let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: Terminal.readStandardInput(), as: UTF8.self)
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw CLIError.usage("the prompt read from stdin is empty: pipe the question into rws ask, or give it as PROMPT")
         }

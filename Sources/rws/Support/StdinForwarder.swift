@@ -9,6 +9,16 @@ final class StdinForwarder: Sendable {
     private init(task: Task<Void, Never>) { self.task = task }
 
     static func start(to remote: RemoteCommand) -> StdinForwarder {
+        if let given = Terminal.capture?.standardInput {
+            return StdinForwarder(
+                task: Task {
+                    await forward(
+                        AsyncStream {
+                            $0.yield(given)
+                            $0.finish()
+                        }, to: remote)
+                })
+        }
         let (chunks, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(4))
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -24,13 +34,15 @@ final class StdinForwarder: Sendable {
             continuation.finish()
         }
         reader.start()
-        return StdinForwarder(
-            task: Task {
-                do {
-                    for await chunk in chunks { try await remote.write(chunk) }
-                    try await remote.closeInput()
-                } catch {}
-            })
+        return StdinForwarder(task: Task { await forward(chunks, to: remote) })
+    }
+
+    /// Writes `chunks` to the command, then closes its input; a command that ended stops it.
+    private static func forward(_ chunks: some AsyncSequence<[UInt8], Never> & Sendable, to remote: RemoteCommand) async {
+        do {
+            for await chunk in chunks where !chunk.isEmpty { try await remote.write(chunk) }
+            try await remote.closeInput()
+        } catch {}
     }
 
     func cancel() { task.cancel() }

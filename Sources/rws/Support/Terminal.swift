@@ -14,12 +14,27 @@ enum Terminal {
         return (try? SystemCall.writeAll(fd, bytes)) != nil
     }
 
-    /// Where a command run in-process (`RWS.run(_:)` under a test) writes its standard output and
-    /// error instead of the process's; nil for the real streams.
+    /// Where a command run in-process (`RWS.run(_:)` under a test) reads its standard input and
+    /// writes its standard output and error instead of the process's; nil for the real streams.
     @TaskLocal static var capture: OutputCapture?
 
     static func out(_ text: String) { write(Array(text.utf8), to: STDOUT_FILENO) }
     static func err(_ text: String) { write(Array(text.utf8), to: STDERR_FILENO) }
+
+    /// The whole of standard input, to its end (blocking).
+    static func readStandardInput() -> [UInt8] {
+        if let capture { return capture.standardInput }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while let count = try? buffer.withUnsafeMutableBytes({ bytes throws(SystemCallError) in
+            try SystemCall.read(STDIN_FILENO, into: bytes)
+        }),
+            count > 0
+        {
+            bytes += buffer[0..<count]
+        }
+        return bytes
+    }
 
     /// Whether `fd` is a terminal. A command run in-process has pipes for its standard streams,
     /// as the binary has when a test spawns it: never the test process's own terminal.
@@ -29,11 +44,16 @@ enum Terminal {
     }
 }
 
-/// The standard output and error of a command run in-process, as bytes in the order written.
+/// The standard streams of a command run in-process: what its standard input holds, given
+/// beforehand (a pipe already closed), and its standard output and error, as bytes in the order written.
 final class OutputCapture: Sendable {
     private let streams = Mutex<(out: [UInt8], err: [UInt8])>(([], []))
+    /// The bytes the command reads from its standard input, then its end.
+    let standardInput: [UInt8]
 
-    init() {}
+    init(standardInput: [UInt8] = []) {
+        self.standardInput = standardInput
+    }
 
     func append(_ bytes: [UInt8], toStandardError: Bool) {
         streams.withLock { toStandardError ? $0.err.append(contentsOf: bytes) : $0.out.append(contentsOf: bytes) }
