@@ -32,10 +32,10 @@ import Testing
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
     }
 
-    @Test func claudeWithoutATerminalSaysToUseAsk() throws {
+    @Test func claudeWithoutATerminalSaysToUseAsk() async throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }
-        let outcome = try box.rws(["claude", "app"])
+        let outcome = await box.rws(["claude", "app"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("rws ask"))
     }

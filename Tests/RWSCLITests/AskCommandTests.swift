@@ -24,8 +24,8 @@ final class AskBox: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     }
 
-    func rws(_ arguments: [String], stdin: String = "") throws -> RWSBinary.Outcome {
-        try RWSBinary.run([arguments[0]] + server.rwsFlags + arguments.dropFirst(), stdin: stdin, home: home)
+    func rws(_ arguments: [String], stdin: String = "") async -> InProcessRWS.Outcome {
+        await InProcessRWS.run([arguments[0]] + server.rwsFlags + arguments.dropFirst(), stdin: stdin, home: home)
     }
 
     func stop() {
@@ -52,31 +52,31 @@ final class AskBox: @unchecked Sendable {
     func askStreamsTheAnswerAndTheSessionIsListedByRwsSessions(kind: ServerKind) async throws {
         let box = try AskBox(turns: [["blocks": [["type": "text", "text": "The answer is 42.", "chunks": 4]]]], kind: kind)
         defer { box.stop() }
-        let outcome = try box.rws(["ask", "app", "What is the answer?", "--permission-mode", "default"])
+        let outcome = await box.rws(["ask", "app", "What is the answer?", "--permission-mode", "default"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == "The answer is 42.\n")
         let id = try #require(outcome.stderr.firstMatch(of: /session ([0-9a-f-]{36})/)?.1)
-        let sessions = try box.rws(["sessions", "--json"])
+        let sessions = await box.rws(["sessions", "--json"])
         #expect(sessions.stdout.contains(String(id)))
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
     }
 
-    @Test func withoutATerminalAskRefusesUnlessAPermissionModeIsGiven() throws {
+    @Test func withoutATerminalAskRefusesUnlessAPermissionModeIsGiven() async throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }
-        let outcome = try box.rws(["ask", "app", "Hello"])
+        let outcome = await box.rws(["ask", "app", "Hello"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("--permission-mode"))
         #expect(box.model.allRequests().isEmpty)
     }
 
-    @Test func jsonPrintsOneEventPerLineAndAQuestionWithoutATerminalIsDenied() throws {
+    @Test func jsonPrintsOneEventPerLineAndAQuestionWithoutATerminalIsDenied() async throws {
         let box = try AskBox(turns: [
             ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo x > no.txt"]]]],
             ["text": "Fine, I did not."],
         ])
         defer { box.stop() }
-        let outcome = try box.rws(["ask", "app", "Make no.txt", "--permission-mode", "default", "--json"])
+        let outcome = await box.rws(["ask", "app", "Make no.txt", "--permission-mode", "default", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let events = outcome.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -90,10 +90,10 @@ final class AskBox: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: box.project + "/no.txt"))
     }
 
-    @Test func askUserQuestionIsItsOwnJSONEventAndWithoutATerminalIsNotAnswered() throws {
+    @Test func askUserQuestionIsItsOwnJSONEventAndWithoutATerminalIsNotAnswered() async throws {
         let box = try AskBox.colourQuestion(multiSelect: false)
         defer { box.stop() }
-        let outcome = try box.rws(["ask", "app", "Pick", "--permission-mode", "default", "--json"])
+        let outcome = await box.rws(["ask", "app", "Pick", "--permission-mode", "default", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let events = outcome.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -104,14 +104,14 @@ final class AskBox: @unchecked Sendable {
         #expect(outcome.stderr.contains("AskUserQuestion needs permission and there is no terminal to ask: denied"))
     }
 
-    @Test func imageAndFileFlagsReachTheModel() throws {
+    @Test func imageAndFileFlagsReachTheModel() async throws {
         let box = try AskBox(turns: [["text": "Seen both."]])
         defer { box.stop() }
         try "FILE-ON-BOX 9\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
         let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
         let image = box.home + "/pixel.png"
         try png.write(to: URL(fileURLWithPath: image))
-        let outcome = try box.rws(["ask", "app", "Look", "--permission-mode", "plan", "--image", image, "--file", "notes.txt"])
+        let outcome = await box.rws(["ask", "app", "Look", "--permission-mode", "plan", "--image", image, "--file", "notes.txt"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == "Seen both.\n")
         let body = String(
@@ -119,37 +119,37 @@ final class AskBox: @unchecked Sendable {
         #expect(body.contains(png.base64EncodedString()) && body.contains("FILE-ON-BOX 9"))
     }
 
-    @Test func thePromptComesFromStdinWithADashOrWhenNoneIsGiven() throws {
+    @Test func thePromptComesFromStdinWithADashOrWhenNoneIsGiven() async throws {
         let box = try AskBox(turns: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
         defer { box.stop() }
         for arguments in [["app", "-"], []] {
-            let outcome = try box.rws(
+            let outcome = await box.rws(
                 ["ask"] + arguments + ["--permission-mode", "plan"], stdin: "Prompt from a pipe \(arguments.count)\n")
             #expect(outcome.status == 0, "\(outcome.stderr)")
             let sent = box.model.conversationRequests().last.map { String(describing: $0) } ?? ""
             #expect(sent.contains("Prompt from a pipe \(arguments.count)"))
         }
-        let empty = try box.rws(["ask", "app", "-", "--permission-mode", "plan"], stdin: "\n")
+        let empty = await box.rws(["ask", "app", "-", "--permission-mode", "plan"], stdin: "\n")
         #expect(empty.status == 64)
         #expect(empty.stderr.contains("the prompt read from stdin is empty"))
     }
 
-    @Test func newerPermissionModesArePassedOnAndAnUnknownOneWithAWarning() throws {
+    @Test func newerPermissionModesArePassedOnAndAnUnknownOneWithAWarning() async throws {
         let box = try AskBox(turns: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
         defer { box.stop() }
-        let dontAsk = try box.rws(["ask", "app", "Hi", "--permission-mode", "dontAsk", "--json"])
+        let dontAsk = await box.rws(["ask", "app", "Hi", "--permission-mode", "dontAsk", "--json"])
         #expect(dontAsk.status == 0, "\(dontAsk.stderr)")
         #expect(dontAsk.stdout.contains(#""permission_mode":"dontAsk""#) || dontAsk.stdout.contains(#""permissionMode":"dontAsk""#))
         #expect(!dontAsk.stderr.contains("warning"))
-        let unknown = try box.rws(["ask", "app", "Hi", "--permission-mode", "sometimesAsk"])
+        let unknown = await box.rws(["ask", "app", "Hi", "--permission-mode", "sometimesAsk"])
         #expect(unknown.stderr.contains("rws: warning: permission mode \"sometimesAsk\" is not one rws knows"))
     }
 
-    @Test func everyJSONErrorObjectOfAskHasTypeError() throws {
+    @Test func everyJSONErrorObjectOfAskHasTypeError() async throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }
         for arguments in [["/no/such/dir", "Hello"], ["app", "Hello", "--claude", "claude-missing"]] {
-            let outcome = try box.rws(["ask"] + arguments + ["--permission-mode", "plan", "--json"])
+            let outcome = await box.rws(["ask"] + arguments + ["--permission-mode", "plan", "--json"])
             #expect(outcome.status != 0)
             let objects = outcome.stdout.split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -160,25 +160,25 @@ final class AskBox: @unchecked Sendable {
         }
     }
 
-    @Test func aBoxWithoutClaudeCodeFailsWithAMessageSayingSo() throws {
+    @Test func aBoxWithoutClaudeCodeFailsWithAMessageSayingSo() async throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }
-        let outcome = try box.rws(["ask", "app", "Hello", "--permission-mode", "plan", "--claude", "claude-missing"])
+        let outcome = await box.rws(["ask", "app", "Hello", "--permission-mode", "plan", "--claude", "claude-missing"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("not installed on the box"))
     }
 
-    @Test func withoutATerminalNoWaitingIndicatorIsShownAndThinkingOnlyWithTheFlag() throws {
+    @Test func withoutATerminalNoWaitingIndicatorIsShownAndThinkingOnlyWithTheFlag() async throws {
         let box = try AskBox(turns: [
             ["blocks": [["type": "thinking", "thinking": "Pondering the pipe"], ["type": "text", "text": "one"]], "delay": 1.5],
             ["blocks": [["type": "thinking", "thinking": "Pondering again"], ["type": "text", "text": "two"]]],
         ])
         defer { box.stop() }
-        let plain = try box.rws(["ask", "app", "Hi", "--permission-mode", "plan"])
+        let plain = await box.rws(["ask", "app", "Hi", "--permission-mode", "plan"])
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(!plain.stderr.contains("thinking…") && !plain.stderr.contains("\r"), "\(plain.stderr.debugDescription)")
         #expect(!plain.stderr.contains("Pondering"))
-        let thinking = try box.rws(["ask", "app", "Hi", "--permission-mode", "plan", "--thinking"])
+        let thinking = await box.rws(["ask", "app", "Hi", "--permission-mode", "plan", "--thinking"])
         #expect(thinking.status == 0, "\(thinking.stderr)")
         #expect(thinking.stderr.contains("Pondering again"))
         #expect(!thinking.stderr.contains("\u{1B}["), "no colour when stderr is not a terminal")
@@ -186,32 +186,32 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aFileThatIsNotOnTheBoxIsAnErrorBeforeAnythingIsSent(kind: ServerKind) throws {
+    func aFileThatIsNotOnTheBoxIsAnErrorBeforeAnythingIsSent(kind: ServerKind) async throws {
         let box = try AskBox(turns: [["text": "never"]], kind: kind)
         defer { box.stop() }
         try "here\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
         let arguments = ["ask", "app", "Look", "--permission-mode", "plan", "--file", "notes.txt", "--file", "gone 'x'.txt"]
-        let outcome = try box.rws(arguments)
+        let outcome = await box.rws(arguments)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains(#"rws: the file "gone 'x'.txt" does not exist on the box (in "#), "\(outcome.stderr)")
         #expect(!outcome.stderr.contains("notes.txt"))
-        let json = try box.rws(arguments + ["--json"])
+        let json = await box.rws(arguments + ["--json"])
         #expect(json.status == 1)
         #expect(json.stdout.contains(#""type":"error""#) && json.stdout.contains("does not exist on the box"), "\(json.stdout)")
         #expect(box.model.allRequests().isEmpty)
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
     }
 
-    @Test func theClosingSummarySaysThisTurnsCostAndTokensAndSeparatelyTheSessionsTotal() throws {
+    @Test func theClosingSummarySaysThisTurnsCostAndTokensAndSeparatelyTheSessionsTotal() async throws {
         let box = try AskBox(turns: [
             ["text": "one", "usage": ["input_tokens": 1000, "output_tokens": 50]],
             ["text": "two", "usage": ["input_tokens": 2000, "output_tokens": 70]],
         ])
         defer { box.stop() }
-        let first = try box.rws(["ask", "app", "One", "--permission-mode", "plan"])
+        let first = await box.rws(["ask", "app", "One", "--permission-mode", "plan"])
         #expect(first.status == 0, "\(first.stderr)")
         let id = String(try #require(first.stderr.firstMatch(of: /session ([0-9a-f-]{36})/)?.1))
-        let second = try box.rws(["ask", "--resume", id, "Two", "--permission-mode", "plan"])
+        let second = await box.rws(["ask", "--resume", id, "Two", "--permission-mode", "plan"])
         #expect(second.status == 0, "\(second.stderr)")
         let summary = /this turn \$([0-9.]+), (\d+) tokens in \/ (\d+) out · session total \$([0-9.]+), (\d+) tokens in \/ (\d+) out/
         let one = try #require(first.stderr.firstMatch(of: summary), "\(first.stderr)")
@@ -222,10 +222,10 @@ final class AskBox: @unchecked Sendable {
         #expect(firstTurn > 0 && secondTurn > firstTurn && abs(total - (firstTurn + secondTurn)) < 0.0002, "\(second.stderr)")
     }
 
-    @Test func anAPIErrorExitsWithOneAndSaysWhichError() throws {
+    @Test func anAPIErrorExitsWithOneAndSaysWhichError() async throws {
         let box = try AskBox(turns: [["status": 529, "message": "Overloaded"]])
         defer { box.stop() }
-        let outcome = try box.rws(["ask", "app", "Hello", "--permission-mode", "plan"])
+        let outcome = await box.rws(["ask", "app", "Hello", "--permission-mode", "plan"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("529"))
     }
@@ -549,7 +549,7 @@ final class AskBox: @unchecked Sendable {
     func aMissingDirectoryGivesTheSameMessageAndStatusFromAskAndClaude(kind: ServerKind) async throws {
         let box = try AskBox(turns: [], kind: kind)
         defer { box.stop() }
-        let ask = try box.rws(["ask", "/no/such/dir", "Hi", "--permission-mode", "plan"])
+        let ask = await box.rws(["ask", "/no/such/dir", "Hi", "--permission-mode", "plan"])
         let message = "rws: the directory /no/such/dir does not exist on the box"
         #expect(ask.status == 1)
         #expect(ask.stderr == message + "\n")

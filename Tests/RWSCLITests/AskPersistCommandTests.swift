@@ -60,7 +60,7 @@ import Testing
         #expect(try Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
     }
 
-    @Test func aClientThatDiesLeavesTheConversationToAttachFromAnotherProcess() throws {
+    @Test func aClientThatDiesLeavesTheConversationToAttachFromAnotherProcess() async throws {
         let words = (1...30).map { "w\($0) " }.joined()
         let box = try AskBox(turns: [["blocks": [["type": "text", "text": words, "chunks": 30]], "chunk_delay": 0.15]])
         defer { box.stop() }
@@ -70,20 +70,25 @@ import Testing
         ) { pid in try SystemCall.kill(pid, SIGKILL) }
         #expect(first.killedBy == SIGKILL)
         let id = try #require(first.stderr.firstMatch(of: /rws ask --attach ([0-9a-f]{8})/)?.1).description
-        #expect(try Self.wait { try box.rws(["ask", "--list-detached"]).stdout.hasPrefix(id + "\tdetached\t") })
-        let sessions = try box.rws(["sessions"])
+        #expect(
+            try Self.wait {
+                (try? RWSBinary.run(["ask"] + box.server.rwsFlags + ["--list-detached"], home: box.home))?.stdout.hasPrefix(
+                    id + "\tdetached\t")
+                    == true
+            })
+        let sessions = await box.rws(["sessions"])
         #expect(sessions.stdout.split(separator: "\n").filter { $0.contains("  detached  ") }.count == 1, "\(sessions.stdout)")
-        let listed = try box.rws(["sessions", "--json"])
+        let listed = await box.rws(["sessions", "--json"])
         #expect(listed.stdout.contains("\"detached\": \"\(id)\""), "\(listed.stdout)")
-        let attached = try box.rws(["ask", "--attach", id])
+        let attached = await box.rws(["ask", "--attach", id])
         #expect(attached.status == 0, "\(attached.stderr)")
         #expect(attached.stdout == words + "\n", "\(attached.stdout)")
         #expect(Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
-        let after = try box.rws(["ask", "--list-detached", "--json"])
+        let after = await box.rws(["ask", "--list-detached", "--json"])
         #expect(after.status == 0 && after.stdout == "[]\n", "\(after)")
     }
 
-    @Test func stopEndsADetachedConversationWhoseToolIgnoresTerminationAndChecksTheBox() throws {
+    @Test func stopEndsADetachedConversationWhoseToolIgnoresTerminationAndChecksTheBox() async throws {
         let box = try AskBox(turns: [Self.bash("trap '' TERM HUP; tail -f /dev/null")])
         defer { box.stop() }
         let first = try RWSBinary.run(
@@ -91,19 +96,19 @@ import Testing
             until: { _ in Self.running(box, "tail -f /dev/null") }, within: .seconds(60)
         ) { pid in try SystemCall.kill(pid, SIGKILL) }
         let id = try #require(first.stderr.firstMatch(of: /rws ask --attach ([0-9a-f]{8})/)?.1).description
-        let stopped = try box.rws(["ask", "--stop", id])
+        let stopped = await box.rws(["ask", "--stop", id])
         #expect(stopped.status == 0, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("stopped conversation \(id)"))
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
         #expect(try Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
-        let again = try box.rws(["ask", "--stop", id])
+        let again = await box.rws(["ask", "--stop", id])
         #expect(again.status == 1 && again.stderr.contains("no detached conversation \(id) runs on the box"), "\(again.stderr)")
     }
 
-    @Test func aTurnThatEndsNormallyStopsTheConversationAndJSONNamesItFirst() throws {
+    @Test func aTurnThatEndsNormallyStopsTheConversationAndJSONNamesItFirst() async throws {
         let box = try AskBox(turns: [["blocks": [["type": "text", "text": "Short answer."]]]])
         defer { box.stop() }
-        let outcome = try box.rws(["ask", "--persist", "--json", "app", "Hi", "--permission-mode", "default"])
+        let outcome = await box.rws(["ask", "--persist", "--json", "app", "Hi", "--permission-mode", "default"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.first?.wholeMatch(of: /\{"type":"detached","conversation_id":"[0-9a-f]{8}"\}/) != nil, "\(outcome.stdout)")
@@ -129,7 +134,7 @@ import Testing
         #expect(try Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
     }
 
-    @Test func misusedDetachedFlagsAreRefusedBeforeConnecting() throws {
+    @Test func misusedDetachedFlagsAreRefusedBeforeConnecting() async throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }
         for (arguments, message) in [
@@ -138,10 +143,10 @@ import Testing
             (["--stop", "abc", "--list-detached"], "--stop and --list-detached exclude each other"),
             (["--attach", "abc", "app"], "--attach takes no PROJECT or PROMPT"),
         ] {
-            let outcome = try box.rws(["ask"] + arguments)
+            let outcome = await box.rws(["ask"] + arguments)
             #expect(outcome.status == 64 && outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
         }
-        let unknown = try box.rws(["ask", "--attach", "0badc0de"])
+        let unknown = await box.rws(["ask", "--attach", "0badc0de"])
         #expect(unknown.status == 1 && unknown.stderr.contains("no detached conversation 0badc0de"), "\(unknown.stderr)")
     }
 }

@@ -159,7 +159,8 @@ import Testing
         DispatchQueue.global().async {
             let deadline = Date().addingTimeInterval(20)
             while !FileManager.default.fileExists(atPath: lease), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            let outcome = try? box.rws(["ask", "--permission-mode", "default", "app", "What is here?"])
+            let outcome = try? RWSBinary.run(
+                ["ask"] + box.server.rwsFlags + ["--permission-mode", "default", "app", "What is here?"], home: box.home)
             asked.output.withLock { $0 = outcome.map { "\($0.status) \($0.stdout)" } ?? "rws ask did not run" }
         }
         let watch = try RWSBinary.run(

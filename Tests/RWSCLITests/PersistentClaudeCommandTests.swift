@@ -21,7 +21,7 @@ import Testing
         let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
         let name = "claude-t\(UUID().uuidString.prefix(6).lowercased())"
-        defer { _ = try? box.rws(["claude", "--kill-persistent", name]) }
+        defer { _ = try? RWSBinary.run(["claude"] + box.server.rwsFlags + ["--kill-persistent", name], home: box.home) }
         let tmux = try Tmux.start(home: box.home, columns: 150, rows: 45)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
@@ -69,7 +69,7 @@ import Testing
         try await tmux.waitForLastLine(Tmux.localPrompt)
         #expect(ClaudeCodeCLI.processes(in: box.project).map(\.pid).min() == claude, "detaching ended Claude Code")
 
-        let listed = try box.rws(["claude", "--list-persistent"])
+        let listed = await box.rws(["claude", "--list-persistent"])
         #expect(listed.stdout.contains("\(name)\ttmux\tdetached"), "\(listed.stdout)")
         // Another terminal takes it over, with the conversation on its screen.
         try tmux.type("clear; " + (try ShellQuoting.commandLine([RWSBinary.path, "claude"] + box.server.rwsFlags + ["--attach", name])))
@@ -78,7 +78,7 @@ import Testing
         try tmux.type("~.", enter: false)
         try await tmux.wait(for: "Detached from \(name)", within: .seconds(10))
 
-        let killed = try box.rws(["claude", "--kill-persistent", name])
+        let killed = await box.rws(["claude", "--kill-persistent", name])
         #expect(killed.status == 0, "\(killed.stderr)")
         let deadline = ContinuousClock.now + .seconds(10)
         while !ClaudeCodeCLI.processes(in: box.project).isEmpty, ContinuousClock.now < deadline {

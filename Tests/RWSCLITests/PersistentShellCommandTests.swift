@@ -26,11 +26,11 @@ import Testing
         // back: rws does (alternate screen, status line, modes), and the local shell is as it was.
         try await tmux.waitForLastLine(Tmux.localPrompt)
 
-        let listed = try RWSBinary.run(["shell"] + server.rwsFlags + ["--list-persistent"], home: home)
+        let listed = await InProcessRWS.run(["shell"] + server.rwsFlags + ["--list-persistent"], home: home)
         #expect(listed.status == 0 && listed.stdout.contains("\(name)\ttmux\tdetached"), "\(listed.stdout)")
-        let killed = try RWSBinary.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
+        let killed = await InProcessRWS.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
         #expect(killed.status == 0 && killed.stdout == "ended persistent shell \(name)\n")
-        let again = try RWSBinary.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
+        let again = await InProcessRWS.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
         #expect(again.status == 64 && again.stderr.contains("no persistent shell named \(name)"), "\(again.stderr)")
     }
 
@@ -50,7 +50,7 @@ import Testing
         try await tmux.waitForLastLine(Tmux.localPrompt, within: .seconds(10))
 
         proxy.setBlackHole(false)
-        let killed = try RWSBinary.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
+        let killed = await InProcessRWS.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
         #expect(killed.status == 0, "\(killed.stderr)")
     }
 
