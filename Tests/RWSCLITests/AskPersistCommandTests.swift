@@ -72,9 +72,7 @@ import Testing
         let id = try #require(first.stderr.firstMatch(of: /rws ask --attach ([0-9a-f]{8})/)?.1).description
         #expect(
             try Self.wait {
-                (try? RWSBinary.run(["ask"] + box.server.rwsFlags + ["--list-detached"], home: box.home))?.stdout.hasPrefix(
-                    id + "\tdetached\t")
-                    == true
+                try RWSBinary.run(["ask"] + box.server.rwsFlags + ["--list-detached"], home: box.home).stdout.hasPrefix(id + "\tdetached\t")
             })
         let sessions = await box.rws(["sessions"])
         #expect(sessions.stdout.split(separator: "\n").filter { $0.contains("  detached  ") }.count == 1, "\(sessions.stdout)")
