@@ -40,9 +40,12 @@ private final class JSONNode {
 
     func set(_ value: JSONValue) { content = .value(value) }
 
+    /// A new node under `key`. The members are taken out of `content` while they change, so that
+    /// adding one does not copy the others.
     func member(_ key: String) -> JSONNode {
         var members: [String: JSONNode] = [:]
         if case .object(let existing) = content { members = existing }
+        content = .empty
         let node = JSONNode()
         members[key] = node
         content = .object(members)
@@ -54,9 +57,12 @@ private final class JSONNode {
         content = .object([:])
     }
 
+    /// A new node at the end (taken out of `content` meanwhile, like ``member(_:)``: a report of
+    /// thousands of rows would otherwise copy the array once per row).
     func appended() -> JSONNode {
         var nodes: [JSONNode] = []
         if case .array(let existing) = content { nodes = existing }
+        content = .empty
         let node = JSONNode()
         nodes.append(node)
         content = .array(nodes)
