@@ -3,7 +3,7 @@ import Foundation
 extension SystemCallError {
     /// The system error under a Foundation file error, said in the C library's words: the `errno`
     /// Foundation keeps (its own code or the underlying POSIX error), else the nearest one for its
-    /// Cocoa code. rws shows this ``reason``, never Foundation's `localizedDescription`.
+    /// Cocoa code. rws shows this ``reason``, never Foundation's own sentence for the error.
     public init(_ call: String, describing error: any Error) {
         if let error = error as? SystemCallError {
             self = error

@@ -15,7 +15,7 @@ import Testing
         let script = RemoteScript(step: "test", body: #"printf '%s|' "$1" "$2"; echo oops >&2; exit 7"#)
         let shell = LocalShell(environment: ["HOME": home])
         let line = try script.commandLine([.word("it's $HOME"), .path("~/x y")])
-        let result = try await shell.runCommand(line, input: [], timeout: .seconds(10))
+        let result = try await shell.runCommand(line, input: [], timeout: .seconds(10), idempotent: false)
         #expect(result.stdoutText == "it's $HOME|\(home)/x y|")
         #expect(result.stderrText == "oops\n")
         #expect(result.status == .exited(7))
@@ -23,9 +23,10 @@ import Testing
 
     @Test func inputReachesStdinAndACommandThatIgnoresItStillEnds() async throws {
         let shell = LocalShell()
-        let echoed = try await shell.runCommand("tr a-z A-Z", input: Array("hello".utf8), timeout: .seconds(10))
+        let echoed = try await shell.runCommand("tr a-z A-Z", input: Array("hello".utf8), timeout: .seconds(10), idempotent: false)
         #expect(echoed.stdoutText == "HELLO")
-        let ignored = try await shell.runCommand("exit 3", input: [UInt8](repeating: 65, count: 4 << 20), timeout: .seconds(10))
+        let ignored = try await shell.runCommand(
+            "exit 3", input: [UInt8](repeating: 65, count: 4 << 20), timeout: .seconds(10), idempotent: false)
         #expect(ignored.status == .exited(3))
     }
 
@@ -34,8 +35,9 @@ import Testing
         let watch = RemoteProcessWatch(markers: marker)
         let run = Task {
             try await LocalShell().runCommand(
-                "sh -c 'trap \"\" TERM HUP; sleep 300; :' \(marker) & sh -c 'sleep 301; :' \(marker); wait", input: [], timeout: .seconds(2)
-            )
+                "sh -c 'trap \"\" TERM HUP; sleep 300; :' \(marker) & sh -c 'sleep 301; :' \(marker); wait", input: [],
+                timeout: .seconds(2),
+                idempotent: false)
         }
         #expect(try await watch.waitUntilRunning(within: 5))
         let error = await #expect(throws: SSHError.self) { _ = try await run.value }

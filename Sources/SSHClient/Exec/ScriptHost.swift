@@ -15,13 +15,6 @@ package protocol ScriptHost: Sendable {
     var logger: Logger { get }
 }
 
-extension ScriptHost {
-    /// Runs `commandLine` once, to its end (see ``runCommand(_:input:timeout:idempotent:)``).
-    package func runCommand(_ commandLine: String, input: [UInt8], timeout: Duration?) async throws -> CommandResult {
-        try await runCommand(commandLine, input: input, timeout: timeout, idempotent: false)
-    }
-}
-
 extension SSHConnection: ScriptHost {
     package func runCommand(_ commandLine: String, input: [UInt8], timeout: Duration?, idempotent: Bool) async throws -> CommandResult {
         try await run(commandLine, input: input, timeout: timeout, idempotent: idempotent)
