@@ -9,7 +9,7 @@ import Testing
 /// The remote scripts give the same answers with BusyBox's sh, find, stat, head and tail as
 /// with GNU coreutils and dash. BusyBox runs from a folder of applet links put first on PATH.
 @Suite struct BusyBoxUserlandTests {
-    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat", "gzip", "grep", "awk", "sort"]
+    static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat", "gzip", "grep", "awk", "sort", "sed"]
 
     /// A folder of BusyBox applet links; fails loudly when BusyBox is not installed.
     static func appletFolder(in sandbox: SessionSandbox) throws -> String {

@@ -134,14 +134,15 @@ import Testing
         },
         ScriptCase(
             "widening windows", WideningScript.script, setup: sessions, argumentsOnInput: true,
-            arguments: { [.word("B"), .word("10"), .path($0 + "/claude/projects"), .word("1"), .word("./p/s.jsonl")] }
+            arguments: { [.word("B"), .word("10"), .path($0 + "/claude/projects"), .word("./p/s.jsonl"), .word("./p/s.jsonl")] }
         ) { run, _ in
             try ScriptCase.require(
-                run.status == 0 && run.stdoutText.contains("{\"type\":\"u") && run.stdoutText.hasSuffix("B end\n"), "\(run)")
+                run.status == 0 && run.stdoutText.contains("B heads\n==> /dev/null <==\n\n==> ./p/s.jsonl <==\n{\"type\":\"u")
+                    && run.stdoutText.contains("B tails\n") && run.stdoutText.hasSuffix("B end\n"), "\(run)")
         },
         ScriptCase(
             "widening in a folder removed since the listing", WideningScript.script, argumentsOnInput: true,
-            arguments: { [.word("B"), .word("10"), .path($0 + "/" + hostile), .word("1"), .word("./p/s.jsonl")] }
+            arguments: { [.word("B"), .word("10"), .path($0 + "/" + hostile), .word("./p/s.jsonl"), .word("")] }
         ) { run, _ in
             try ScriptCase.require(run.status == 0 && run.stdoutText == "\nB end\n" && run.stderr.isEmpty, "\(run)")
         },

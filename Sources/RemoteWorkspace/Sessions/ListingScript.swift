@@ -9,7 +9,7 @@ import SessionHistory
 /// then, for the session files directly inside a project folder only:
 /// - nothing, when stdin named the file unchanged: its whole `stat` line among the folder's known
 ///   lines (`K<n>`, sorted by byte: removed at once by `sort` and `comm -23`, so an unchanged
-///   history costs no shell loop; where `comm` is missing, as in some BusyBox builds, the loop
+///   history costs no awk pass; where `comm` is missing, as in some BusyBox builds, the awk pass
 ///   below tells them), or its identity with the same size and mtime (`o_<dev_inode>=<size>_<mtime>`, a
 ///   file renamed or moved);
 /// - the appended bytes (`range` sections), when stdin gave an older size for its identity:
@@ -35,7 +35,26 @@ enum ListingScript {
             b=$1 w=$2 pat=$3 cnt=$4 mre=$5 tre=$6; shift 6
             nl='
             '
-            eval "$(cat)"
+            in=$(cat)
+            eval "$in"
+            # Known sizes from stdin (o_<identity>=<size>_<mtime>), then a line holding only the
+            # boundary, then stat lines: prints `n <path>` for each session file directly in a
+            # project folder that is new or changed, then `h`/`t` (its head, its tail when larger
+            # than the window) or `g <old size> <size> <path>` (grown from the size the client holds).
+            # shellcheck disable=SC2016 # an awk program
+            cls='
+              !k { if ($0 == b) k = 1
+                   else if ($0 ~ /^o_[0-9_]+=[0-9]+_[0-9]+$/) { e = index($0, "="); o[substr($0, 3, e - 3)] = substr($0, e + 1) }
+                   next }
+              NF < 4 || ($1 $2 $3) ~ /[^0-9_]/ { next }
+              { p = $0; sub(/^[^ ]* [^ ]* [^ ]* /, "", p) }
+              split(p, q, "/") != 3 || p ~ /[.]meta[.]json$/ { next }
+              { v = ($1 in o) ? o[$1] : "" }
+              v == ($2 "_" $3) { next }
+              { sub(/_.*/, "", v); print "n " p }
+              v != "" && v + 0 < $2 + 0 { print "g " v " " $2 " " p; next }
+              { print "h " p }
+              $2 + 0 > w + 0 { print "t " p }'
             rng() { printf '\n%s range %s %s %s\n' "$b" "$2" "$3" "$1"; tail -c +$(($2 + 1)) "$1" | head -c "$3"; }
             i=0
             for d in "$@"; do
@@ -55,29 +74,21 @@ enum ListingScript {
                 c=$(printf '%s\n' "$c" | { printf '%s\n' "$v" | LC_ALL=C comm -23 - /dev/fd/3; } 3<&0); then :; else
                 c=$l
               fi
-              h='' t='' n=''
-              IFS=$nl
-              set -f
-              for e in $c; do
-                k=${e%% *}; r=${e#* }; s=${r%% *}; r=${r#* }; m=${r%% *}; p=${r#* }
-                case $p in ./*/*/* | *.meta.json) continue ;; esac
-                case $k$s$m in *[!0-9_]*) continue ;; esac
-                eval "o=\${o_$k-}"
-                [ "$o" = "${s}_$m" ] && continue
-                o=${o%_*}
-                n=$n$nl$p
-                if [ -n "$o" ] && [ "$o" -lt "$s" ]; then
-                  a=$((s - w)); [ "$a" -lt "$o" ] && a=$o
-                  if [ "$o" -lt "$w" ]; then
-                    c=$w; [ "$s" -lt "$c" ] && c=$s
-                    rng "$p" "$o" $((c - o))
-                    [ "$a" -lt "$c" ] && a=$c
-                  fi
-                  [ "$a" -lt "$s" ] && rng "$p" "$a" $((s - a))
-                else
-                  h=$h$nl$p
-                  [ "$s" -gt "$w" ] && t=$t$nl$p
+              # One awk pass tells each line not known as it is (a shell loop appending to its
+              # lists copies them whole each time: 1.1 s for 4,000 new files under dash).
+              r=$(printf '%s\n' "$in" "$b" "$c" | LC_ALL=C awk -v b="$b" -v w="$w" "$cls")
+              h=$(printf '%s\n' "$r" | LC_ALL=C sed -n 's/^h //p')
+              t=$(printf '%s\n' "$r" | LC_ALL=C sed -n 's/^t //p')
+              n=$(printf '%s\n' "$r" | LC_ALL=C sed -n 's/^n //p')
+              printf '%s\n' "$r" | LC_ALL=C sed -n 's/^g //p' | while IFS= read -r e; do
+                o=${e%% *}; e=${e#* }; s=${e%% *}; p=${e#* }
+                a=$((s - w)); [ "$a" -lt "$o" ] && a=$o
+                if [ "$o" -lt "$w" ]; then
+                  c=$w; [ "$s" -lt "$c" ] && c=$s
+                  rng "$p" "$o" $((c - o))
+                  [ "$a" -lt "$c" ] && a=$c
                 fi
+                [ "$a" -lt "$s" ] && rng "$p" "$a" $((s - a))
               done
               [ -n "$h" ] && { printf '\n%s heads\n' "$b"; head -c "$w" /dev/null $h; }
               [ -n "$t" ] && { printf '\n%s tails\n' "$b"; tail -c "$w" /dev/null $t; }

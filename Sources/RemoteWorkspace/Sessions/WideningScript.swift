@@ -1,7 +1,8 @@
 import SSHClient
 
 /// Reads wider windows for the files whose first window left their summary unsure: one
-/// `head -c` and one `tail -c` over many files of a projects folder, framed like the listing's.
+/// `head -c` and one `tail -c` over many files of a projects folder (each list one argument, a
+/// path a line), framed like the listing's.
 /// A projects folder removed since the listing read it widens nothing: its files keep their first
 /// windows, and the listing goes on.
 enum WideningScript {
@@ -13,14 +14,9 @@ enum WideningScript {
 
             """, RemoteScript.argumentsFromInput,
         #"""
-        b=$1 w=$2 d=$3 n=$4; shift 4
+        b=$1 w=$2 d=$3 h=$4 t=$5
         nl='
         '
-        h='' t='' i=0
-        for p do
-          i=$((i + 1))
-          if [ "$i" -le "$n" ]; then h=$h$nl$p; else t=$t$nl$p; fi
-        done
         cd "$d" 2>/dev/null || { printf '\n%s end\n' "$b"; exit 0; }
         IFS=$nl
         set -f
@@ -53,8 +49,11 @@ enum WideningScript {
     private static func widenChunk(_ chunk: [Request], files: inout [ListedFile], wide: Int, host: any ScriptHost) async throws -> Int {
         let heads = chunk.filter(\.head).map { "./" + files[$0.index].stat.path }
         let tails = chunk.filter(\.tail).map { "./" + files[$0.index].stat.path }
-        var arguments: [RemoteScript.Argument] = [.word(String(wide)), .path(files[chunk[0].index].folder), .word(String(heads.count))]
-        arguments += (heads + tails).map { .word($0) }
+        // Each list is one argument, a path a line (listed paths hold no newline): no shell loop splits them.
+        let arguments: [RemoteScript.Argument] = [
+            .word(String(wide)), .path(files[chunk[0].index].folder), .word(heads.joined(separator: "\n")),
+            .word(tails.joined(separator: "\n")),
+        ]
         let (sections, transferred) = try await script.sections(on: host, arguments, argumentsOnInput: true)
         var expected: [String: Int] = [:]
         var indices: [String: Int] = [:]
