@@ -40,26 +40,32 @@ let server = try TestSSHServer()
 defer { server.stop() }
 if CommandLine.arguments.dropFirst().first == "transfer" {
     try await TransferBenchmark.run(server: server, parts: CommandLine.arguments.dropFirst(2).first)
+    server.stop()
     exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "detached" {
     try await DetachedBenchmark.run(server: server)
+    server.stop()
     exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "forward" {
     try await ForwardingBenchmark.run(server: server)
+    server.stop()
     exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "ls" {
     try await ListingBenchmark.run(server: server)
+    server.stop()
     exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "attention" {
     try await AttentionBenchmark.run(server: server)
+    server.stop()
     exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "review" {
     try await ReviewBenchmark.run(server: server)
+    server.stop()
     exit(0)
 }
 let repo = server.remoteHome + "/big"

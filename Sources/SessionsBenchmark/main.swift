@@ -16,12 +16,14 @@ let server = try TestSSHServer()
 defer { server.stop() }
 if CommandLine.arguments.dropFirst().first == "slow-link" {
     try await SlowLinkLoad.run(server: server, corpus: corpus)
+    server.stop()
     exit(0)
 }
 let claude = server.remoteHome + "/.claude"
 let cacheFile = server.directory.appendingPathComponent("client-cache/sessions.cache")
 if CommandLine.arguments.dropFirst().first == "big-history" {
     try await BigHistoryListing.run(server: server, corpus: corpus, claude: claude, cacheFile: cacheFile)
+    server.stop()
     exit(0)
 }
 
@@ -31,6 +33,7 @@ let history = try SyntheticHistory.write(
 print("\(history.files.count) sessions, \(history.totalBytes / 1_000_000) MB\n")
 if CommandLine.arguments.dropFirst().first == "search" {
     try await SearchBenchmark.run(server: server, history: history, claude: claude)
+    server.stop()
     exit(0)
 }
 
