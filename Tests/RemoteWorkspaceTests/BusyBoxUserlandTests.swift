@@ -41,16 +41,37 @@ import Testing
         return (results[0], results[1])
     }
 
+    /// The listing script's arguments for `input` (its length is one of them).
+    static func listingArguments(_ input: [UInt8], _ sandbox: SessionSandbox) -> [RemoteScript.Argument] {
+        ListingScript.arguments(inputBytes: input.count, window: 4_096, projectPattern: "*", folders: [sandbox.projects])
+    }
+
+    /// The listing script's output for one projects folder: its folders, and the counts after `counting`.
+    static func listing(_ sections: [OutputSection], folder: String) throws -> (folders: [ListedFolder], counts: [String: Int]) {
+        let split = sections.firstIndex { $0.header == "counting" } ?? sections.endIndex
+        #expect(sections.last?.header == "end" && split < sections.endIndex)
+        let folders = try ListedFolder.parse(Array(sections[..<split]), folders: [folder], window: 4_096)
+        let counts = try ListedFolder.counts(in: Array(sections[split...].dropFirst().dropLast()), folders: [folder])
+        return (folders, counts[folder] ?? [:])
+    }
+
     @Test func theListingScriptSeesTheSameFilesAndBytes() async throws {
         let sandbox = try SessionSandbox()
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["daaain__claude-code-log__0", "daaain__claude-code-log__2", "agent-", "ef958aa1"])
+        // A rename 20 KB in (inside the wide head) and one in the middle of 300 KB (beyond both wide windows).
+        let filler = (0..<100).map { _ in #"{"type":"progress","data":"\#(String(repeating: "f", count: 200))"}"# }
+        let rename = #"{"type":"custom-title","customTitle":"Named","sessionId":"x"}"#
+        try sandbox.writeSession("77777777-0000-0000-0000-000000000001", lines: filler + [rename] + filler)
+        try sandbox.writeSession(
+            "77777777-0000-0000-0000-000000000002",
+            lines: Array(repeating: filler, count: 7).joined() + [rename] + Array(repeating: filler, count: 7).joined())
         let busybox = try Self.appletFolder(in: sandbox)
         try await sandbox.server.withConnection { connection in
             let arguments = ListingScript.arguments(window: 4_096, projectPattern: "*", folders: [sandbox.projects])
             let (gnu, bb) = try await Self.runBoth(ListingScript.script, arguments, busybox: busybox, on: connection)
-            let gnuFolders = try ListedFolder.parse(Array(gnu.dropLast()), folders: [sandbox.projects], window: 4_096)
-            let bbFolders = try ListedFolder.parse(Array(bb.dropLast()), folders: [sandbox.projects], window: 4_096)
+            let (gnuFolders, gnuCounts) = try Self.listing(gnu, folder: sandbox.projects)
+            let (bbFolders, bbCounts) = try Self.listing(bb, folder: sandbox.projects)
             #expect(bb.last?.header == "end")
             #expect(gnuFolders.count == 1)
             #expect(gnuFolders.first?.files.count ?? 0 > 10)
@@ -59,12 +80,19 @@ import Testing
             #expect(bbFolders.first?.tails.mapValues(\.bytes) == gnuFolders.first?.tails.mapValues(\.bytes))
             #expect(gnuFolders.first?.heads.values.allSatisfy(\.isExact) == true)
             // Message lines counted by BusyBox's grep and GNU grep, and as the local listing counts them.
-            #expect(bbFolders.first?.counts == gnuFolders.first?.counts)
-            for (path, count) in gnuFolders.first?.counts ?? [:] {
+            #expect(bbCounts == gnuCounts)
+            for (path, count) in gnuCounts {
                 let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sandbox.projects + "/" + path)))
                 #expect(MessageLines.count(in: bytes) == count, "\(path)")
             }
-            #expect(gnuFolders.first?.counts.count == gnuFolders.first?.files.filter(\.isTopLevelTranscript).count)
+            #expect(gnuCounts.count == gnuFolders.first?.files.filter(\.isTopLevelTranscript).count)
+            // Files with a title line in their wide windows, named by both as the local listing tells them.
+            #expect(bbFolders.first?.titled == gnuFolders.first?.titled)
+            #expect(gnuFolders.first?.titled.contains { $0.hasSuffix("77777777-0000-0000-0000-000000000001.jsonl") } == true)
+            for file in gnuFolders[0].files where file.isTopLevelTranscript {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sandbox.projects + "/" + file.path)))
+                #expect(TitleLines.present(inFirstOrLast: 65_536, of: bytes) == gnuFolders[0].titled.contains(file.path), "\(file.path)")
+            }
 
             // Told an older size of every file, the script sends the same appended ranges on both.
             let transcripts = gnuFolders[0].files.filter(\.isTopLevelTranscript)
@@ -73,10 +101,11 @@ import Testing
                     path: sandbox.projects + "/" + $0.path, identity: $0.identity, size: max(0, $0.size - 5_000), mtime: $0.mtime)
             }
             let grown = try await Self.runBoth(
-                ListingScript.script, arguments, input: ListingScript.input(known: known, folders: [sandbox.projects]),
+                ListingScript.script, Self.listingArguments(ListingScript.input(known: known, folders: [sandbox.projects]), sandbox),
+                input: ListingScript.input(known: known, folders: [sandbox.projects]),
                 busybox: busybox, on: connection)
-            let gnuRanges = try ListedFolder.parse(Array(grown.gnu.dropLast()), folders: [sandbox.projects], window: 4_096)[0].ranges
-            let bbRanges = try ListedFolder.parse(Array(grown.busybox.dropLast()), folders: [sandbox.projects], window: 4_096)[0].ranges
+            let gnuRanges = try Self.listing(grown.gnu, folder: sandbox.projects).folders[0].ranges
+            let bbRanges = try Self.listing(grown.busybox, folder: sandbox.projects).folders[0].ranges
             #expect(!gnuRanges.isEmpty)
             #expect(bbRanges.mapValues { $0.map(\.bytes) } == gnuRanges.mapValues { $0.map(\.bytes) })
 
@@ -87,11 +116,12 @@ import Testing
                     mtime: file.mtime)
             }
             let same = try await Self.runBoth(
-                ListingScript.script, arguments, input: ListingScript.input(known: unchanged, folders: [sandbox.projects]),
+                ListingScript.script, Self.listingArguments(ListingScript.input(known: unchanged, folders: [sandbox.projects]), sandbox),
+                input: ListingScript.input(known: unchanged, folders: [sandbox.projects]),
                 busybox: busybox, on: connection)
             for sections in [same.gnu, same.busybox] {
-                #expect(sections.map(\.header) == ["dir 1", "end"])
-                let folder = try ListedFolder.parse(Array(sections.dropLast()), folders: [sandbox.projects], window: 4_096)[0]
+                #expect(sections.map(\.header) == ["dir 1", "counting", "end"])
+                let folder = try Self.listing(sections, folder: sandbox.projects).folders[0]
                 #expect(folder.files.sorted { $0.path < $1.path } == gnuFolders[0].files.sorted { $0.path < $1.path })
             }
         }

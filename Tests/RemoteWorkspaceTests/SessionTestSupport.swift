@@ -95,6 +95,14 @@ struct SessionSandbox {
         return path
     }
 
+    /// Appends `lines` to the file at `path`, as a writer adding records does.
+    static func append(_ lines: [String], to path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(lines.map { $0 + "\n" }.joined().utf8))
+    }
+
     /// Sessions on this place's host (a fresh connection, closed before returning), with this
     /// sandbox's folder and cache.
     func withSessions<T>(

@@ -87,4 +87,84 @@ extension RemoteScript {
         }
         return (Array(sections.dropLast()), result.stdout.count + result.stderr.count)
     }
+
+    /// Runs a script like ``sections(on:_:input:argumentsOnInput:timeout:)`` and hands `body` the
+    /// sections before the one whose header's first word is `marker`, with that header, as soon
+    /// as it arrives, while the rest is read beside it: the caller works on the first part while
+    /// the script still works on the second. Returns what `body` returned, the sections after the
+    /// marker (without `end`) and the bytes received. When `body` throws, the script is stopped.
+    ///
+    /// The end of stdin comes only after `body` returned. A script that reads exactly its
+    /// `input` (`head -c` of a length it is given: `cat` would wait for the end) and waits for
+    /// the end of its input before it exits (`cat >/dev/null`) thus never exits while `body` sets
+    /// up other channels: dropbear 2022.83 drops the whole connection when a channel's process
+    /// exits while another channel is being set up (mkj/dropbear#321). A script that does not
+    /// wait must tell `body` so in its marker, and `body` then opens no channel.
+    func sections<T>(
+        on host: any ScriptHost, _ arguments: [Argument], input: [UInt8], splitAt marker: String,
+        timeout: Duration? = .seconds(120), whileTheRestArrives body: (_ first: [OutputSection], _ marker: String) async throws -> T
+    ) async throws -> (value: T, rest: [OutputSection], bytes: Int) {
+        let boundary = SectionReader.makeBoundary()
+        let remote = try start(on: host, [Argument.word(boundary)] + arguments, timeout: timeout)
+        let (split, splitArrived) = AsyncStream<(sections: [OutputSection], marker: String)>.makeStream()
+        async let written: Void = remote.write(input)
+        async let read = Self.readSections(of: remote, boundary: boundary, marker: marker, split: splitArrived)
+        var first: (sections: [OutputSection], marker: String)?
+        for await part in split { first = part }
+        guard let first else {
+            let stderr = try await read.stderr
+            try? await written
+            try check(CommandResult(stdout: [], stderr: stderr, status: try await remote.exitStatus()))
+            throw RemoteSessionError.malformedOutput(step: step, reason: "the output ended before its \(marker) marker")
+        }
+        let value = try await body(first.sections, first.marker)
+        try await written
+        try await remote.closeInput()
+        let (rest, bytes, stderr) = try await read
+        try check(CommandResult(stdout: [], stderr: stderr, status: try await remote.exitStatus()))
+        guard rest.last?.header == "end" else {
+            throw RemoteSessionError.malformedOutput(step: step, reason: "the output ended before its end marker")
+        }
+        return (value, Array(rest.dropLast()), bytes)
+    }
+
+    /// Reads `remote`'s output into sections; yields those before `marker` once it opens, and
+    /// returns the rest (from the one after the marker), the bytes received and the stderr.
+    private static func readSections(
+        of remote: RemoteCommand, boundary: String, marker: String,
+        split: AsyncStream<(sections: [OutputSection], marker: String)>.Continuation
+    ) async throws -> (rest: [OutputSection], bytes: Int, stderr: [UInt8]) {
+        defer { split.finish() }
+        var reader = SectionReader(boundary: boundary)
+        // Before the split: every section so far; after it: the marker's (empty) section, then the rest.
+        var sections: [OutputSection] = []
+        var didSplit = false
+        let isMarker = { (header: String) in header == marker || header.hasPrefix(marker + " ") }
+        func splitIfOpened() {
+            guard !didSplit,
+                let index = sections.firstIndex(where: { isMarker($0.header) })
+                    ?? (reader.openHeader.map(isMarker) == true ? sections.count : nil)
+            else { return }
+            didSplit = true
+            split.yield((Array(sections[..<index]), index < sections.count ? sections[index].header : reader.openHeader ?? marker))
+            split.finish()
+            sections.removeSubrange(..<index)
+        }
+        var bytes = 0
+        var stderr: [UInt8] = []
+        for try await event in remote.output {
+            switch event {
+            case .stdout(let chunk):
+                bytes += chunk.count
+                sections += reader.feed(chunk)
+                splitIfOpened()
+            case .stderr(let chunk):
+                bytes += chunk.count
+                if stderr.count < 65_536 { stderr += chunk }
+            }
+        }
+        sections += reader.finish()
+        splitIfOpened()
+        return (didSplit ? Array(sections.dropFirst()) : [], bytes, stderr)
+    }
 }

@@ -41,12 +41,10 @@ struct ListedFolder: Sendable {
     var tails: [String: FileBytes] = [:]
     /// Appended bytes of grown files.
     var ranges: [String: [FileBytes]] = [:]
-    /// Message lines of new and grown files (`grep -c` on the box), by path below the folder.
-    var counts: [String: Int] = [:]
-    /// New and grown files holding a title record (`grep -l` on the box), by path below the folder.
+    /// New and grown files holding a title record in their wide windows, by path below the folder.
     var titled: Set<String> = []
 
-    /// Splits the script's sections into folders.
+    /// Splits the sections the script sends before its `counting` marker into folders.
     static func parse(_ sections: [OutputSection], folders: [String], window: Int) throws -> [ListedFolder] {
         var result: [ListedFolder] = []
         for section in sections {
@@ -64,16 +62,6 @@ struct ListedFolder: Sendable {
             case "heads", "tails":
                 guard !result.isEmpty else { throw malformed("file bytes before a folder") }
                 try result[result.count - 1].takeMultiFile(section, window: window)
-            case "counts":
-                guard !result.isEmpty else { throw malformed("counts before a folder") }
-                for line in section.content.split(separator: UInt8(ascii: "\n")) {
-                    // `./project/id.jsonl:12`; the count follows the last colon.
-                    guard let colon = line.lastIndex(of: UInt8(ascii: ":")),
-                        let count = Int(String(decoding: line[(colon + 1)...], as: UTF8.self)),
-                        line.starts(with: Array("./".utf8))
-                    else { continue }
-                    result[result.count - 1].counts[String(decoding: line[(line.startIndex + 2)..<colon], as: UTF8.self)] = count
-                }
             case "titled":
                 guard !result.isEmpty else { throw malformed("titled before a folder") }
                 for line in section.content.split(separator: UInt8(ascii: "\n")) where line.starts(with: Array("./".utf8)) {
@@ -88,6 +76,27 @@ struct ListedFolder: Sendable {
                 result[result.count - 1].ranges[path, default: []].append(piece)
             default:
                 throw malformed("unknown marker \(section.header.prefix(40))")
+            }
+        }
+        return result
+    }
+
+    /// The message lines of new and grown files (`grep -c` on the box), from the sections after
+    /// the `counting` marker: by projects folder as the client names it, then by path below it.
+    static func counts(in sections: [OutputSection], folders: [String]) throws -> [String: [String: Int]] {
+        var result: [String: [String: Int]] = [:]
+        for section in sections {
+            let words = section.fields(2)
+            guard words.first == "counts", words.count == 2, let index = Int(words[1]), folders.indices.contains(index - 1) else {
+                throw malformed("unknown marker \(section.header.prefix(40)) among the counts")
+            }
+            for line in section.content.split(separator: UInt8(ascii: "\n")) {
+                // `./project/id.jsonl:12`; the count follows the last colon.
+                guard let colon = line.lastIndex(of: UInt8(ascii: ":")),
+                    let count = Int(String(decoding: line[(colon + 1)...], as: UTF8.self)),
+                    line.starts(with: Array("./".utf8))
+                else { continue }
+                result[folders[index - 1], default: [:]][String(decoding: line[(line.startIndex + 2)..<colon], as: UTF8.self)] = count
             }
         }
         return result

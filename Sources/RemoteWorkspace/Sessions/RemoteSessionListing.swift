@@ -76,9 +76,12 @@ public struct SessionListingOptions: Sendable, Equatable {
     /// of Claude Code's own picker and of `SessionSummarizer/defaultWindow`.
     public var widenedWindow: Int
     /// Whether the box counts each new or grown file's message lines (`SessionSummary.messageCount`):
-    /// a whole read of those files on the box (~1 GB/s with GNU grep). Off, counts are nil, and a
-    /// rename that sits beyond the first 8 KiB windows is not looked for (`TitleLines`).
+    /// a whole read of those files on the box (~2 GB/s with GNU grep). Off, counts are nil.
     public var countsMessages: Bool
+    /// Above how many bytes of new and grown files the box counts while the client widens
+    /// windows on other channels (64 MiB: ~30 ms of `grep`); below, one after the other, which
+    /// saves a round trip.
+    var countsBesideWideningAbove = 64 << 20
 
     /// Creates options.
     ///

@@ -30,6 +30,9 @@ struct SectionReader: Sendable {
         marker = Array("\n\(boundary) ".utf8)
     }
 
+    /// The header of the section being read (its bytes are not all in yet), if any.
+    var openHeader: String? { open }
+
     /// A fresh random boundary token.
     static func makeBoundary() -> String {
         "rws-" + (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined()

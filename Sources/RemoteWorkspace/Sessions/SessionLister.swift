@@ -19,25 +19,47 @@ struct SessionLister: Sendable {
         // not named, so that the box reads and counts it again.
         let known = contents.entries.values.filter { !options.countsMessages || $0.messageCount != nil }
             .map { ListingScript.Known(path: $0.path, identity: $0.identity, size: $0.size, mtime: $0.mtime) }
-        let (sections, transferred) = try await ListingScript.script.sections(
-            on: host,
-            ListingScript.arguments(
-                window: options.window, projectPattern: projectPattern, countsMessages: options.countsMessages, folders: folders),
-            input: ListingScript.input(known: known, folders: folders))
-        statistics.commands = 1
-        statistics.bytesTransferred = transferred
-        let listed = try ListedFolder.parse(sections, folders: folders, window: options.window)
-        var files = resolveWindows(listed, contents: contents, statistics: &statistics)
-        try await readMissing(&files, statistics: &statistics)
-        var needBytes = ListingSummaries.summarize(&files, cache: contents)
-        if !needBytes.isEmpty {
-            try await readInitial(needBytes, of: &files, statistics: &statistics)
-            needBytes = ListingSummaries.summarize(&files, cache: contents)
+        let input = ListingScript.input(known: known, folders: folders)
+        let arguments = ListingScript.arguments(
+            inputBytes: input.count, window: options.window, wide: options.widenedWindow, projectPattern: projectPattern,
+            countsMessages: options.countsMessages, holdAbove: options.countsBesideWideningAbove, folders: folders)
+        // The box counts messages last. A long count (`counting hold`) waits for the client, which
+        // reads and widens what it needs meanwhile; else the client does so once the script ended.
+        var held = false
+        let ((listed, resolved), countSections, transferred) = try await ListingScript.script.sections(
+            on: host, arguments, input: input, splitAt: "counting"
+        ) { sections, marker in
+            let listed = try ListedFolder.parse(sections, folders: folders, window: options.window)
+            var files = resolveWindows(listed, contents: contents, statistics: &statistics)
+            held = marker == "counting hold"
+            if held { try await completeWindows(&files, contents: contents, statistics: &statistics) }
+            return (listed, files)
         }
-        try await widen(&files, statistics: &statistics)
+        var files = resolved
+        if !held { try await completeWindows(&files, contents: contents, statistics: &statistics) }
+        statistics.commands += 1
+        statistics.bytesTransferred += transferred
+        if options.countsMessages {
+            let counts = try ListedFolder.counts(in: countSections, folders: folders)
+            for index in files.indices {
+                files[index].messageCount = counts[files[index].folder]?[files[index].stat.path] ?? files[index].cached?.messageCount
+            }
+        }
         if let cache { try save(files, listed: listed, pattern: projectPattern, contents: contents, to: cache) }
         return SessionListing(
             sessions: ListingSummaries.listings(files, folders: listed, includeUnlisted: includeUnlisted), statistics: statistics)
+    }
+
+    /// Reads what the listing script left to the client, summarises, and widens where the first
+    /// windows were not enough.
+    private func completeWindows(_ files: inout [ListedFile], contents: CacheContents, statistics: inout ListingStatistics) async throws {
+        try await readMissing(&files, statistics: &statistics)
+        let needBytes = ListingSummaries.summarize(&files, cache: contents)
+        if !needBytes.isEmpty {
+            try await readInitial(needBytes, of: &files, statistics: &statistics)
+            _ = ListingSummaries.summarize(&files, cache: contents)
+        }
+        try await widen(&files, statistics: &statistics)
     }
 
     private func resolveWindows(_ listed: [ListedFolder], contents: CacheContents, statistics: inout ListingStatistics) -> [ListedFile] {
@@ -46,7 +68,6 @@ struct SessionLister: Sendable {
             for stat in folder.files where stat.isTopLevelTranscript {
                 var file = ListedFile(folder: folder.folder, stat: stat)
                 ListingWindows.resolve(&file, in: folder, cache: contents, window: options.window)
-                file.messageCount = options.countsMessages ? folder.counts[stat.path] ?? file.cached?.messageCount : nil
                 file.holdsTitleRecord = folder.titled.contains(stat.path)
                 if file.cached != nil { statistics.cacheHits += 1 }
                 if file.wasRead, folder.ranges[stat.path] != nil {

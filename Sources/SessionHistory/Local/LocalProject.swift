@@ -25,7 +25,7 @@ public enum LocalProject {
         var windows: [Window] = []
         for name in try LocalFiles.entries(of: folder) where name.hasSuffix(".jsonl") {
             let url = folder.appendingPathComponent(name)
-            // Read whole once: the message count and the title check need every line anyway.
+            // Read whole once: the message count needs every line anyway.
             let whole = try LocalFiles.readAll(url)
             let size = whole.count
             let head = Array(whole.prefix(policy.first))
@@ -33,7 +33,8 @@ public enum LocalProject {
             windows.append(
                 Window(
                     name: name, url: url, size: size, modified: try LocalFiles.modificationTime(url), head: head, tail: tail,
-                    messageCount: MessageLines.count(in: whole), holdsTitleRecord: TitleLines.present(in: whole)))
+                    messageCount: MessageLines.count(in: whole), holdsTitleRecord: TitleLines.present(inFirstOrLast: policy.wide, of: whole)
+                ))
         }
         var summaries = Window.summaries(windows)
         for index in windows.indices {

@@ -5,8 +5,8 @@
 /// enough, the first or last `wide` bytes (64 KiB, Claude Code's own window): the head when it
 /// shows no first prompt or cwd, the tail when it shows no time of its own, no model or no
 /// transcript record to tell the session's activity (a last line longer than the window), and
-/// both ends when the file holds a title record (`TitleLines`) the first windows did not show,
-/// since Claude Code takes a title from anywhere in its 64 KiB windows. A file whose records
+/// both ends when the wide windows hold a title record (`TitleLines`) the first windows did not
+/// show, since Claude Code takes a title from anywhere in its 64 KiB windows. A file whose records
 /// carry no time at all is dated by its modification time
 /// (``SessionSummary/fillLastTimestamp(modificationTime:)``).
 public struct ListingWindowPolicy: Sendable, Equatable {
@@ -31,8 +31,8 @@ public struct ListingWindowPolicy: Sendable, Equatable {
     ///   - summary: The summary of the windows read so far (its `fileSize` is the file's size).
     ///   - headCount: How many bytes the head window holds.
     ///   - tailCount: How many bytes the tail window holds.
-    ///   - holdsTitleRecord: Whether the whole file holds a `custom-title` or `ai-title` line
-    ///     (`TitleLines`); a rename is then looked for in the wide windows.
+    ///   - holdsTitleRecord: Whether the file's first or last `wide` bytes hold a `custom-title`
+    ///     or `ai-title` line (`TitleLines`); a rename is then looked for in the wide windows.
     /// - Returns: Whether to widen the head and whether to widen the tail.
     public func widening(
         _ summary: SessionSummary, headCount: Int, tailCount: Int, holdsTitleRecord: Bool = false

@@ -20,20 +20,27 @@ package enum MessageLines {
     package static var extendedRegex: String { pattern.extendedRegex }
 }
 
-/// Whether a session file holds a title record anywhere (`custom-title` from a rename,
-/// `ai-title`), by the same line rule as ``MessageLines``.
+/// Whether a session file holds a title record (`custom-title` from a rename, `ai-title`) in its
+/// first or last bytes, by the same line rule as ``MessageLines``.
 ///
 /// Claude Code's picker looks for titles in the last and first 64 KiB; a listing reads 8 KiB
-/// first, so a file that holds a title its first windows miss is read wide
+/// first, so a file whose wide windows hold a title its first windows miss is read wide
 /// (``ListingWindowPolicy/widening(_:headCount:tailCount:holdsTitleRecord:)``). The remote
-/// listing asks the box (`LC_ALL=C grep -l -E` with ``extendedRegex``, in the pass that counts
-/// messages); the local listing applies this.
+/// listing asks the box (`LC_ALL=C grep -o -E` with ``extendedRegex`` over `head -c` and
+/// `tail -c`); the local listing applies ``present(inFirstOrLast:of:)``.
 package enum TitleLines {
     static let pattern = KeyValueLines(key: "type", values: ["custom-title", "ai-title"])
 
     /// Whether any line of `bytes` holds either pattern.
     package static func present(in bytes: [UInt8]) -> Bool {
         pattern.count(in: bytes, stopAtFirst: true) > 0
+    }
+
+    /// Whether a line of the first or of the last `window` bytes of `bytes` (a line cut by the
+    /// window's edge counted as what the window holds of it) holds either pattern.
+    package static func present(inFirstOrLast window: Int, of bytes: [UInt8]) -> Bool {
+        guard bytes.count > window else { return present(in: bytes) }
+        return present(in: Array(bytes.prefix(window))) || present(in: Array(bytes.suffix(window)))
     }
 
     /// The `grep -E` pattern the remote listing looks for titles with.

@@ -1,0 +1,95 @@
+import Foundation
+import RWSTestSupport
+import SSHClient
+import Testing
+
+@testable import RemoteWorkspace
+
+/// A sectioned script read in two parts: the caller gets the sections before a marker while the
+/// script still runs, the rest after, and a failure on either side stops the script.
+@Suite struct SplitSectionsTests {
+    /// Prints a section, then (but for `fail`) the marker, then waits as `mode` says, then the rest.
+    static let script = RemoteScript(
+        step: "testing a split",
+        body: #"""
+            b=$1 f=$2 mode=$3
+            printf '\n%s first\nbytes\n' "$b"
+            if [ "$mode" = fail ]; then echo 'no such folder' >&2; exit 3; fi
+            printf '\n%s counting\n' "$b"
+            case $mode in
+              wait) while [ ! -e "$f" ]; do sleep 0.05; done ;;
+              hang) sleep 300 ;;
+            esac
+            printf '\n%s counts 1\nlater\n' "$b"
+            printf '\n%s end\n' "$b"
+            """#)
+
+    struct FirstPartFailed: Error {}
+
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("rws-split-\(UUID().uuidString)").path
+    }
+
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func theFirstPartArrivesWhileTheScriptStillRuns(place: ScriptPlace) async throws {
+        let flag = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: flag) }
+        let (first, rest, bytes) = try await place.withHost { host in
+            // The script ends only once the first part's work has made the file it waits for.
+            try await Self.script.sections(on: host, [.path(flag), .word("wait")], input: [], splitAt: "counting") { sections, marker in
+                #expect(marker == "counting")
+                _ = FileManager.default.createFile(atPath: flag, contents: nil)
+                return sections
+            }
+        }
+        #expect(first.map(\.header) == ["first"])
+        #expect(first.map { String(decoding: $0.content, as: UTF8.self) } == ["bytes\n"])
+        #expect(rest.map(\.header) == ["counts 1"])
+        #expect(rest.map { String(decoding: $0.content, as: UTF8.self) } == ["later\n"])
+        #expect(bytes > 0)
+    }
+
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func aMarkerThatArrivesWithTheEndStillSplits(place: ScriptPlace) async throws {
+        let (first, rest, _) = try await place.withHost { host in
+            try await Self.script.sections(on: host, [.path("/nonexistent"), .word("at-once")], input: [], splitAt: "counting") {
+                first, _ in first
+            }
+        }
+        #expect(first.map(\.header) == ["first"])
+        #expect(rest.map(\.header) == ["counts 1"])
+    }
+
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func aScriptThatFailsBeforeItsMarkerReportsItsOwnFailure(place: ScriptPlace) async throws {
+        let error = await #expect(throws: RemoteSessionError.self) {
+            try await place.withHost { host in
+                try await Self.script.sections(on: host, [.path("/nonexistent"), .word("fail")], input: [], splitAt: "counting") {
+                    first, _ in first
+                }
+            }
+        }
+        guard case .remoteCommandFailed(_, let status, let stderr) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(status.contains("3") && stderr.contains("no such folder"), "\(status) \(stderr)")
+    }
+
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func whenTheFirstPartsWorkFailsTheScriptIsStopped(place: ScriptPlace) async throws {
+        let marker = Self.temporaryPath()
+        let watch = RemoteProcessWatch(markers: marker)
+        let started = ContinuousClock.now
+        await #expect(throws: FirstPartFailed.self) {
+            try await place.withHost { host in
+                try await Self.script.sections(on: host, [.path(marker), .word("hang")], input: [], splitAt: "counting") { _, _ in
+                    #expect(try watch.running().count > 0, "the script runs while the first part is worked on")
+                    throw FirstPartFailed()
+                }
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(try await watch.leftovers(after: 5).isEmpty)
+    }
+}
