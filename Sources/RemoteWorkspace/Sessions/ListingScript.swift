@@ -21,15 +21,19 @@ import SessionHistory
 /// and `tail -c`, attributed by their `==> NAME <==` headers; a line of the file that looks like
 /// such a header would take the attribution, which no JSON line can), so that a rename the 8 KiB
 /// windows miss is looked for in the wide ones.
-/// Every new or grown session file is also counted whole on the box (`grep -c`, one process for
-/// all of them; unless the client asks not to): its lines holding `"type":"user"` or
+/// Every new or grown session file is also counted whole on the box (`grep -c`, one process per
+/// folder; unless the client asks not to): its lines holding `"type":"user"` or
 /// `"type":"assistant"`, whitespace around the colon allowed (`grep -c -E` with
-/// `MessageLines.extendedRegex`, ``SessionSummary/messageCount``).
+/// `MessageLines.extendedRegex`, ``SessionSummary/messageCount``). The counts come last, after a
+/// `counting` marker (`counting hold` when the files to count hold over `holdAbove` bytes: the
+/// script then exits only at the end of its stdin, which the client gives once it has widened
+/// what it needs on other channels); see `RemoteScript.sections(on:_:input:splitAt:timeout:whileTheRestArrives:)`.
 /// Running `head` and `tail` once over many files keeps the cost at a few processes whatever the
 /// number of sessions; both print `==> NAME <==` headers between files (parsed by
 /// ``MultiFileOutput``), and `/dev/null` goes first so a single file gets a header too.
-/// Stdin holds only assignments written by the client (digits, or a list quoted by
-/// `ShellQuoting`), so `eval` reads nothing else.
+/// Stdin's first `inputBytes` hold only assignments written by the client (digits, or a list
+/// quoted by `ShellQuoting`), and the other `eval` reads only what the script's awk pass writes
+/// (paths quoted the same way), so `eval` runs nothing else.
 enum ListingScript {
     static let script = RemoteScript(
         step: "listing sessions",
