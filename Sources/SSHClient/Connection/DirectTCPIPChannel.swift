@@ -24,7 +24,13 @@ final class DirectTCPIPChannel: ChannelOperation {
     /// the connection is not dedicated to it.
     private var owner: SSHConnection?
     private var announced = false
-    private var finished = false
+    /// Who holds the local socket: this relay until it closes it, or its caller once given back.
+    private enum SocketHolder {
+        case relay
+        case closed
+        case caller
+    }
+    private var socketHolder = SocketHolder.relay
     /// Bytes from the channel not yet written to the socket, and from the socket not yet sent.
     private var toSocket: [UInt8] = []
     private var toChannel: [UInt8] = []
@@ -205,8 +211,8 @@ final class DirectTCPIPChannel: ChannelOperation {
 
     /// Closes the local socket, and the connection when it is dedicated to this relay; runs once.
     private func finish() {
-        guard !finished else { return }
-        finished = true
+        guard socketHolder == .relay else { return }
+        socketHolder = .closed
         watcher.stop()
         SystemCall.close(fd)
         if owner != nil { loop.requestClose() }
@@ -230,8 +236,8 @@ final class DirectTCPIPChannel: ChannelOperation {
     /// Gives a forwarded connection whose channel never opened back to its caller (nothing was
     /// sent on it yet): it may be carried over the next link, or closed.
     private func release() {
-        guard !finished else { return }
-        finished = true
+        guard socketHolder == .relay else { return }
+        socketHolder = .caller
         watcher.stop()
     }
 }

@@ -32,7 +32,8 @@ final class ShellChannel: ChannelOperation {
     private var stopping = RemoteProcessStop()
     private var stopFailure: SSHError?
     private let commandLine: String
-    private var finished = false
+    /// Whether the caller has its answer: ``Endpoints/ended`` is the one record of it.
+    private var hasEnded: Bool { ended.isCompleted }
 
     static let closedError = SSHError.channelFailed(operation: "using the shell", reason: "the shell was closed")
 
@@ -57,7 +58,7 @@ final class ShellChannel: ChannelOperation {
     // MARK: Requests from the caller
 
     func write(_ bytes: [UInt8], completion: @escaping (Result<Void, SSHError>) -> Void) {
-        guard !finished, stopping.reason == nil else { return completion(.failure(endedError("writing to the shell"))) }
+        guard !hasEnded, stopping.reason == nil else { return completion(.failure(endedError("writing to the shell"))) }
         input.enqueue(bytes, completion: completion)
     }
 
@@ -71,14 +72,14 @@ final class ShellChannel: ChannelOperation {
     }
 
     func resize(columns: Int, rows: Int, completion: @escaping (Result<Void, SSHError>) -> Void) {
-        guard !finished, stopping.reason == nil else { return completion(.failure(endedError("resizing the terminal"))) }
+        guard !hasEnded, stopping.reason == nil else { return completion(.failure(endedError("resizing the terminal"))) }
         let waiting = pendingResize?.completions ?? []
         pendingResize = (columns, rows, waiting + [completion])
     }
 
     /// Ends the terminal session: kills every process in it (``ProcessKill``), then waits for the channel to close.
     func close() {
-        guard !finished, stopping.request(Self.closedError) else { return }
+        guard !hasEnded, stopping.request(Self.closedError) else { return }
         input.failPending(Self.closedError)
         failPendingResize(Self.closedError)
         let channelRuns = phase == .running || phase == .awaitingRemoteClose
@@ -94,7 +95,7 @@ final class ShellChannel: ChannelOperation {
             stopping.killEnded()
             if outcome != .stopped { stopFailure = error }
             // The remote close normally arrives with the last process; do not wait forever for it.
-            if finished { completeClosed() } else { deadline = .now + .seconds(2) }
+            if hasEnded { completeClosed() } else { deadline = .now + .seconds(2) }
         }
     }
 
@@ -180,7 +181,7 @@ final class ShellChannel: ChannelOperation {
 
     private func deliver(_ bytes: [UInt8]) {
         let visible = pidReader.isSearching ? pidReader.consume(bytes) : bytes
-        guard !visible.isEmpty, !finished else { return }
+        guard !visible.isEmpty, !hasEnded else { return }
         let before = tracker.modes
         tracker.scan(visible)
         if tracker.modes != before { terminalModes.value = tracker.modes }
@@ -196,8 +197,7 @@ final class ShellChannel: ChannelOperation {
     }
 
     private func finish(_ result: Result<ExitStatus, SSHError>) {
-        guard !finished else { return }
-        finished = true
+        guard !hasEnded else { return }
         deadline = nil
         input.failPending(result.failure ?? endedError("writing to the shell"))
         failPendingResize(result.failure ?? endedError("resizing the terminal"))
