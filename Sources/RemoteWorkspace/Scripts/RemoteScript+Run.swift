@@ -41,25 +41,35 @@ extension RemoteScript {
         into consume: ([UInt8]) throws -> Void
     ) async throws -> Int {
         let remote = try start(on: host, arguments, timeout: timeout)
-        var stderr: [UInt8] = []
-        var moved = 0
+        let read: (bytes: Int, stderr: [UInt8])
         do {
-            for try await chunk in remote.output {
-                switch chunk {
-                case .stdout(let bytes):
-                    moved += bytes.count
-                    try consume(bytes)
-                case .stderr(let bytes):
-                    moved += bytes.count
-                    if stderr.count < 65_536 { stderr += bytes }
-                }
-            }
+            read = try await Self.drain(remote, stdout: consume)
         } catch {
             remote.cancel()
             throw error
         }
-        try check(CommandResult(stdout: [], stderr: stderr, status: try await remote.exitStatus()))
-        return moved
+        try check(CommandResult(stdout: [], stderr: read.stderr, status: try await remote.exitStatus()))
+        return read.bytes
+    }
+
+    /// Reads `remote`'s output to its end, handing `consume` its stdout as it arrives; returns
+    /// the bytes received (stdout and stderr) and the first 64 KiB or so of its stderr.
+    private static func drain(
+        _ remote: RemoteCommand, stdout consume: ([UInt8]) throws -> Void
+    ) async throws -> (bytes: Int, stderr: [UInt8]) {
+        var stderr: [UInt8] = []
+        var bytes = 0
+        for try await chunk in remote.output {
+            switch chunk {
+            case .stdout(let piece):
+                bytes += piece.count
+                try consume(piece)
+            case .stderr(let piece):
+                bytes += piece.count
+                if stderr.count < 65_536 { stderr += piece }
+            }
+        }
+        return (bytes, stderr)
     }
 
     /// Runs a script whose first argument is a boundary token and splits its output into
@@ -150,18 +160,9 @@ extension RemoteScript {
             split.finish()
             sections.removeSubrange(..<index)
         }
-        var bytes = 0
-        var stderr: [UInt8] = []
-        for try await event in remote.output {
-            switch event {
-            case .stdout(let chunk):
-                bytes += chunk.count
-                sections += reader.feed(chunk)
-                splitIfOpened()
-            case .stderr(let chunk):
-                bytes += chunk.count
-                if stderr.count < 65_536 { stderr += chunk }
-            }
+        let (bytes, stderr) = try await drain(remote) { chunk in
+            sections += reader.feed(chunk)
+            splitIfOpened()
         }
         sections += reader.finish()
         splitIfOpened()

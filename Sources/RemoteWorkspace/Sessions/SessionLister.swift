@@ -25,15 +25,14 @@ struct SessionLister: Sendable {
             countsMessages: options.countsMessages, holdAbove: options.countsBesideWideningAbove, folders: folders)
         // The box counts messages last. A long count (`counting hold`) waits for the client, which
         // reads and widens what it needs meanwhile; else the client does so once the script ended.
-        var held = false
-        let ((listed, resolved), countSections, transferred) = try await ListingScript.script.sections(
+        let ((listed, resolved, held), countSections, transferred) = try await ListingScript.script.sections(
             on: host, arguments, input: input, splitAt: "counting"
         ) { sections, marker in
             let listed = try ListedFolder.parse(sections, folders: folders, window: options.window)
             var files = resolveWindows(listed, contents: contents, statistics: &statistics)
-            held = marker == "counting hold"
+            let held = marker == "counting hold"
             if held { try await completeWindows(&files, contents: contents, statistics: &statistics) }
-            return (listed, files)
+            return (listed, files, held)
         }
         var files = resolved
         if !held { try await completeWindows(&files, contents: contents, statistics: &statistics) }
