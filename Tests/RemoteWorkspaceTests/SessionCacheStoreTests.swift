@@ -52,6 +52,55 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") } == [])
     }
 
+    /// A compaction writes the byte file a piece at a time (a megabyte): from a file of many
+    /// pieces, entries cut by their edges, every session's kept bytes are read back intact: each
+    /// grown file is summarised from them and its appended bytes, as a listing without a cache does.
+    @Test func aByteFileWrittenInManyPiecesKeepsEveryEntrysBytes() async throws {
+        let sandbox = try SessionSandbox(place: .local)
+        defer { sandbox.remove() }
+        try sandbox.layOutCorpus()
+        let bytesFile = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("bytes")
+        var cache = SessionListingCache(fileURL: sandbox.cacheFile)
+        cache.compactionPiece = 10_000
+        try await sandbox.place.withHost { host in
+            let locations = WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory])
+            let sessions = RemoteSessions(host: host, locations: locations, cache: cache)
+            let cold = try await sessions.listing()
+            #expect(try Self.size(bytesFile) > 50 * cache.compactionPiece, "the corpus's windows fill many pieces")
+            for listed in cold.sessions {
+                try Self.append(
+                    Records.assistant("one more", uuid: "m-\(listed.id)", parent: "p", session: listed.id), to: listed.file.path)
+            }
+            let grown = try await sessions.listing()
+            #expect(grown.statistics.filesGrown >= cold.sessions.count && grown.statistics.filesRead == 0)
+            let uncached = try await RemoteSessions(host: host, locations: locations, cache: nil).listing()
+            #expect(grown.sessions.map(\.summary) == uncached.sessions.map(\.summary))
+        }
+    }
+
+    /// The byte file is replaced through a private file beside it: dropped before its commit (a
+    /// piece could not be written), it leaves the old file as it was and nothing beside it.
+    @Test func aReplacementDroppedBeforeItsCommitLeavesTheOldFileAndNoTemporaryFile() throws {
+        let sandbox = try SessionSandbox(place: .local)
+        defer { sandbox.remove() }
+        let folder = sandbox.cacheFile.deletingLastPathComponent().path
+        try SystemCall.makeDirectories(folder, mode: 0o700)
+        let path = folder + "/replaced"
+        try SystemCall.replaceFile(path, contents: Data("old".utf8))
+        do {
+            var file = try ReplacingFile(path: path)
+            try file.write(Array("new, never committed".utf8))
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        var file = try ReplacingFile(path: path)
+        try file.write(Array("first piece, ".utf8))
+        try file.write(Array("second piece".utf8))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old", "nothing shows before the commit")
+        try file.commit()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "first piece, second piece")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["replaced"])
+    }
+
     @Test func aByteFileMostlyUnusedIsWrittenAnewAndStillServesEveryEntry() async throws {
         let sandbox = try SessionSandbox(place: .local)
         defer { sandbox.remove() }

@@ -65,29 +65,32 @@ extension SessionListingCache {
         return (index, generation)
     }
 
-    /// Writes the byte file anew with a new generation: the header, then every entry's bytes.
+    /// Writes the byte file anew with a new generation: the header, then every entry's bytes,
+    /// ``compactionPiece`` bytes at a time.
     private func compacted(
         _ entries: [(CachedSession, CacheFileFormat.EntryBytes)]
     ) throws(SystemCallError) -> (index: [CachedSession], generation: UInt64) {
         let generation = UInt64.random(in: 1...UInt64.max)
-        var data = Data(CacheFileFormat.bytesHeader(generation: generation))
-        data.reserveCapacity(data.count + entries.reduce(0) { $0 + Self.length(of: $1.1) })
+        var file = try ReplacingFile(path: bytesURL.path)
+        var pending = CacheFileFormat.bytesHeader(generation: generation)
+        pending.reserveCapacity(compactionPiece * 2)
+        var written = 0
         var index: [CachedSession] = []
+        index.reserveCapacity(entries.count)
         for (entry, bytes) in entries {
             var entry = entry
-            entry.bytesOffset = data.count
-            Self.append(bytes, of: &entry, to: &data)
+            entry.bytesOffset = written + pending.count
+            Self.append(bytes, of: &entry, to: &pending)
             index.append(entry)
+            if pending.count >= compactionPiece {
+                try file.write(pending)
+                written += pending.count
+                pending.removeAll(keepingCapacity: true)
+            }
         }
-        try replace(bytesURL, with: data)
+        try file.write(pending)
+        try file.commit()
         return (index, generation)
-    }
-
-    private static func length(of bytes: CacheFileFormat.EntryBytes) -> Int {
-        switch bytes {
-        case .window(let window): window.storedCount
-        case .stored(let stored, _, _, _, _): stored.count
-        }
     }
 
     /// Appends an entry's bytes to `buffer` (copied once), with its lengths and checksum set from them.

@@ -20,6 +20,9 @@ public struct SessionListingCache: Sendable {
     public let fileURL: URL
     /// Unused bytes the byte file may hold beyond as many as are in use before it is compacted.
     package var compactionFloor = 1 << 22
+    /// How many bytes a compaction gathers before writing them: a cold listing of 4 GB stores
+    /// ~160 MB, never held whole.
+    package var compactionPiece = 1 << 20
 
     /// A cache stored in `fileURL`.
     public init(fileURL: URL) {
