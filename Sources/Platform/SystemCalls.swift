@@ -360,6 +360,17 @@ public enum SystemCall {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The local time now as ISO 8601 with the zone's offset (`2026-11-27T04:35:12+0000`), as
+    /// swift-log's `StreamLogHandler` stamps its lines; nil when the time cannot be broken down.
+    public static func localTimestamp() -> String? {
+        var now = time(nil)
+        var parts = tm()
+        guard localtime_r(&now, &parts) != nil else { return nil }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The paths matching a shell wildcard pattern, sorted; none when nothing matches. A failure's code is a `GLOB_` code.
     public static func glob(_ pattern: String) throws(SystemCallError) -> [String] {
         var result = glob_t()

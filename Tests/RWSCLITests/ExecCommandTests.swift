@@ -95,6 +95,9 @@ import Testing
             environment: ["RWS_TEST_PASSWORD": secret])
         #expect(outcome.status == 255)
         #expect(outcome.stderr.contains("trying authentication"))
+        let line = outcome.stderr.split(separator: "\n").first { $0.contains("trying authentication") } ?? ""
+        let stamped = String(line).prefixMatch(of: #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} /#) != nil
+        #expect(stamped, "stamped with the local time: \(line)")
         #expect(outcome.stderr.contains("method=password"))
         #expect(!outcome.stderr.contains(secret))
         #expect(!outcome.stdout.contains(secret))
