@@ -1,5 +1,4 @@
 import Foundation
-import Platform
 import SSHClient
 
 /// Copies local stdin to a remote command on a thread of its own (reads block), then closes its input.
@@ -21,15 +20,9 @@ final class StdinForwarder: Sendable {
         }
         let (chunks, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(4))
         let reader = Thread {
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            while true {
-                let count = try? buffer.withUnsafeMutableBytes { bytes throws(SystemCallError) in
-                    try SystemCall.read(STDIN_FILENO, into: bytes)
-                }
-                // The end, a failure, or a nonblocking stdin with nothing yet (nil) stops the copy, as before.
-                guard let count, count > 0 else { break }
+            Terminal.readToEnd(STDIN_FILENO) { piece in
                 // Wait for room instead of dropping: stdin must arrive whole.
-                while case .dropped = continuation.yield(Array(buffer[0..<count])) { Thread.sleep(forTimeInterval: 0.001) }
+                while case .dropped = continuation.yield(Array(piece)) { Thread.sleep(forTimeInterval: 0.001) }
             }
             continuation.finish()
         }

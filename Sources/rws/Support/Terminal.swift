@@ -25,15 +25,19 @@ enum Terminal {
     static func readStandardInput() -> [UInt8] {
         if let capture { return capture.standardInput }
         var bytes: [UInt8] = []
+        readToEnd(STDIN_FILENO) { bytes += $0 }
+        return bytes
+    }
+
+    /// Reads `fd` to its end (blocking), handing `consume` each piece as it arrives. A failure, or
+    /// a nonblocking descriptor with nothing yet, ends the reading as the end does.
+    static func readToEnd(_ fd: Int32, into consume: (ArraySlice<UInt8>) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while let count = try? buffer.withUnsafeMutableBytes({ bytes throws(SystemCallError) in
-            try SystemCall.read(STDIN_FILENO, into: bytes)
-        }),
+        while let count = try? buffer.withUnsafeMutableBytes({ bytes throws(SystemCallError) in try SystemCall.read(fd, into: bytes) }),
             count > 0
         {
-            bytes += buffer[0..<count]
+            consume(buffer[0..<count])
         }
-        return bytes
     }
 
     /// Whether `fd` is a terminal. A command run in-process has pipes for its standard streams,
