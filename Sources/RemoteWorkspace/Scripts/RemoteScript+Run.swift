@@ -117,7 +117,8 @@ extension RemoteScript {
         let boundary = SectionReader.makeBoundary()
         let remote = try start(on: host, [Argument.word(boundary)] + arguments, timeout: timeout)
         let (split, splitArrived) = AsyncStream<(sections: [OutputSection], marker: String)>.makeStream()
-        async let written: Void = remote.write(input)
+        // Nothing to write is not written: a script that ends at once has closed its input by then.
+        async let written: Void = input.isEmpty ? () : remote.write(input)
         async let read = Self.readSections(of: remote, boundary: boundary, marker: marker, split: splitArrived)
         var first: (sections: [OutputSection], marker: String)?
         for await part in split { first = part }
@@ -128,10 +129,13 @@ extension RemoteScript {
             throw RemoteSessionError.malformedOutput(step: step, reason: "the output ended before its \(marker) marker")
         }
         let value = try await body(first.sections, first.marker)
-        try await written
-        try await remote.closeInput()
+        // A script that failed before it read its input says why, not the write it refused.
+        var writeFailure: (any Error)?
+        do { try await written } catch { writeFailure = error }
+        if writeFailure == nil { try await remote.closeInput() }
         let (rest, bytes, stderr) = try await read
         try check(CommandResult(stdout: [], stderr: stderr, status: try await remote.exitStatus()))
+        if let writeFailure { throw writeFailure }
         guard rest.last?.header == "end" else {
             throw RemoteSessionError.malformedOutput(step: step, reason: "the output ended before its end marker")
         }
