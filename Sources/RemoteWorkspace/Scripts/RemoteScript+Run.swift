@@ -129,10 +129,11 @@ extension RemoteScript {
             throw RemoteSessionError.malformedOutput(step: step, reason: "the output ended before its \(marker) marker")
         }
         let value = try await body(first.sections, first.marker)
-        // A script that failed before it read its input says why, not the write it refused.
+        // A script that failed before it read its input says why, not the write it refused; its
+        // input is closed all the same, so that a script still waiting for its end is not left waiting.
         var writeFailure: (any Error)?
         do { try await written } catch { writeFailure = error }
-        if writeFailure == nil { try await remote.closeInput() }
+        do { try await remote.closeInput() } catch { if writeFailure == nil { throw error } }
         let (rest, bytes, stderr) = try await read
         try check(CommandResult(stdout: [], stderr: stderr, status: try await remote.exitStatus()))
         if let writeFailure { throw writeFailure }
