@@ -8,7 +8,8 @@ import Testing
 /// A sectioned script read in two parts: the caller gets the sections before a marker while the
 /// script still runs, the rest after, and a failure on either side stops the script.
 @Suite struct SplitSectionsTests {
-    /// Prints a section, then (but for `fail`) the marker, then waits as `mode` says, then the rest.
+    /// Prints a section, then (but for `fail`) the marker, then waits or quits as `mode` says,
+    /// then the rest. It never reads its input.
     static let script = RemoteScript(
         step: "testing a split",
         body: #"""
@@ -19,6 +20,7 @@ import Testing
             case $mode in
               wait) while [ ! -e "$f" ]; do sleep 0.05; done ;;
               hang) sleep 300 ;;
+              quit) echo 'gave up' >&2; exit 4 ;;
             esac
             printf '\n%s counts 1\nlater\n' "$b"
             printf '\n%s end\n' "$b"
@@ -74,6 +76,25 @@ import Testing
             return
         }
         #expect(status.contains("3") && stderr.contains("no such folder"), "\(status) \(stderr)")
+    }
+
+    /// A script that fails without reading the input it was given (more than any pipe holds, so
+    /// that writing it fails once the script is gone) reports its own failure, not the write's.
+    @Test(arguments: ScriptPlace.localAndDefault)
+    func aScriptThatFailsWithoutReadingItsInputReportsItsOwnFailure(place: ScriptPlace) async throws {
+        let input = [UInt8](repeating: UInt8(ascii: "x"), count: 4 << 20)
+        let error = await #expect(throws: RemoteSessionError.self) {
+            try await place.withHost { host in
+                try await Self.script.sections(on: host, [.path("/nonexistent"), .word("quit")], input: input, splitAt: "counting") {
+                    first, _ in first
+                }
+            }
+        }
+        guard case .remoteCommandFailed(_, let status, let stderr) = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
+        #expect(status.contains("4") && stderr.contains("gave up"), "\(status) \(stderr)")
     }
 
     @Test(arguments: ScriptPlace.localAndDefault)
