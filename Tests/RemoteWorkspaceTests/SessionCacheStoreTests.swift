@@ -52,9 +52,10 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") } == [])
     }
 
-    /// A compaction writes the byte file a piece at a time (a megabyte): from a file of many
-    /// pieces, entries cut by their edges, every session's kept bytes are read back intact: each
-    /// grown file is summarised from them and its appended bytes, as a listing without a cache does.
+    /// A compaction writes the byte file a piece at a time (a megabyte; 10 kB here, so that the
+    /// corpus fills many): every session's kept bytes are read back intact from where the index
+    /// says, and each grown file is summarised from them and its appended bytes as a listing
+    /// without a cache summarises the whole file.
     @Test func aByteFileWrittenInManyPiecesKeepsEveryEntrysBytes() async throws {
         let sandbox = try SessionSandbox(place: .local)
         defer { sandbox.remove() }
