@@ -64,17 +64,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.localAndDefault)
     func aScriptThatFailsBeforeItsMarkerReportsItsOwnFailure(place: ScriptPlace) async throws {
-        let error = await #expect(throws: RemoteSessionError.self) {
-            try await place.withHost { host in
-                try await Self.script.sections(on: host, [.path("/nonexistent"), .word("fail")], input: [], splitAt: "counting") {
-                    first, _ in first
-                }
-            }
-        }
-        guard case .remoteCommandFailed(_, let status, let stderr) = error else {
-            Issue.record("got \(String(describing: error))")
-            return
-        }
+        guard let (status, stderr) = await Self.reportedFailure(mode: "fail", on: place) else { return }
         #expect(status.contains("3") && stderr.contains("no such folder"), "\(status) \(stderr)")
     }
 
@@ -83,18 +73,25 @@ import Testing
     @Test(arguments: ScriptPlace.localAndDefault)
     func aScriptThatFailsWithoutReadingItsInputReportsItsOwnFailure(place: ScriptPlace) async throws {
         let input = [UInt8](repeating: UInt8(ascii: "x"), count: 4 << 20)
+        guard let (status, stderr) = await Self.reportedFailure(mode: "quit", input: input, on: place) else { return }
+        #expect(status.contains("4") && stderr.contains("gave up"), "\(status) \(stderr)")
+    }
+
+    /// The status and stderr of the failure the script reports when run in `mode` with `input`;
+    /// nil (an issue recorded) when it fails otherwise or not at all.
+    private static func reportedFailure(mode: String, input: [UInt8] = [], on place: ScriptPlace) async -> (String, String)? {
         let error = await #expect(throws: RemoteSessionError.self) {
             try await place.withHost { host in
-                try await Self.script.sections(on: host, [.path("/nonexistent"), .word("quit")], input: input, splitAt: "counting") {
+                try await script.sections(on: host, [.path("/nonexistent"), .word(mode)], input: input, splitAt: "counting") {
                     first, _ in first
                 }
             }
         }
         guard case .remoteCommandFailed(_, let status, let stderr) = error else {
             Issue.record("got \(String(describing: error))")
-            return
+            return nil
         }
-        #expect(status.contains("4") && stderr.contains("gave up"), "\(status) \(stderr)")
+        return (status, stderr)
     }
 
     @Test(arguments: ScriptPlace.localAndDefault)
