@@ -35,9 +35,9 @@ enum ForwardingBenchmark {
             print("| route (loopback) | 200 MB p50 s | MB/s | round trip p50 ms | p99 | max | new connection p50 ms | p99 | max |")
             print("|---|---|---|---|---|---|---|---|---|")
             for (name, sourcePort, echoPort) in routes {
-                let downloads = try await EchoServer.onThread { try (0..<runs).map { _ in try timeDownload(port: sourcePort) } }.sorted()
-                let trips = try await EchoServer.onThread { try timeRoundTrips(port: echoPort) }
-                let connects = try await EchoServer.onThread { try (0..<connections).map { _ in try timeNewConnection(port: echoPort) } }
+                let downloads = try await Blocking.onThread { try (0..<runs).map { _ in try timeDownload(port: sourcePort) } }.sorted()
+                let trips = try await Blocking.onThread { try timeRoundTrips(port: echoPort) }
+                let connects = try await Blocking.onThread { try (0..<connections).map { _ in try timeNewConnection(port: echoPort) } }
                 let median = downloads[downloads.count / 2]
                 print(
                     String(format: "| %@ | %.2f | %.0f | ", name, median, Double(size) / median / 1e6) + summary(trips) + " | "

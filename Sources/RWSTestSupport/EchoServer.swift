@@ -78,12 +78,4 @@ public final class EchoServer: Sendable {
         _ = try? SystemCall.shutdown(fd, Int32(SHUT_RDWR))
         return received
     }
-
-    /// Runs `body` on a thread of its own, so blocking socket calls never hold a thread of the
-    /// concurrency pool.
-    public static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-        }
-    }
 }

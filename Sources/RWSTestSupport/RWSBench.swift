@@ -19,18 +19,7 @@ public enum RWSBench {
         guard FileManager.default.isExecutableFile(atPath: bench) else {
             throw TestServerError.commandFailed("\(bench) is missing: build the tests with `swift build --build-tests`, which builds it")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bench)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let log = Task { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: stdout, log: await log.value)
+        let ended = try Spawn.capture(bench, arguments, environment: environment)
+        return Outcome(status: ended.status, stdout: Data(ended.output), log: ended.stderr)
     }
 }

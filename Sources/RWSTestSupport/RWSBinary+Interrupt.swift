@@ -10,30 +10,38 @@ extension RWSBinary {
     public static func interrupted(
         _ arguments: [String], home: String, after marker: String, signal: Int32 = SIGINT,
         within limit: Duration = .seconds(10)
-    ) throws -> Outcome {
-        try run(arguments, home: home, after: marker, within: limit) { child in try SystemCall.kill(child, signal) }
+    ) async throws -> Outcome {
+        try await run(arguments, home: home, after: marker, within: limit) { child in try SystemCall.kill(child, signal) }
     }
 
     /// Runs `rws` with `arguments`, calls `action` with its PID once its stdout shows `marker`
     /// (unless it exited first), waits for its end, and returns what it printed and how it exited.
     public static func run(
         _ arguments: [String], home: String, after marker: String, within limit: Duration = .seconds(10),
-        _ action: (pid_t) throws -> Void
-    ) throws -> Outcome {
-        try run(arguments, home: home, until: { $0.contains(marker) }, within: limit, action)
+        _ action: @escaping @Sendable (pid_t) throws -> Void
+    ) async throws -> Outcome {
+        try await run(arguments, home: home, until: { $0.contains(marker) }, within: limit, action)
     }
 
     /// Runs `rws` with `arguments`, calls `action` with its PID once `ready` holds for what its
     /// stdout shows so far (unless it exited first, or `limit` passed), waits for its end, and
-    /// returns what it printed and how it exited.
+    /// returns what it printed and how it exited. The waiting is on a thread of its own (``Blocking``).
     public static func run(
-        _ arguments: [String], home: String, until ready: (_ stdout: String) -> Bool, within limit: Duration = .seconds(10),
+        _ arguments: [String], home: String, until ready: @escaping @Sendable (_ stdout: String) -> Bool,
+        within limit: Duration = .seconds(10), _ action: @escaping @Sendable (pid_t) throws -> Void
+    ) async throws -> Outcome {
+        let path = path
+        return try await Blocking.onThread { try runBlocking(path, arguments, home: home, until: ready, within: limit, action) }
+    }
+
+    private static func runBlocking(
+        _ path: String, _ arguments: [String], home: String, until ready: (_ stdout: String) -> Bool, within limit: Duration,
         _ action: (pid_t) throws -> Void
     ) throws -> Outcome {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("rws-int-\(UUID().uuidString.prefix(8))").path
         let outPath = base + ".out", errPath = base + ".err"
         defer { for path in [outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }
-        let environment = ["HOME=\(home)", "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"]
+        let environment = cleanEnvironment(home: home).map { "\($0.key)=\($0.value)" }
         let child = try Spawn.start(path, arguments, environment: environment, stdoutPath: outPath, stderrPath: errPath)
         let deadline = ContinuousClock.now + limit
         var status: Int32 = 0
@@ -46,12 +54,10 @@ extension RWSBinary {
         }
         if !exited {
             try action(child)
-            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+            status = Spawn.wait(for: child)
         }
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        // WIFEXITED ? WEXITSTATUS : 128 + WTERMSIG, spelled out because the C macros are not imported.
-        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
-        return Outcome(stdout: stdout, stderr: stderr, status: code, killedBy: status & 0x7F == 0 ? nil : status & 0x7F)
+        return Outcome(stdout: stdout, stderr: stderr, status: Spawn.exitCode(status), killedBy: Spawn.signal(status))
     }
 }

@@ -22,33 +22,31 @@ public enum RWSBinary {
     }
 
     /// Runs `rws` with `arguments`, `stdin` as its input, and `environment` added to a clean one
-    /// whose HOME is `home` (never the real home).
+    /// whose HOME is `home` (never the real home). The wait is on a thread of its own
+    /// (``Blocking``), so tests running beside it go on.
     public static func run(
         _ arguments: [String], stdin: String = "", home: String,
         environment: [String: String] = [:]
+    ) async throws -> Outcome {
+        try await Blocking.onThread { try runToEnd(arguments, stdin: stdin, home: home, environment: environment) }
+    }
+
+    /// ``run(_:stdin:home:environment:)`` on the calling thread, for where nothing can wait (a
+    /// `defer`): it blocks that thread until `rws` ends.
+    public static func runToEnd(
+        _ arguments: [String], stdin: String = "", home: String, environment: [String: String] = [:]
     ) throws -> Outcome {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw TestServerError.commandFailed("\(path) is missing: build the tests with `swift build --build-tests`, which builds it")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        var env = ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"]
-        env.merge(environment) { $1 }
-        process.environment = env
-        let output = Pipe(), errors = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-            status: process.terminationStatus)
+        let ended = try Spawn.capture(
+            path, arguments, environment: cleanEnvironment(home: home, adding: environment), stdin: Array(stdin.utf8))
+        return Outcome(stdout: ended.stdout, stderr: ended.stderr, status: ended.status, killedBy: ended.signal)
+    }
+
+    /// The clean environment `rws` runs in: `HOME` is `home`, then `extra`.
+    static func cleanEnvironment(home: String, adding extra: [String: String] = [:]) -> [String: String] {
+        ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"].merging(extra) { $1 }
     }
 }
 

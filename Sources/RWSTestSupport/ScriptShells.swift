@@ -88,36 +88,10 @@ package enum ScriptShells {
         _ program: String, _ arguments: [String], input: [UInt8] = [], directory: String,
         environment: [String: String] = [:], timeout: Duration = .seconds(30)
     ) throws -> Run {
-        let files = FileManager.default.temporaryDirectory.appendingPathComponent("rws-script-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: files) }
-        let (stdin, stdout, stderr) = (
-            files.appendingPathComponent("in"), files.appendingPathComponent("out"), files.appendingPathComponent("err")
-        )
-        try Data(input).write(to: stdin)
-        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        if !environment.isEmpty { process.environment = environment }
-        process.standardInput = try FileHandle(forReadingFrom: stdin)
-        process.standardOutput = try FileHandle(forWritingTo: stdout)
-        process.standardError = try FileHandle(forWritingTo: stderr)
-        try process.run()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning {
-            // The whole process group: the process leads one.
-            kill(-process.processIdentifier, SIGKILL)
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return Run(
-            status: status, stdout: Array(try Data(contentsOf: stdout)),
-            stderr: String(decoding: try Data(contentsOf: stderr), as: UTF8.self))
+        let ended = try Spawn.capture(
+            program, arguments, environment: environment.isEmpty ? ProcessInfo.processInfo.environment : environment,
+            directory: directory, stdin: input, timeout: timeout)
+        return Run(status: ended.status, stdout: ended.output, stderr: ended.stderr)
     }
 
     /// What does not match between the scripts' `exit N` commands and their declared statuses: a

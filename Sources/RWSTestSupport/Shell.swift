@@ -8,25 +8,12 @@ public enum Shell {
         _ executable: String, _ arguments: [String], allowFailure: Bool = false,
         environment: [String: String]? = nil
     ) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus != 0, !allowFailure {
+        let ended = try Spawn.capture(executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment)
+        if ended.status != 0, !allowFailure {
             throw TestServerError.commandFailed(
-                "\(executable) \(arguments.joined(separator: " ")) "
-                    + "exited \(process.terminationStatus): \(String(decoding: errData, as: UTF8.self))")
+                "\(executable) \(arguments.joined(separator: " ")) exited \(ended.status): \(ended.stderr)")
         }
-        return String(decoding: outData, as: UTF8.self)
+        return ended.stdout
     }
 
     /// Runs `script` with /bin/sh.

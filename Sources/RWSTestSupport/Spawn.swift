@@ -1,7 +1,8 @@
 import Foundation
 import Platform
 
-/// Runs a short program with `posix_spawn` and waits for it, for programs that daemonize.
+/// Runs programs with `posix_spawn` and waits for them: the one way the test support starts a
+/// program it waits for.
 ///
 /// Foundation's `Process` can miss the exit of a child whose own child lives on (tmux's client
 /// forking its server), and children spawned from a test thread inherit its blocked signals.
@@ -11,32 +12,96 @@ public enum Spawn {
     /// Throws when it exits non-zero.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> String {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("rws-spawn-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let child = try start(
-            executable, arguments, environment: environment.map { "\($0.key)=\($0.value)" },
-            stdoutPath: outputPath, stderrPath: nil)
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0, errno == EINTR {}
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        // WIFEXITED && WEXITSTATUS == 0, spelled out because the C macros are not imported.
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
-            throw TestServerError.commandFailed("\(executable) \(arguments.joined(separator: " ")) failed (\(status)): \(output)")
+        let ended = try capture(executable, arguments, environment: environment, mergingErrors: true)
+        guard ended.status == 0 else {
+            throw TestServerError.commandFailed(
+                "\(executable) \(arguments.joined(separator: " ")) failed (\(ended.status)): \(ended.stdout)")
         }
-        return output
+        return ended.stdout
     }
 
-    /// Starts `executable` with stdin from /dev/null, stdout to `stdoutPath` and stderr to
-    /// `stderrPath` (nil: the same file), an empty signal mask and default handlers; returns its
+    /// How a program ended and what it printed.
+    public struct Ended: Sendable {
+        /// The bytes of standard output (with standard error when merged).
+        public var output: [UInt8]
+        /// The bytes of standard error (none when merged into `output`).
+        public var errors: [UInt8]
+        /// Standard output as text.
+        public var stdout: String { String(decoding: output, as: UTF8.self) }
+        /// Standard error as text.
+        public var stderr: String { String(decoding: errors, as: UTF8.self) }
+        /// The exit status, or 128 + N when signal N ended it.
+        public var status: Int32
+        /// The signal that ended it, when one did.
+        public var signal: Int32?
+    }
+
+    /// Runs `executable` to its end with `stdin` as its input and `environment` as its whole
+    /// environment, and returns what it printed.
+    ///
+    /// Input and output are files, not pipes: a child that leaves a grandchild behind holding
+    /// them (a daemon, a server it started) cannot make the wait hang, and nothing waits for a
+    /// pipe's buffer. It reaps only its own child, unlike Foundation's `Process`, whose reaping
+    /// makes every `Process` wait for the longest-running one: tests can run side by side.
+    public static func capture(
+        _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
+        stdin: [UInt8] = [], mergingErrors: Bool = false, timeout: Duration? = nil
+    ) throws -> Ended {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("rws-spawn-\(UUID().uuidString)").path
+        let (inPath, outPath, errPath) = (base + ".in", base + ".out", base + ".err")
+        defer { for path in [inPath, outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }
+        try Data(stdin).write(to: URL(fileURLWithPath: inPath))
+        let child = try start(
+            executable, arguments, environment: environment.map { "\($0.key)=\($0.value)" },
+            directory: directory, stdinPath: inPath, stdoutPath: outPath, stderrPath: mergingErrors ? nil : errPath)
+        let status = wait(for: child, killingGroupAfter: timeout)
+        let read = { (path: String) in Array((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()) }
+        return Ended(output: read(outPath), errors: mergingErrors ? [] : read(errPath), status: exitCode(status), signal: signal(status))
+    }
+
+    /// Waits for `child` to end and returns its raw wait status; after `timeout` (if given) kills
+    /// the process group it leads first.
+    public static func wait(for child: pid_t, killingGroupAfter timeout: Duration? = nil) -> Int32 {
+        var status: Int32 = 0
+        if let timeout {
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                let reaped = waitpid(child, &status, WNOHANG)
+                if reaped == child || (reaped < 0 && errno != EINTR) { return status }
+                if ContinuousClock.now >= deadline {
+                    try? SystemCall.kill(-child, SIGKILL)
+                    break
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        return status
+    }
+
+    /// The shell's number for a wait status: the exit status, or 128 + the signal that ended it
+    /// (WIFEXITED ? WEXITSTATUS : 128 + WTERMSIG, spelled out because the C macros are not imported).
+    public static func exitCode(_ status: Int32) -> Int32 {
+        status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
+    }
+
+    /// The signal a wait status says ended the program, if one did.
+    public static func signal(_ status: Int32) -> Int32? {
+        status & 0x7F == 0 ? nil : status & 0x7F
+    }
+
+    /// Starts `executable` in `directory` (nil: this one) with stdin from `stdinPath`, stdout to
+    /// `stdoutPath` and stderr to `stderrPath` (nil: the same file), an empty signal mask, default
+    /// handlers and a process group of its own (so the whole group can be stopped); returns its
     /// PID for the caller to wait for.
     public static func start(
-        _ executable: String, _ arguments: [String], environment: [String],
-        stdoutPath: String, stderrPath: String?
+        _ executable: String, _ arguments: [String], environment: [String], directory: String? = nil,
+        stdinPath: String = "/dev/null", stdoutPath: String, stderrPath: String?
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         if let stderrPath {
             posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -51,7 +116,10 @@ public enum Spawn {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        // glibc's posix_spawn_file_actions_addchdir_np is not imported: `env -C` changes directory.
+        let (executable, arguments) = directory.map { ("/usr/bin/env", ["-C", $0, executable] + arguments) } ?? (executable, arguments)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }

@@ -255,13 +255,13 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test(arguments: ServerKind.allCases, [(SIGTERM, 143), (SIGHUP, 129)] as [(Int32, Int32)])
-    func sigtermOrSighupStopsClaudeCodeAndExits128PlusTheSignal(kind: ServerKind, ending: (Int32, Int32)) throws {
+    func sigtermOrSighupStopsClaudeCodeAndExits128PlusTheSignal(kind: ServerKind, ending: (Int32, Int32)) async throws {
         let (signal, status) = ending
         let box = try AskBox(
             turns: [["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]],
             kind: kind)
         defer { box.stop() }
-        let outcome = try RWSBinary.interrupted(
+        let outcome = try await RWSBinary.interrupted(
             ["ask"] + box.server.rwsFlags + ["app", "Talk", "--permission-mode", "plan"], home: box.home, after: "slow slow",
             signal: signal, within: .seconds(20))
         #expect(outcome.status == status, "\(outcome.stderr)")

@@ -12,13 +12,13 @@ import Testing
     static func folder(_ box: AskBox) -> String { box.server.remoteHome + "/.rws/conversations" }
 
     /// Waits, blocking (these tests are synchronous), until `condition` holds or `limit` passes.
-    static func wait(within limit: Duration = .seconds(20), until condition: () throws -> Bool) rethrows -> Bool {
+    static func wait(within limit: Duration = .seconds(20), until condition: () async throws -> Bool) async rethrows -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
+            if try await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(100))
         }
-        return try condition()
+        return try await condition()
     }
 
     /// A model turn that says "Running it." and calls Bash with `command`.
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aCutLinkLeavesTheTurnRunningAndRwsShowsTheRestOnce(kind: ServerKind) throws {
+    func aCutLinkLeavesTheTurnRunningAndRwsShowsTheRestOnce(kind: ServerKind) async throws {
         let tool = "until [ -e go ]; do sleep 0.2; done; echo done > tool-ran.txt"
         let box = try AskBox(turns: [Self.bash(tool), ["blocks": [["type": "text", "text": "The tool finished."]]]], kind: kind)
         defer { box.stop() }
@@ -44,8 +44,9 @@ import Testing
         defer { proxy.stop() }
         let arguments =
             ["ask"] + (try box.server.rwsFlags(through: proxy)) + ["--persist", "app", "Run it", "--permission-mode", "bypassPermissions"]
-        let outcome = try RWSBinary.run(arguments, home: box.home, until: { $0.contains("Running it.") }, within: .seconds(60)) { _ in
-            _ = Self.wait { Self.running(box, "sleep 0.2") }
+        let outcome = try await RWSBinary.run(arguments, home: box.home, until: { $0.contains("Running it.") }, within: .seconds(60)) { _ in
+            let deadline = ContinuousClock.now + .seconds(20)  // on rws's waiting thread: it may block
+            while !Self.running(box, "sleep 0.2"), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.1) }
             proxy.cutAll()
             _ = FileManager.default.createFile(atPath: box.project + "/go", contents: nil)
         }
@@ -56,23 +57,24 @@ import Testing
         #expect(outcome.stderr.contains("link lost") && outcome.stderr.contains("reattached"), "\(outcome.stderr)")
         #expect(outcome.stderr.components(separatedBy: "⏺ Bash").count == 2, "\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: box.project + "/tool-ran.txt"))
-        #expect(Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
-        #expect(try Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
+        #expect(await Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
+        #expect(try await Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
     }
 
     @Test func aClientThatDiesLeavesTheConversationToAttachFromAnotherProcess() async throws {
         let words = (1...30).map { "w\($0) " }.joined()
         let box = try AskBox(turns: [["blocks": [["type": "text", "text": words, "chunks": 30]], "chunk_delay": 0.15]])
         defer { box.stop() }
-        let first = try RWSBinary.run(
+        let first = try await RWSBinary.run(
             ["ask"] + box.server.rwsFlags + ["--persist", "app", "Count", "--permission-mode", "default"], home: box.home,
             until: { $0.contains("w3 ") }, within: .seconds(60)
         ) { pid in try SystemCall.kill(pid, SIGKILL) }
         #expect(first.killedBy == SIGKILL)
         let id = try #require(first.stderr.firstMatch(of: /rws ask --attach ([0-9a-f]{8})/)?.1).description
         #expect(
-            try Self.wait {
-                try RWSBinary.run(["ask"] + box.server.rwsFlags + ["--list-detached"], home: box.home).stdout.hasPrefix(id + "\tdetached\t")
+            try await Self.wait {
+                try await RWSBinary.run(["ask"] + box.server.rwsFlags + ["--list-detached"], home: box.home).stdout.hasPrefix(
+                    id + "\tdetached\t")
             })
         let sessions = await box.rws(["sessions"])
         #expect(sessions.stdout.split(separator: "\n").filter { $0.contains("  detached  ") }.count == 1, "\(sessions.stdout)")
@@ -81,7 +83,7 @@ import Testing
         let attached = await box.rws(["ask", "--attach", id])
         #expect(attached.status == 0, "\(attached.stderr)")
         #expect(attached.stdout == words + "\n", "\(attached.stdout)")
-        #expect(Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
+        #expect(await Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
         let after = await box.rws(["ask", "--list-detached", "--json"])
         #expect(after.status == 0 && after.stdout == "[]\n", "\(after)")
     }
@@ -89,7 +91,7 @@ import Testing
     @Test func stopEndsADetachedConversationWhoseToolIgnoresTerminationAndChecksTheBox() async throws {
         let box = try AskBox(turns: [Self.bash("trap '' TERM HUP; tail -f /dev/null")])
         defer { box.stop() }
-        let first = try RWSBinary.run(
+        let first = try await RWSBinary.run(
             ["ask"] + box.server.rwsFlags + ["--persist", "app", "Wait", "--permission-mode", "bypassPermissions"], home: box.home,
             until: { _ in Self.running(box, "tail -f /dev/null") }, within: .seconds(60)
         ) { pid in try SystemCall.kill(pid, SIGKILL) }
@@ -98,7 +100,7 @@ import Testing
         #expect(stopped.status == 0, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("stopped conversation \(id)"))
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
-        #expect(try Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
+        #expect(try await Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
         let again = await box.rws(["ask", "--stop", id])
         #expect(again.status == 1 && again.stderr.contains("no detached conversation \(id) runs on the box"), "\(again.stderr)")
     }
@@ -111,14 +113,14 @@ import Testing
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.first?.wholeMatch(of: /\{"type":"detached","conversation_id":"[0-9a-f]{8}"\}/) != nil, "\(outcome.stdout)")
         #expect(lines.last?.contains("\"type\":\"result\"") == true, "\(outcome.stdout)")
-        #expect(Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
+        #expect(await Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
         #expect(try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty)
     }
 
-    @Test func ctrlCTwiceStopsTheDetachedConversationOnTheBox() throws {
+    @Test func ctrlCTwiceStopsTheDetachedConversationOnTheBox() async throws {
         let box = try AskBox(turns: [Self.bash("trap '' INT TERM HUP; tail -f /dev/null")])
         defer { box.stop() }
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["ask"] + box.server.rwsFlags + ["--persist", "app", "Wait", "--permission-mode", "bypassPermissions"], home: box.home,
             until: { _ in Self.running(box, "tail -f /dev/null") }, within: .seconds(60)
         ) { pid in
@@ -129,7 +131,7 @@ import Testing
         #expect(outcome.status == 130, "\(outcome.stderr)")
         let left = ClaudeCodeCLI.processes(in: box.project)
         #expect(left.isEmpty, "\(outcome.stderr) \(left.map(\.command).joined(separator: "\n").suffix(300))")
-        #expect(try Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
+        #expect(try await Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
     }
 
     @Test func misusedDetachedFlagsAreRefusedBeforeConnecting() async throws {

@@ -39,7 +39,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: claude + "/settings.json"))
     }
 
-    @Test func watchWithoutTheHooksInfersEventsFromTheSessionFilesAndSaysSo() throws {
+    @Test func watchWithoutTheHooksInfersEventsFromTheSessionFilesAndSaysSo() async throws {
         let server = try SharedTestServer.get(.default)
         let claude = try claudeFolder(server)
         defer { try? FileManager.default.removeItem(atPath: claude) }
@@ -66,7 +66,7 @@ import Testing
                 try? handle.close()
             }
         }
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["watch", "--json"] + server.rwsFlags + ["--claude-dir", claude], home: home, until: { $0.contains("finished") },
             within: .seconds(30)
         ) { child in try SystemCall.kill(child, SIGINT) }
@@ -78,12 +78,12 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func watchPrintsEachEventAsJSONRunsTheExecCommandAndEndsOnCtrlC(kind: ServerKind) throws {
+    func watchPrintsEachEventAsJSONRunsTheExecCommandAndEndsOnCtrlC(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let claude = try claudeFolder(server)
         defer { try? FileManager.default.removeItem(atPath: claude) }
         let flags = server.rwsFlags + ["--claude-dir", claude]
-        #expect(try RWSBinary.run(["hooks", "install"] + flags, home: home).status == 0)
+        #expect(try await RWSBinary.run(["hooks", "install"] + flags, home: home).status == 0)
         let execLog = claude + "/exec.log"
         let hook = claude + "/rws/hook.sh"
         // Claude Code's side: once the watch holds the lease, two sessions report.
@@ -98,7 +98,7 @@ import Testing
                 _ = try? ScriptShells.execute("/bin/sh", [hook, claude + "/rws"], input: Array(payload.utf8), directory: claude)
             }
         }
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["watch", "--json", "--exec", "printf '%s|%s\\n' \"$RWS_EVENT\" \"$RWS_SUMMARY\" >> '\(execLog)'"] + flags, home: home,
             until: { $0.split(separator: "\n").count >= 2 }, within: .seconds(30)
         ) { child in
@@ -156,14 +156,16 @@ import Testing
         #expect(settings["env"]?["ANTHROPIC_BASE_URL"] != nil && settings["hooks"]?["Stop"] != nil)
         let lease = box.server.remoteHome + "/.claude/rws/lease"
         let asked = HookRun()
-        DispatchQueue.global().async {
-            let deadline = Date().addingTimeInterval(20)
-            while !FileManager.default.fileExists(atPath: lease), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            let outcome = try? RWSBinary.run(
+        Task {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !FileManager.default.fileExists(atPath: lease), ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            let outcome = try? await RWSBinary.run(
                 ["ask"] + box.server.rwsFlags + ["--permission-mode", "default", "app", "What is here?"], home: box.home)
             asked.output.withLock { $0 = outcome.map { "\($0.status) \($0.stdout)" } ?? "rws ask did not run" }
         }
-        let watch = try RWSBinary.run(
+        let watch = try await RWSBinary.run(
             ["watch", "--json", "--no-answer"] + box.server.rwsFlags, home: box.home, until: { $0.contains("\"finished\"") },
             within: .seconds(60)
         ) { child in try SystemCall.kill(child, SIGINT) }

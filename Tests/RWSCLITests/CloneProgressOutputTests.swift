@@ -25,10 +25,10 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func onAPipeEachFinishedPhaseIsOneLine(kind: ServerKind) throws {
+    func onAPipeEachFinishedPhaseIsOneLine(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let (source, flags) = try repository(server)
-        let cloned = try RWSBinary.run(["clone", source, "--name", "app", "--json"] + flags, home: home)
+        let cloned = try await RWSBinary.run(["clone", source, "--name", "app", "--json"] + flags, home: home)
         #expect(cloned.status == 0, "\(cloned.stderr)")
         #expect(!cloned.stderr.contains("\r") && !cloned.stderr.contains("\u{1B}"))
         let lines = cloned.stderr.split(separator: "\n").map(String.init)

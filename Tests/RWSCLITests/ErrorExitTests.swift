@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct ErrorExitTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
 
-    @Test func everyConnectedCommandFailingOnTheBoxExitsWithItsCodeAndNoCrash() throws {
+    @Test func everyConnectedCommandFailingOnTheBoxExitsWithItsCodeAndNoCrash() async throws {
         let server = try SharedTestServer.get()
         let missing = "missing-\(UUID().uuidString.prefix(8))"
         let failures: [(arguments: [String], status: Int32)] = [
@@ -23,7 +23,8 @@ import Testing
         // Each several times: the crash this guards against came about one run in three.
         for _ in 0..<3 {
             for failure in failures {
-                let outcome = try RWSBinary.run([failure.arguments[0]] + server.rwsFlags + Array(failure.arguments.dropFirst()), home: home)
+                let outcome = try await RWSBinary.run(
+                    [failure.arguments[0]] + server.rwsFlags + Array(failure.arguments.dropFirst()), home: home)
                 #expect(outcome.status == failure.status, "\(failure.arguments): \(outcome.status) \(outcome.stderr)")
                 let lastLine = outcome.stderr.split(separator: "\n").last.map(String.init) ?? ""
                 #expect(lastLine.hasPrefix("rws: "), "\(failure.arguments): \(outcome.stderr)")

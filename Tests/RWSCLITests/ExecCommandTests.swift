@@ -22,7 +22,7 @@ import Testing
         var stdout = ""
         var status: Int32 = -1
         if spawned {
-            let outcome = try RWSBinary.run(arguments, stdin: "shout\n", home: home)
+            let outcome = try await RWSBinary.run(arguments, stdin: "shout\n", home: home)
             (stdout, status) = (outcome.stdout, outcome.status)
         } else {
             let outcome = await InProcessRWS.run(arguments, stdin: "shout\n", home: home)

@@ -17,10 +17,10 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aTimeoutExits124AndLeavesNoProcess(kind: ServerKind) throws {
+    func aTimeoutExits124AndLeavesNoProcess(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let first = unique(), second = unique()
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["exec"] + server.rwsFlags + ["--timeout", "2s", "--", "sleep \(first) & sleep \(second)"], home: home)
         #expect(outcome.status == 124)
         #expect(outcome.stderr.contains("timed out after 2s and was stopped"))
@@ -29,10 +29,10 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func ctrlCExits130AndLeavesNoProcess(kind: ServerKind) throws {
+    func ctrlCExits130AndLeavesNoProcess(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let first = unique(), second = unique()
-        let outcome = try RWSBinary.interrupted(
+        let outcome = try await RWSBinary.interrupted(
             ["exec"] + server.rwsFlags + ["--", "echo started; sleep \(first) & sleep \(second)"],
             home: home, after: "started\n")
         #expect(outcome.status == 130)
@@ -42,11 +42,11 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aStopThatLeavesAProcessExits125AndNamesIt(kind: ServerKind) throws {
+    func aStopThatLeavesAProcessExits125AndNamesIt(kind: ServerKind) async throws {
         let server = try TestSSHServer.withoutKillCapability(kind)
         defer { server.stop() }
         let seconds = unique()
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["exec"] + server.rwsFlags
                 + ["--timeout", "1s", "--", TestSSHServer.commandLeavingAnUnkillableChild(seconds)], home: home)
         let left = try Shell.run("/bin/ps", ["-eo", "pid=,args="]).split(separator: "\n")
@@ -59,11 +59,11 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aLoopThatForksFasterThanItIsKilledAndIgnoresTermIsStoppedAndChecked(kind: ServerKind) throws {
+    func aLoopThatForksFasterThanItIsKilledAndIgnoresTermIsStoppedAndChecked(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let seconds = unique()
         let loop = "trap '' TERM HUP; while :; do (trap '' TERM HUP; exec sleep \(seconds)) & done"
-        let outcome = try RWSBinary.run(["exec"] + server.rwsFlags + ["--timeout", "2s", "--", loop], home: home)
+        let outcome = try await RWSBinary.run(["exec"] + server.rwsFlags + ["--timeout", "2s", "--", loop], home: home)
         #expect(outcome.status == 124, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("timed out after 2s and was stopped"))
         #expect(!outcome.stderr.contains("could not be checked"))

@@ -65,10 +65,10 @@ import Testing
         #expect(echo.acceptedConnections == 2)
     }
 
-    @Test func reverseToAPortTakenOnTheBoxSaysTheBoxRefused() throws {
+    @Test func reverseToAPortTakenOnTheBoxSaysTheBoxRefused() async throws {
         let taken = try EchoServer()
         defer { taken.stop() }
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["forward"] + SharedTestServer.get().rwsFlags + ["-R", "\(taken.port):9"], home: NSTemporaryDirectory())
         #expect(outcome.status == 1 && outcome.stderr.contains("the box refused"), "\(outcome.status) \(outcome.stderr)")
     }
@@ -88,13 +88,13 @@ import Testing
         let echo = try EchoServer()  // the dev server the agent starts
         let line = try await Self.wait(for: "\t\(echo.port) (", in: { output(".out") })
         let local = try #require(line.firstMatch(of: /http:\/\/127\.0\.0\.1:([0-9]+)\t/).flatMap { Int($0.1) })
-        let back = try await EchoServer.onThread { try EchoServer.roundTrip(port: local, Array("auto".utf8)) }
+        let back = try await Blocking.onThread { try EchoServer.roundTrip(port: local, Array("auto".utf8)) }
         #expect(back == Array("auto".utf8))
         echo.stop()
         try await Self.wait(for: "\(echo.port) stopped listening", in: { output(".err") })
         #expect(throws: SystemCallError.self) { _ = try EchoServer.roundTrip(port: local, [1]) }
         try SystemCall.kill(child, SIGINT)
-        let status = try await EchoServer.onThread { () -> Int32? in
+        let status = try await Blocking.onThread { () -> Int32? in
             var status: Int32 = 0
             return waitpid(child, &status, 0) == child ? status : nil
         }
@@ -102,38 +102,36 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func portsListsAListenerWithItsProcessAsLinesAndAsJSON(kind: ServerKind) throws {
+    func portsListsAListenerWithItsProcessAsLinesAndAsJSON(kind: ServerKind) async throws {
         let echo = try EchoServer()
         defer { echo.stop() }
         let flags = try SharedTestServer.get(kind).rwsFlags
-        let lines = try RWSBinary.run(["ports"] + flags, home: NSTemporaryDirectory())
+        let lines = try await RWSBinary.run(["ports"] + flags, home: NSTemporaryDirectory())
         #expect(lines.status == 0)
         #expect(
             lines.stdout.contains("\n\(echo.port)\t127.0.0.1\t\(getpid())\t") || lines.stdout.hasPrefix("\(echo.port)\t"), "\(lines.stdout)"
         )
-        let json = try RWSBinary.run(["ports"] + flags + ["--json"], home: NSTemporaryDirectory())
+        let json = try await RWSBinary.run(["ports"] + flags + ["--json"], home: NSTemporaryDirectory())
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         let mine = try #require(rows.first { $0["port"] as? Int == echo.port })
         #expect(mine["address"] as? String == "127.0.0.1" && mine["pid"] as? Int == Int(getpid()))
     }
 
-    /// Runs rws on a thread until its first stdout line is `http://127.0.0.1:PORT`, then `action`
+    /// Runs rws until its first stdout line is `http://127.0.0.1:PORT`, then `action`
     /// with its PID and PORT; returns the outcome and the port.
     private static func runUntilURL(
         _ arguments: [String], home: String, _ action: @escaping @Sendable (pid_t, Int) throws -> Void
     ) async throws -> (RWSBinary.Outcome, Int?) {
-        try await EchoServer.onThread {
-            let port = Mutex<Int?>(nil)
-            let ready = { (stdout: String) -> Bool in
-                let found = stdout.firstMatch(of: /^http:\/\/127\.0\.0\.1:([0-9]+)\n/).flatMap { Int($0.1) }
-                port.withLock { $0 = found }
-                return found != nil
-            }
-            let outcome = try RWSBinary.run(arguments, home: home, until: ready, within: .seconds(20)) { child in
-                try action(child, try #require(port.withLock { $0 }))
-            }
-            return (outcome, port.withLock { $0 })
+        let port = Mutex<Int?>(nil)
+        let ready: @Sendable (String) -> Bool = { stdout in
+            let found = stdout.firstMatch(of: /^http:\/\/127\.0\.0\.1:([0-9]+)\n/).flatMap { Int($0.1) }
+            port.withLock { $0 = found }
+            return found != nil
         }
+        let outcome = try await RWSBinary.run(arguments, home: home, until: ready, within: .seconds(20)) { child in
+            try action(child, try #require(port.withLock { $0 }))
+        }
+        return (outcome, port.withLock { $0 })
     }
 
     /// Waits up to 15 s until `read()` contains `text`; returns the line holding it.
@@ -147,18 +145,19 @@ import Testing
         throw ScriptCase.Failure("never saw \(text.debugDescription); got: \(read())")
     }
 
-    @Test func aPortTakenHereIsAUsageErrorNamingIt() throws {
+    @Test func aPortTakenHereIsAUsageErrorNamingIt() async throws {
         let taken = try EchoServer()
         defer { taken.stop() }
-        let outcome = try RWSBinary.run(["forward"] + SharedTestServer.get().rwsFlags + ["\(taken.port):22"], home: NSTemporaryDirectory())
+        let outcome = try await RWSBinary.run(
+            ["forward"] + SharedTestServer.get().rwsFlags + ["\(taken.port):22"], home: NSTemporaryDirectory())
         #expect(
             outcome.status == 64 && outcome.stderr.contains("127.0.0.1:\(taken.port)") && outcome.stderr.contains("in use"),
             "\(outcome.stderr)")
     }
 
     @Test(arguments: [["3000", "--auto"], [], ["--auto", "--to", "db"], ["-R", "--auto"]])
-    func aPortOrAutoIsNeededAndAutoTakesNoTarget(arguments: [String]) throws {
-        let outcome = try RWSBinary.run(["forward", "--host", "127.0.0.1"] + arguments, home: NSTemporaryDirectory())
+    func aPortOrAutoIsNeededAndAutoTakesNoTarget(arguments: [String]) async throws {
+        let outcome = try await RWSBinary.run(["forward", "--host", "127.0.0.1"] + arguments, home: NSTemporaryDirectory())
         #expect(outcome.status == 64, "\(outcome.stderr)")
     }
 

@@ -63,7 +63,7 @@ import Testing
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-help-home").path
         for arguments in [["--help"], ["exec", "--hots", "box", "--", "true"]] {
             let inProcess = await InProcessRWS.run(arguments)
-            let spawned = try RWSBinary.run(arguments, home: home)
+            let spawned = try await RWSBinary.run(arguments, home: home)
             #expect(spawned.status == inProcess.status, "\(arguments)")
             #expect(spawned.stdout == inProcess.stdout, "\(arguments)")
             #expect(spawned.stderr == inProcess.stderr, "\(arguments)")

@@ -15,13 +15,13 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aCutLinkDoesNotExemptACommandFromItsTimeout(kind: ServerKind) throws {
+    func aCutLinkDoesNotExemptACommandFromItsTimeout(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let seconds = Int.random(in: 100_000...999_999)
         let started = ContinuousClock.now
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "4s", "--", "echo started; sleep \(seconds)"], home: home,
             after: "started\n", within: .seconds(20)
         ) { _ in proxy.cutAll() }
@@ -34,11 +34,11 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aTimeoutThatCannotReconnectSaysUnderWhichPIDTheCommandMayStillRun(kind: ServerKind) throws {
+    func aTimeoutThatCannotReconnectSaysUnderWhichPIDTheCommandMayStillRun(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let proxy = try FaultProxy(targetPort: server.port)
         let seconds = Int.random(in: 100_000...999_999)
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "3s", "--", "echo started; sleep \(seconds)"], home: home,
             after: "started\n", within: .seconds(20)
         ) { _ in proxy.stop() }
@@ -51,12 +51,12 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aCutLinkSaysTheCommandMayStillRunAndUnderWhichPID(kind: ServerKind) throws {
+    func aCutLinkSaysTheCommandMayStillRunAndUnderWhichPID(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let seconds = Int.random(in: 100_000...999_999)
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["exec"] + server.rwsFlags(through: proxy) + ["--", "echo started; sleep \(seconds)"], home: home, after: "started\n"
         ) { _ in proxy.cutAll() }
         #expect(outcome.status == 255)
@@ -70,12 +70,12 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aBlackHoledLinkSaysTheCommandMayStillRunAndUnderWhichPID(kind: ServerKind) throws {
+    func aBlackHoledLinkSaysTheCommandMayStillRunAndUnderWhichPID(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let seconds = Int.random(in: 100_000...999_999)
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["exec"] + server.rwsFlags(through: proxy) + ["--", "echo started; sleep \(seconds)"], home: home, after: "started\n",
             within: .seconds(20)
         ) { _ in proxy.setBlackHole(true) }
@@ -87,12 +87,12 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aBlackHoleDoesNotExemptACommandFromItsTimeout(kind: ServerKind) throws {
+    func aBlackHoleDoesNotExemptACommandFromItsTimeout(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let seconds = Int.random(in: 100_000...999_999)
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "50s", "--", "echo started; sleep \(seconds)"], home: home,
             after: "started\n", within: .seconds(20)
         ) { _ in

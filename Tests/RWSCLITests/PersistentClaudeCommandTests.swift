@@ -21,7 +21,7 @@ import Testing
         let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
         let name = "claude-t\(UUID().uuidString.prefix(6).lowercased())"
-        defer { _ = try? RWSBinary.run(["claude"] + box.server.rwsFlags + ["--kill-persistent", name], home: box.home) }
+        defer { _ = try? RWSBinary.runToEnd(["claude"] + box.server.rwsFlags + ["--kill-persistent", name], home: box.home) }
         let tmux = try Tmux.start(home: box.home, columns: 150, rows: 45)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
@@ -107,8 +107,8 @@ import Testing
         (["--attach", "claude-app", "--model", "opus"], "take no project"),
         (["--persist", "--kill-persistent", "claude-app"], "give one of"),
     ])
-    func optionsThatDoNotGoTogetherAreUsageErrors(arguments: [String], message: String) throws {
-        let outcome = try RWSBinary.run(["claude", "--host", "127.0.0.1"] + arguments, home: NSTemporaryDirectory())
+    func optionsThatDoNotGoTogetherAreUsageErrors(arguments: [String], message: String) async throws {
+        let outcome = try await RWSBinary.run(["claude", "--host", "127.0.0.1"] + arguments, home: NSTemporaryDirectory())
         #expect(outcome.status == 64 && outcome.stderr.contains(message), "\(outcome.stderr)")
     }
 

@@ -70,8 +70,8 @@ import Testing
         }
     }
 
-    @Test func aNameWithoutPersistIsAUsageError() throws {
-        let outcome = try RWSBinary.run(["shell", "--host", "127.0.0.1", "work"], home: home)
+    @Test func aNameWithoutPersistIsAUsageError() async throws {
+        let outcome = try await RWSBinary.run(["shell", "--host", "127.0.0.1", "work"], home: home)
         #expect(outcome.status == 64 && outcome.stderr.contains("a shell name goes with --persist"), "\(outcome.stderr)")
     }
 }

@@ -7,11 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct RealHomeTests {
     private func rws(_ arguments: [String], in home: RealHome, environment: [String: String] = [:]) async throws -> RWSBinary.Outcome {
         let environment = home.environment.merging(environment) { $1 }
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try RWSBinary.run(arguments, home: home.home, environment: environment) })
-            }
-        }
+        return try await RWSBinary.run(arguments, home: home.home, environment: environment)
     }
 
     private func openSSHFinds(_ name: String, in home: RealHome) -> Bool {

@@ -104,9 +104,9 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func withoutALocalTerminalItSaysSoAndRunsTheShellOnStdin(kind: ServerKind) throws {
+    func withoutALocalTerminalItSaysSoAndRunsTheShellOnStdin(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
-        let outcome = try RWSBinary.run(["shell"] + server.rwsFlags, stdin: "echo piped-$((1+1))\nexit 4\n", home: home)
+        let outcome = try await RWSBinary.run(["shell"] + server.rwsFlags, stdin: "echo piped-$((1+1))\nexit 4\n", home: home)
         #expect(outcome.stdout.contains("piped-2\n"))
         #expect(outcome.stderr.contains("stdin is not a terminal"))
         #expect(outcome.status == 4)

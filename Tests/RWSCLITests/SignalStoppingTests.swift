@@ -26,10 +26,10 @@ import Testing
     }
 
     @Test(arguments: cases)
-    func execStopsTheRemoteTreeAndExits128PlusTheSignal(kind: ServerKind, signal: Int32, status: Int32) throws {
+    func execStopsTheRemoteTreeAndExits128PlusTheSignal(kind: ServerKind, signal: Int32, status: Int32) async throws {
         let server = try SharedTestServer.get(kind)
         let first = unique(), second = unique()
-        let outcome = try RWSBinary.interrupted(
+        let outcome = try await RWSBinary.interrupted(
             ["exec"] + server.rwsFlags + ["--", "echo started; sleep \(first) & sleep \(second)"],
             home: home, after: "started\n", signal: signal)
         #expect(outcome.status == status, "\(outcome.stderr)")
@@ -42,10 +42,10 @@ import Testing
     @Test(arguments: cases)
     func shellCommandWithoutATerminalStopsTheRemoteTreeAndExits128PlusTheSignal(
         kind: ServerKind, signal: Int32, status: Int32
-    ) throws {
+    ) async throws {
         let server = try SharedTestServer.get(kind)
         let first = unique(), second = unique()
-        let outcome = try RWSBinary.interrupted(
+        let outcome = try await RWSBinary.interrupted(
             ["shell"] + server.rwsFlags + ["--command", "echo started; sleep \(first) & sleep \(second)"],
             home: home, after: "started\n", signal: signal)
         #expect(outcome.status == status, "\(outcome.stderr)")
@@ -59,7 +59,7 @@ import Testing
     @Test(arguments: cases)
     func cloneStopsGitOnTheBoxLeavesNoPartialProjectAndExits128PlusTheSignal(
         kind: ServerKind, signal: Int32, status: Int32
-    ) throws {
+    ) async throws {
         let server = try SharedTestServer.get(kind)
         let directory = server.remoteHome + "/cli-clone-signal-\(UUID().uuidString.prefix(8))"
         let root = directory + "/workspace"
@@ -68,7 +68,7 @@ import Testing
         defer { silent.stop() }
         silent.setBlackHole(true)
         let repository = "never-\(unique()).git"
-        let outcome = try RWSBinary.run(
+        let outcome = try await RWSBinary.run(
             ["clone", "ssh://git@127.0.0.1:\(silent.port)/\(repository)", "--name", "stuck"] + flags, home: home,
             until: { _ in silent.acceptedConnections > 0 }, within: .seconds(20)
         ) { rws in try SystemCall.kill(rws, signal) }

@@ -46,11 +46,7 @@ import Testing
     }
 
     func run(_ arguments: [String]) async throws -> RWSBinary.Outcome {
-        let home = home
-        // Off the Swift concurrency pool: the call blocks until the child exits.
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try RWSBinary.run(arguments, home: home) }) }
-        }
+        try await RWSBinary.run(arguments, home: home)
     }
 
     @Test func historyOfALocalFileShowsControlCharactersVisibly() async throws {

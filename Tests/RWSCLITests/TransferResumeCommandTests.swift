@@ -16,8 +16,8 @@ import Testing
     /// Once in about twenty runs under load rws was seen to end with SIGSEGV (139) after such a
     /// cut, its error already printed: a crash at exit, not traced yet. It is recorded as a known
     /// issue so that it stays visible; any other status fails.
-    private func cut(_ arguments: [String], through proxy: FaultProxy) throws -> RWSBinary.Outcome {
-        let outcome = try RWSBinary.run(arguments, home: home, until: { _ in false }, within: .milliseconds(1500)) { _ in
+    private func cut(_ arguments: [String], through proxy: FaultProxy) async throws -> RWSBinary.Outcome {
+        let outcome = try await RWSBinary.run(arguments, home: home, until: { _ in false }, within: .milliseconds(1500)) { _ in
             proxy.cutAll()
         }
         if outcome.status == 139 {
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aCutGetLeavesItsTemporaryAndResumeFinishesIt(kind: ServerKind) throws {
+    func aCutGetLeavesItsTemporaryAndResumeFinishesIt(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let remote = server.remoteHome + "/resume-get-\(UUID().uuidString.prefix(8)).bin"
         try Self.contents.write(to: URL(fileURLWithPath: remote))
@@ -44,18 +44,18 @@ import Testing
         let proxy = try FaultProxy(targetPort: server.port, link: .init(bytesPerSecond: 1_000_000))
         defer { proxy.stop() }
         let target = here + "/copy.bin"
-        _ = try cut(["get"] + (try server.rwsFlags(through: proxy)) + [remote, target], through: proxy)
+        _ = try await cut(["get"] + (try server.rwsFlags(through: proxy)) + [remote, target], through: proxy)
         #expect(!FileManager.default.fileExists(atPath: target))
         let partial = try Data(contentsOf: URL(fileURLWithPath: here + "/.copy.bin.rws-part"))
         #expect(partial.count > 0 && partial.count < Self.contents.count)
-        let resumed = try RWSBinary.run(["get"] + server.rwsFlags + [remote, target, "--resume"], home: home)
+        let resumed = try await RWSBinary.run(["get"] + server.rwsFlags + [remote, target, "--resume"], home: home)
         #expect(resumed.status == 0 && resumed.stderr.isEmpty, "\(resumed.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Self.contents)
         #expect(try FileManager.default.contentsOfDirectory(atPath: here) == ["copy.bin"])
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aPutCutInItsFirstChunkLeavesNoOtherFileOnTheBox(kind: ServerKind) throws {
+    func aPutCutInItsFirstChunkLeavesNoOtherFileOnTheBox(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let folder = "resume-first-\(UUID().uuidString.prefix(8))"
         let there = server.remoteHome + "/" + folder
@@ -68,13 +68,13 @@ import Testing
         }
         let proxy = try FaultProxy(targetPort: server.port, link: .init(bytesPerSecond: 1_000_000))
         defer { proxy.stop() }
-        _ = try cut(["put"] + (try server.rwsFlags(through: proxy)) + [local, "~/" + folder + "/copy.bin"], through: proxy)
+        _ = try await cut(["put"] + (try server.rwsFlags(through: proxy)) + [local, "~/" + folder + "/copy.bin"], through: proxy)
         let left = try FileManager.default.contentsOfDirectory(atPath: there)
         #expect(left.allSatisfy { $0 == ".copy.bin.rws-part" }, "\(left)")
     }
 
     @Test(arguments: ServerKind.allCases)
-    func aCutPutLeavesItsTemporaryOnTheBoxAndResumeFinishesIt(kind: ServerKind) throws {
+    func aCutPutLeavesItsTemporaryOnTheBoxAndResumeFinishesIt(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let folder = "resume-put-\(UUID().uuidString.prefix(8))"
         let there = server.remoteHome + "/" + folder
@@ -88,13 +88,13 @@ import Testing
         // put sends 4 MiB chunks: cut during the second one.
         let proxy = try FaultProxy(targetPort: server.port, link: .init(bytesPerSecond: 4_000_000))
         defer { proxy.stop() }
-        _ = try cut(["put"] + (try server.rwsFlags(through: proxy)) + [local, "~/" + folder + "/copy.bin"], through: proxy)
+        _ = try await cut(["put"] + (try server.rwsFlags(through: proxy)) + [local, "~/" + folder + "/copy.bin"], through: proxy)
         #expect(!FileManager.default.fileExists(atPath: there + "/copy.bin"))
         let left = try FileManager.default.contentsOfDirectory(atPath: there)
         #expect(left == [".copy.bin.rws-part"], "\(left)")
         let partial = try Data(contentsOf: URL(fileURLWithPath: there + "/.copy.bin.rws-part"))
         #expect(partial.count < Self.big.count)
-        let resumed = try RWSBinary.run(["put"] + server.rwsFlags + [local, "~/" + folder + "/copy.bin", "--resume"], home: home)
+        let resumed = try await RWSBinary.run(["put"] + server.rwsFlags + [local, "~/" + folder + "/copy.bin", "--resume"], home: home)
         #expect(resumed.status == 0 && resumed.stderr.isEmpty, "\(resumed.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: there + "/copy.bin")) == Self.big)
         #expect(try FileManager.default.contentsOfDirectory(atPath: there) == ["copy.bin"])

@@ -138,7 +138,7 @@ import Testing
             #expect(ClaudeCodeCLI.processes(in: box.project).contains { $0.command.contains("stream-json") })
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-home-\(UUID().uuidString.prefix(6))").path
             defer { try? FileManager.default.removeItem(atPath: home) }
-            let cli = try RWSBinary.run(["sessions"] + box.server.rwsFlags + ["--json"], home: home)
+            let cli = try await RWSBinary.run(["sessions"] + box.server.rwsFlags + ["--json"], home: home)
             #expect(cli.status == 0 && cli.stdout.contains(id), "\(cli.stderr)")
             await conversation.stop()
         }

@@ -27,7 +27,7 @@ import Testing
                     "late answer", uuid: "a999", parent: "u400", session: Self.id,
                     time: "2026-03-04T05:06:07.000Z") + "\n"
             let command = "printf '%s' \(try ShellQuoting.quote(appended)) >> \(try ShellQuoting.quote(path))"
-            try await offPool { try Shell.sh(command) }
+            try await Blocking.onThread { try Shell.sh(command) }
             let grown = try await sessions.listing()
             #expect(grown.statistics.filesGrown == 1)
             #expect(grown.statistics.filesRead == 0)
@@ -76,7 +76,7 @@ import Testing
             let command =
                 "printf '%s\\n'" + " \(try ShellQuoting.quote(Records.assistant("hi", uuid: "a1", parent: "u1", session: Self.id))) "
                 + ">> \(try ShellQuoting.quote(path))"
-            try await offPool { try Shell.sh(command) }
+            try await Blocking.onThread { try Shell.sh(command) }
             let listing = try await sessions.listing()
             #expect(listing.statistics.cacheLoaded)
             #expect(listing.statistics.filesGrown == 0)
@@ -94,7 +94,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: home) }
         let arguments = ["sessions"] + sandbox.server.rwsFlags + ["--claude-dir", sandbox.claudeDirectory, "--json"]
         let outcomes = try await withThrowingTaskGroup(of: RWSBinary.Outcome.self) { group in
-            for _ in 0..<3 { group.addTask { try await offPool { try RWSBinary.run(arguments, home: home) } } }
+            for _ in 0..<3 { group.addTask { try await RWSBinary.run(arguments, home: home) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let log = ((try? String(contentsOfFile: sandbox.server.logPath, encoding: .utf8)) ?? "").split(separator: "\n").suffix(8)

@@ -86,7 +86,7 @@ import Testing
                 }
             }
             _ = FileManager.default.createFile(atPath: stop, contents: Data())
-            try await offPool { writer.waitUntilExit() }
+            try await Blocking.onThread { writer.waitUntilExit() }
             try await sessions.renameSession(id, title: "at rest")
         }
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)

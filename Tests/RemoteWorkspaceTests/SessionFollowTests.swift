@@ -16,7 +16,7 @@ import Testing
 
     @discardableResult
     func shell(_ script: String) async throws -> String {
-        try await offPool { try Shell.sh(script) }
+        try await Blocking.onThread { try Shell.sh(script) }
     }
 
     /// Whether `condition` becomes true within `seconds`.

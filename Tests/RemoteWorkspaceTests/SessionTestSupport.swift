@@ -152,12 +152,3 @@ enum Records {
             + #""model":"claude-test","content":[{"type":"text","text":"\#(text)"}]}}"#
     }
 }
-
-/// Runs blocking work (a child process) on a Dispatch thread, so that it does not hold one of
-/// the few threads Swift concurrency runs every test's tasks on.
-@discardableResult
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-    }
-}

@@ -19,7 +19,7 @@ import Testing
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 for payload in payloads {
                     group.addTask {
-                        try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.localPort, payload) } == payload
+                        try await Blocking.onThread { try EchoServer.roundTrip(port: forward.localPort, payload) } == payload
                     }
                 }
                 for try await same in group { #expect(same) }
@@ -37,7 +37,7 @@ import Testing
             let forward = try connection.forwardLocal(to: unused.port)
             defer { forward.close() }
             // Closed with nothing read back, or reset (the greeting was never read), as ssh -L does.
-            let back = try? await EchoServer.onThread { try EchoServer.roundTrip(port: forward.localPort, Array("hello".utf8)) }
+            let back = try? await Blocking.onThread { try EchoServer.roundTrip(port: forward.localPort, Array("hello".utf8)) }
             #expect(back?.isEmpty ?? true)
             var failures = forward.failures.makeAsyncIterator()
             let failure = try #require(await failures.next())
@@ -55,10 +55,10 @@ import Testing
         configuration.reconnect = ReconnectPolicy(initialDelay: .milliseconds(100), waitForConnection: .seconds(30))
         let connection = try await SSHConnection.connect(configuration)
         let forward = try connection.forwardLocal(to: echo.port)
-        let before = try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.localPort, Array("before".utf8)) }
+        let before = try await Blocking.onThread { try EchoServer.roundTrip(port: forward.localPort, Array("before".utf8)) }
         #expect(before == Array("before".utf8))
         proxy.cutAll()
-        let after = try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.localPort, Array("after".utf8)) }
+        let after = try await Blocking.onThread { try EchoServer.roundTrip(port: forward.localPort, Array("after".utf8)) }
         #expect(after == Array("after".utf8))
         #expect(proxy.acceptedConnections >= 2)
         forward.close()

@@ -21,7 +21,7 @@ import Testing
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 for payload in payloads {
                     group.addTask {
-                        try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.remotePort, payload) } == payload
+                        try await Blocking.onThread { try EchoServer.roundTrip(port: forward.remotePort, payload) } == payload
                     }
                 }
                 // Commands keep working beside the listener and its channels.
@@ -52,7 +52,7 @@ import Testing
         _ = try await SharedTestServer.get().withConnection { connection in
             let forward = try await connection.forwardRemote(to: unused.port)
             defer { forward.close() }
-            let back = try? await EchoServer.onThread { try EchoServer.roundTrip(port: forward.remotePort, Array("hello".utf8)) }
+            let back = try? await Blocking.onThread { try EchoServer.roundTrip(port: forward.remotePort, Array("hello".utf8)) }
             #expect(back?.isEmpty ?? true)
             var failures = forward.failures.makeAsyncIterator()
             let failure = try #require(await failures.next())
@@ -80,7 +80,7 @@ import Testing
         defer { echo.stop() }
         _ = try await SharedTestServer.get().withConnection { connection in
             let forward = try await connection.forwardRemote(to: echo.port)
-            #expect(try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.remotePort, [7]) } == [7])
+            #expect(try await Blocking.onThread { try EchoServer.roundTrip(port: forward.remotePort, [7]) } == [7])
             forward.close()
             var ended = forward.failures.makeAsyncIterator()
             #expect(await ended.next() == nil)
@@ -100,7 +100,7 @@ import Testing
         let connection = try await SSHConnection.connect(configuration)
         let forward = try await connection.forwardRemote(to: echo.port)
         #expect(
-            try await EchoServer.onThread { try EchoServer.roundTrip(port: forward.remotePort, Array("before".utf8)) }
+            try await Blocking.onThread { try EchoServer.roundTrip(port: forward.remotePort, Array("before".utf8)) }
                 == Array("before".utf8))
         proxy.cutAll()
         try await waitUntil("the box listens again") {
@@ -115,7 +115,7 @@ import Testing
     private func waitUntil(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            if try await EchoServer.onThread(condition) { return }
+            if try await Blocking.onThread(condition) { return }
             try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("timed out waiting until \(what)")
