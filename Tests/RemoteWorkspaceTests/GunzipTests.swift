@@ -1,4 +1,5 @@
 import Foundation
+import RWSTestSupport
 import Testing
 
 @testable import RemoteWorkspace
@@ -6,18 +7,7 @@ import Testing
 /// Inflating what `gzip -c` printed on the box.
 @Suite struct GunzipTests {
     static func gzip(_ bytes: [UInt8], level: Int = 6) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c", "-\(level)"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(bytes))
-        try input.fileHandleForWriting.close()
-        let packed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](packed)
+        try Spawn.capture("/bin/gzip", ["-c", "-\(level)"], environment: [:], stdin: bytes).output
     }
 
     @Test func concatenatedMembersInflateToTheJoinedBytes() throws {
