@@ -19,7 +19,8 @@ public enum RWSBench {
         guard FileManager.default.isExecutableFile(atPath: bench) else {
             throw TestServerError.commandFailed("\(bench) is missing: build the tests with `swift build --build-tests`, which builds it")
         }
-        let ended = try Spawn.capture(bench, arguments, environment: environment)
+        // A soak runs for minutes: its wait must not hold a thread of the cooperative pool.
+        let ended = try await Blocking.onThread { try Spawn.capture(bench, arguments, environment: environment) }
         return Outcome(status: ended.status, stdout: Data(ended.output), log: ended.stderr)
     }
 }
