@@ -11,7 +11,7 @@ import Testing
     /// The conversations folder on the box (a local path: the box is this machine).
     static func folder(_ box: AskBox) -> String { box.server.remoteHome + "/.rws/conversations" }
 
-    /// Waits, blocking (these tests are synchronous), until `condition` holds or `limit` passes.
+    /// Waits until `condition` holds or `limit` passes, looking every 100 ms.
     static func wait(within limit: Duration = .seconds(20), until condition: () async throws -> Bool) async rethrows -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
