@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Swift's cooperative pool has one thread per core: two here. A test that blocks one of them
 /// for seconds stalls every other test's tasks, so a connection that noticed its dead peer in
-/// 3 s is only heard of 20 s later. Blocking waits go through here instead.
+/// 3 s was heard of 23 s later. Blocking waits go through here instead.
 public enum Blocking {
     /// Runs `body` on a new thread and returns (or throws) what it did.
     @discardableResult

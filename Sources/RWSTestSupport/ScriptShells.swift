@@ -89,7 +89,7 @@ package enum ScriptShells {
         environment: [String: String] = [:], timeout: Duration = .seconds(30)
     ) throws -> Run {
         let ended = try Spawn.capture(
-            program, arguments, environment: environment.isEmpty ? ProcessInfo.processInfo.environment : environment,
+            program, arguments, environment: environment.isEmpty ? nil : environment,
             directory: directory, stdin: input, timeout: timeout)
         return Run(status: ended.status, stdout: ended.output, stderr: ended.stderr)
     }

@@ -8,7 +8,7 @@ public enum Shell {
         _ executable: String, _ arguments: [String], allowFailure: Bool = false,
         environment: [String: String]? = nil
     ) throws -> String {
-        let ended = try Spawn.capture(executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment)
+        let ended = try Spawn.capture(executable, arguments, environment: environment)
         if ended.status != 0, !allowFailure {
             throw TestServerError.commandFailed(
                 "\(executable) \(arguments.joined(separator: " ")) exited \(ended.status): \(ended.stderr)")

@@ -37,14 +37,14 @@ public enum Spawn {
     }
 
     /// Runs `executable` to its end with `stdin` as its input and `environment` as its whole
-    /// environment, and returns what it printed.
+    /// environment (nil: this process's), and returns what it printed.
     ///
     /// Input and output are files, not pipes: a child that leaves a grandchild behind holding
     /// them (a daemon, a server it started) cannot make the wait hang, and nothing waits for a
     /// pipe's buffer. It reaps only its own child, unlike Foundation's `Process`, whose reaping
     /// makes every `Process` wait for the longest-running one: tests can run side by side.
     public static func capture(
-        _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
+        _ executable: String, _ arguments: [String], environment: [String: String]?, directory: String? = nil,
         stdin: [UInt8] = [], mergingErrors: Bool = false, timeout: Duration? = nil
     ) throws -> Ended {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("rws-spawn-\(UUID().uuidString)").path
@@ -52,7 +52,7 @@ public enum Spawn {
         defer { for path in [inPath, outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }
         try Data(stdin).write(to: URL(fileURLWithPath: inPath))
         let child = try start(
-            executable, arguments, environment: environment.map { "\($0.key)=\($0.value)" },
+            executable, arguments, environment: (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" },
             directory: directory, stdinPath: inPath, stdoutPath: outPath, stderrPath: mergingErrors ? nil : errPath)
         let status = wait(for: child, killingGroupAfter: timeout)
         let read = { (path: String) in Array((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()) }
