@@ -39,12 +39,8 @@ import Testing
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let name = "cli\(UUID().uuidString.prefix(6).lowercased())"
-        let tmux = try await attach(name, on: server, through: proxy)
+        let tmux = try await waitingToReattach(name, on: server, through: proxy)
         defer { tmux.stop() }
-        // The box goes silent: every reconnect hangs in its handshake until its timeout.
-        proxy.setBlackHole(true)
-        proxy.cutAll()
-        try await tmux.wait(for: "reattaching to \(name)", within: .seconds(15))
         try tmux.type("~.", enter: false)
         try await tmux.wait(for: "Detached from \(name)", within: .seconds(5))
         try await tmux.waitForLastLine(Tmux.localPrompt, within: .seconds(10))
@@ -52,6 +48,39 @@ import Testing
         proxy.setBlackHole(false)
         let killed = await InProcessRWS.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
         #expect(killed.status == 0, "\(killed.stderr)")
+    }
+
+    @Test func aShellEndedWhileTheLinkWasDownIsNotStartedAfreshByTheReattach() async throws {
+        let server = try SharedTestServer.get()
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let name = "cli\(UUID().uuidString.prefix(6).lowercased())"
+        let tmux = try await waitingToReattach(name, on: server, through: proxy)
+        defer { tmux.stop() }
+        // Ended from elsewhere (another terminal, a direct link) while this one waits.
+        let killed = await InProcessRWS.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
+        #expect(killed.status == 0, "\(killed.stderr)")
+        proxy.setBlackHole(false)
+
+        try await tmux.wait(for: "\(name) ended on 127.0.0.1 while the link was down", within: .seconds(30))
+        try await tmux.waitForLastLine(Tmux.localPrompt, within: .seconds(10))
+        let listed = await InProcessRWS.run(["shell"] + server.rwsFlags + ["--list-persistent"], home: home)
+        #expect(listed.status == 0 && !listed.stdout.contains(name), "\(listed.stdout)")
+    }
+
+    /// ``attach(_:on:through:)``, then the box goes silent (every reconnect hangs in its
+    /// handshake until its timeout) and rws says it is waiting to reattach.
+    private func waitingToReattach(_ name: String, on server: TestSSHServer, through proxy: FaultProxy) async throws -> Tmux {
+        let tmux = try await attach(name, on: server, through: proxy)
+        do {
+            proxy.setBlackHole(true)
+            proxy.cutAll()
+            try await tmux.wait(for: "reattaching to \(name)", within: .seconds(15))
+            return tmux
+        } catch {
+            tmux.stop()
+            throw error
+        }
     }
 
     /// A local terminal running `rws shell --persist NAME` through `proxy`, its shell answering.

@@ -67,6 +67,34 @@ import Testing
         await first.close()
     }
 
+    @Test(arguments: ServerKind.allCases, PersistentShell.Multiplexer.allCases)
+    func aReattachJoinsTheOtherTerminalAndNeverStartsAnEndedSessionAfresh(
+        kind: ServerKind, multiplexer: PersistentShell.Multiplexer
+    ) async throws {
+        let server = try SharedTestServer.get(kind)
+        let name = uniqueName()
+        let first = try await SSHConnection.connect(server.configuration())
+        let shell = try await first.openPersistentShell(named: name, multiplexer: multiplexer)
+        let transcript = ShellTranscript(shell)
+        try await shell.send("echo one-$((1+1))\n")
+        _ = try await transcript.wait(for: "one-2", within: .seconds(10))
+
+        _ = try await server.withConnection { connection in
+            let joined = try await connection.openPersistentShell(named: name, opening: .attachOnly)
+            _ = try await ShellTranscript(joined).wait(for: "one-2", within: .seconds(10))
+            // Both terminals show the same session: what is typed in one appears in the other.
+            try await joined.send("echo two-$((2+2))\n")
+            _ = try await transcript.wait(for: "two-4", within: .seconds(10))
+            try await joined.close()
+            try await connection.killPersistentShell(named: name)
+            await #expect(throws: SSHError.persistentShellNotFound(name: name, host: "127.0.0.1")) {
+                _ = try await connection.openPersistentShell(named: name, opening: .attachOnly)
+            }
+            #expect(try await !connection.listPersistentShells().contains { $0.name == name })
+        }
+        await first.close()
+    }
+
     @Test func killingAnUnknownPersistentShellSaysSo() async throws {
         _ = try await SharedTestServer.get().withConnection { connection in
             await #expect(throws: SSHError.persistentShellNotFound(name: "nosuchshell", host: "127.0.0.1")) {

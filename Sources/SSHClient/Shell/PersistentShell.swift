@@ -22,6 +22,9 @@ public struct PersistentShell: Sendable, Equatable {
         case attachOrCreate = "create"
         /// Attach only to a running session, detaching its other clients (the last one to attach has it).
         case takeOver = "takeover"
+        /// Attach only to a running session, beside its other clients: a reattach after a lost
+        /// link, which must not start afresh a session that ended meanwhile.
+        case attachOnly = "attach"
     }
 
     /// The session's name.
@@ -64,13 +67,15 @@ enum PersistentShellScripts {
     /// Attaches to session `$2` of multiplexer `$1`. `$3` `create` makes it on first use, running
     /// command line `$4` (the login shell when empty) with the attaching login's `HOME` (a tmux
     /// server started by another login would give its own); `$3` `takeover` detaches its other
-    /// clients first.
+    /// clients first; `$3` `attach` joins them. Neither `takeover` nor `attach` ever creates.
     static let attach = RemoteScript(
         step: "attaching to the persistent shell",
         body: #"""
             case $1:$3 in
               tmux:takeover) exec tmux attach-session -d -t "=$2" ;;
               screen:takeover) exec screen -d -r "$2" ;;
+              tmux:attach) exec tmux attach-session -t "=$2" ;;
+              screen:attach) exec screen -x "$2" ;;
             esac
             if [ -n "$4" ]; then set -- "$1" "$2" env "HOME=$HOME" /bin/sh -c "$4"; else set -- "$1" "$2"; fi
             case $1 in
@@ -88,7 +93,7 @@ enum PersistentShellScripts {
     }
 
     /// Session `$2`, wherever it lives (tmux first): `$1` `locate` prints its multiplexer, `kill`
-    /// ends it in each; ``Exit/noSuchShell`` when none holds it.
+    /// ends it in each and returns once none lists it; ``Exit/noSuchShell`` when none holds it.
     static let named = RemoteScript(
         step: "finding the persistent shell", exits: Exit.self,
         body: #"""
@@ -110,6 +115,14 @@ enum PersistentShellScripts {
               esac
             done
             [ -n "$found" ] || exit 3
+            [ "$1" = kill ] || exit 0
+            # screen quits after answering: say "ended" only once neither lists the session.
+            n=0
+            while holds tmux "$2" || holds screen "$2"; do
+              n=$((n+1))
+              [ $n -le 50 ] || { echo "$2 is still there 5 s after it was told to end" >&2; exit 4; }
+              sleep 0.1 2>/dev/null || sleep 1
+            done
             """#)
 
     /// Lists the sessions of every multiplexer present: `tmux|screen NAME ATTACHED`.
@@ -145,7 +158,8 @@ extension SSHConnection {
     /// With ``PersistentShell/Opening/attachOrCreate`` a missing session is created, running
     /// `configuration.command` (the login shell when nil; run by `/bin/sh`); a running one is
     /// attached as it is, its command unchanged. ``PersistentShell/Opening/takeOver`` attaches only
-    /// to a running session, wherever it lives, and detaches its other clients.
+    /// to a running session, wherever it lives, and detaches its other clients;
+    /// ``PersistentShell/Opening/attachOnly`` attaches only to a running one, beside them.
     ///
     /// The returned ``InteractiveShell`` is the attached client: closing it, or losing the link,
     /// detaches and leaves the programs running; open it again to come back to them.
@@ -170,7 +184,7 @@ extension SSHConnection {
                 throw SSHError.persistentShellUnavailable(host: self.configuration.host)
             }
             chosen = multiplexer
-        case .takeOver:
+        case .takeOver, .attachOnly:
             chosen = try await persistentShellMultiplexer(named: name)
         }
         var configuration = configuration
@@ -201,9 +215,11 @@ extension SSHConnection {
         }.sorted { $0.name < $1.name }
     }
 
-    /// Ends the persistent terminal session `name` and every program in it.
+    /// Ends the persistent terminal session `name` and every program in it; returns once tmux and
+    /// screen no longer list it (screen quits a moment after it is told to).
     ///
-    /// - Throws: ``SSHError/persistentShellNotFound(name:host:)`` when there is no session of that name.
+    /// - Throws: ``SSHError/persistentShellNotFound(name:host:)`` when there is no session of that
+    ///   name; ``SSHError/channelFailed(operation:reason:)`` when it is still listed 5 s later.
     public func killPersistentShell(named name: String) async throws {
         try PersistentShell.validate(name)
         _ = try await PersistentShellScripts.named.run(

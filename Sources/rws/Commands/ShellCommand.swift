@@ -72,9 +72,11 @@ struct ShellCommand: AsyncParsableCommand {
         }
         if persist {
             let name = name ?? "rws"
+            // After a lost link only the running session is attached again: one ended meanwhile
+            // (--kill-persistent from elsewhere) is not started afresh, unseen.
             return try await PersistentTerminal.run(name, connection: connection, resume: "rws shell --persist \(name)") {
-                ssh, configuration, _ in
-                try await ssh.openPersistentShell(named: name, configuration)
+                ssh, configuration, reattaching in
+                try await ssh.openPersistentShell(named: name, opening: reattaching ? .attachOnly : .attachOrCreate, configuration)
             }
         }
         try await runReportingErrors {
