@@ -196,7 +196,8 @@ import Testing
             let watch = try await box.startWatch(on: connection)
             var events = watch.makeAsyncIterator()
             for number in 0..<40 {
-                _ = try await box.runHook(Self.payload("UserPromptSubmit", #","prompt":"p\#(number)""#), on: connection)
+                let hook = try await box.runHook(Self.payload("UserPromptSubmit", #","prompt":"p\#(number)""#), on: connection)
+                #expect(hook.status == .exited(0), "hook p\(number): \(hook.stderrText)")
             }
             var prompts: [String] = []
             let deadline = ContinuousClock.now + .seconds(30)
@@ -208,7 +209,7 @@ import Testing
                 if case .promptSubmitted(let prompt) = event.kind { prompts.append(prompt) }
             }
             stopper.cancel()
-            #expect(prompts == (0..<40).map { "p\($0)" })
+            #expect(prompts == (0..<40).map { "p\($0)" }, "the spool holds: \(box.promptsInSpool())")
             #expect(FileManager.default.fileExists(atPath: box.folder + "/events.jsonl.1"))
             try await watch.stop()
         }
@@ -253,6 +254,15 @@ struct HookBox {
 
     func startWatch(on connection: SSHConnection) async throws -> ClaudeAttentionWatch {
         try await ClaudeAttentionWatch.start(on: connection, locations: locations, interval: .milliseconds(100))
+    }
+
+    /// The prompts recorded in both generations of the spool, oldest first, to say what a watch missed.
+    func promptsInSpool() -> [String] {
+        ["/events.jsonl.1", "/events.jsonl"].flatMap { name in
+            ((try? String(contentsOfFile: folder + name, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+                line.range(of: #""prompt":"p[0-9]+""#, options: .regularExpression).map { String(line[$0].dropFirst(10).dropLast()) }
+            }
+        }
     }
 
     func remove() { sandbox.remove() }
