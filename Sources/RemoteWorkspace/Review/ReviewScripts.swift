@@ -46,7 +46,9 @@ enum ReviewScripts {
         LC_ALL=C sed -e 's/^\.//' -e 's/[][\\*?]/\\\\&/g' -e 's/"/\\"/g' -e 's/.*/"&" -diff/' "$tmp/large" > "$tmp/attributes"
         if [ "$base" != staged ]; then
           index=$(git rev-parse --git-path index) || exit 203
-          if [ -f "$index" ]; then cp "$index" "$tmp/index" || exit 1; fi
+          # -p: git trusts an entry's times only when the index is newer; a copy dated now would
+          # hide a same-size edit made in the second of the last `git add`.
+          if [ -f "$index" ]; then cp -p "$index" "$tmp/index" || exit 1; fi
           GIT_INDEX_FILE=$tmp/index
           export GIT_INDEX_FILE
           # Only untracked files: `add -N` on a conflicted path would hide its conflict.
@@ -98,7 +100,7 @@ enum ReviewScripts {
         trap 'rm -rf "$tmp"' EXIT
         trap 'exit 143' HUP INT TERM
         index=$(git rev-parse --git-path index) || exit 203
-        if [ -f "$index" ]; then cp "$index" "$tmp/index" || exit 1; fi
+        if [ -f "$index" ]; then cp -p "$index" "$tmp/index" || exit 1; fi  # -p: as in `diff`
         GIT_INDEX_FILE=$tmp/index
         export GIT_INDEX_FILE
         git add -A -- . >/dev/null || exit 203
