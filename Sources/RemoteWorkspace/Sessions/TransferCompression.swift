@@ -3,7 +3,9 @@ import Synchronization
 /// How session bytes cross the link when a session is loaded.
 public enum TransferCompression: Sendable, Equatable {
     /// Measured per connection: the first load of a big session times two raw reads of its
-    /// start (32 KiB, then 256 KiB: the difference leaves the round trip out), and the link's rate
+    /// start (32 KiB, then 256 KiB: the difference leaves the round trip out; a difference under
+    /// 40 ms that says compress is timed again on the next stretches, up to three pairs, and the
+    /// fastest counts), and the link's rate
     /// picks raw bytes (≥ 40 MB/s: gzip would be the bottleneck), `gzip -1` (≥ 7 MB/s) or
     /// `gzip -6` (slower links, where the better ratio wins). Logged at `-v`.
     case automatic
@@ -24,6 +26,13 @@ final class LinkRate: Sendable {
 
     /// Bytes of the two probe reads: the second minus the first is what is timed.
     static let probes = (first: 32_768, second: 32_768 + 262_144)
+
+    /// A timed difference shorter than this says as much about the box's scheduling as about
+    /// the link (starting a remote command varies by milliseconds): the next pair is timed too.
+    static let ambiguous = Duration.milliseconds(40)
+
+    /// The most probe pairs one load times.
+    static let maximumPairs = 3
 
     /// Files smaller than this are not worth probing: compressed at level 1 (cheap everywhere).
     static let probeThreshold = 4 << 20
