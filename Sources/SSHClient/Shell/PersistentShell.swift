@@ -116,11 +116,12 @@ enum PersistentShellScripts {
             done
             [ -n "$found" ] || exit 3
             [ "$1" = kill ] || exit 0
-            # screen quits after answering: say "ended" only once neither lists the session.
+            # screen quits after answering: say "ended" only once neither lists the session (50
+            # looks, 0.1 s apart where sleep takes fractions).
             n=0
             while holds tmux "$2" || holds screen "$2"; do
               n=$((n+1))
-              [ $n -le 50 ] || { echo "$2 is still there 5 s after it was told to end" >&2; exit 4; }
+              [ $n -le 50 ] || { echo "$2 is still listed 50 looks after it was told to end" >&2; exit 4; }
               sleep 0.1 2>/dev/null || sleep 1
             done
             """#)
@@ -219,7 +220,8 @@ extension SSHConnection {
     /// screen no longer list it (screen quits a moment after it is told to).
     ///
     /// - Throws: ``SSHError/persistentShellNotFound(name:host:)`` when there is no session of that
-    ///   name; ``SSHError/channelFailed(operation:reason:)`` when it is still listed 5 s later.
+    ///   name; ``SSHError/channelFailed(operation:reason:)`` when it is still listed 5 s later (50 s
+    ///   on a box whose `sleep` takes whole seconds only).
     public func killPersistentShell(named name: String) async throws {
         try PersistentShell.validate(name)
         _ = try await PersistentShellScripts.named.run(
