@@ -92,12 +92,10 @@ import Testing
         let command = "echo ready-$((6 * 7)); sleep \(seconds)"
         try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "exec"] + server.rwsFlags + ["--", command]))
         try await tmux.wait(for: "ready-42", within: .seconds(20))
-        try #require(try running("sleep \(seconds)").count == 1)
+        // The echo comes before the sleep starts.
+        try #require(try await Eventually.holds { try running("sleep \(seconds)").count == 1 })
         tmux.stop()  // the terminal closes: its session leader and foreground job get SIGHUP
-        let deadline = ContinuousClock.now + .seconds(15)
-        while try !running("sleep \(seconds)").isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await Eventually.holds(within: .seconds(15)) { try running("sleep \(seconds)").isEmpty }
         #expect(try running("sleep \(seconds)") == [])
     }
 
@@ -114,7 +112,7 @@ import Testing
         try tmux.type(
             try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags + ["--command", command]) + "; echo rws-exit=$?")
         try await tmux.wait(for: "ready-42", within: .seconds(20))
-        try #require(try running("sleep \(seconds)").count == 1)
+        try #require(try await Eventually.holds { try running("sleep \(seconds)").count == 1 })
         let rws = try Shell.run("/bin/ps", ["-eo", "pid=,args="]).split(separator: "\n")
             .filter { $0.contains(RWSBinary.path + " shell") && $0.contains("sleep \(seconds)") }
             .compactMap { Int32($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") }
