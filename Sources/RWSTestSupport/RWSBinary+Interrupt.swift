@@ -54,7 +54,8 @@ extension RWSBinary {
         }
         if !exited {
             try action(child)
-            status = Spawn.wait(for: child)
+            // A rws that outlives its signal by a minute is a failure to report, not a test to hang.
+            status = Spawn.wait(for: child, killingGroupAfter: .seconds(60))
         }
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
