@@ -1,0 +1,31 @@
+# Sourced by scripts/test and scripts/test-side-by-side (from the checkout's top): installs what
+# the tests need, checks the corpus, defines `failures LOG`, and builds with no warning allowed.
+source scripts/lib/prerequisites.sh
+install_prerequisites
+install_claude_cli
+
+corpus="../shared/claude-corpus/jsonl"
+if [ ! -d "$corpus" ]; then
+    echo "error: $corpus is missing: the SessionHistory tests read the real session corpus from there" >&2
+    exit 1
+fi
+
+# What failed in a log, repeated at the end: a run prints thousands of lines and a CI log may
+# keep only its end.
+failures() {
+    awk '/✘|error:|[Ff]atal error|signal [0-9]+/ { print; more = 1; next }
+         more && /^ *↳/ { print; next }
+         { more = 0 }' "$1" | head -200
+}
+
+# Swift 6 with strict concurrency, and no warnings: a build that prints one fails the run (what
+# a build compiles is what it warns about, so a fresh clone, as in CI, checks every file).
+build_log=$(mktemp)
+{ swift build && swift build --build-tests; } 2>&1 | tee "$build_log"
+if grep -q "warning:" "$build_log"; then
+    echo "== the build printed warnings (none are allowed), repeated from above:" >&2
+    grep -A12 "warning:" "$build_log" | head -100 >&2
+    rm -f "$build_log"
+    exit 1
+fi
+rm -f "$build_log"
