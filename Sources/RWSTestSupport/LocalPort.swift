@@ -32,4 +32,21 @@ enum LocalPort {
         defer { SystemCall.close(fd) }
         return (try? SystemCall.connect(fd, to: address)) == true
     }
+
+    /// Connects to `port`, waits up to 10 s for the server's first bytes (an SSH server's
+    /// identification line) and closes: the server has taken every connection made before.
+    static func readGreeting(port: Int, name: String) throws {
+        let address = SystemCall.loopback(port: port)
+        let fd = try SystemCall.socket(for: address)
+        defer { SystemCall.close(fd) }
+        guard try SystemCall.connect(fd, to: address) else {
+            throw TestServerError.startFailed("\(name): connecting to 127.0.0.1:\(port) did not finish")
+        }
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        guard try SystemCall.poll(&fds, timeout: .seconds(10)) > 0 else {
+            throw TestServerError.startFailed("\(name) on 127.0.0.1:\(port) sent nothing within 10 s of a connection")
+        }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        _ = try buffer.withUnsafeMutableBytes { try SystemCall.receive(fd, into: $0) }
+    }
 }

@@ -127,6 +127,7 @@ public final class TestSSHServer: @unchecked Sendable {
             do {
                 launched = try start(kind, options, port: candidate, directory: directory, home: home, logPath: logPath)
                 try LocalPort.waitUntilListening(port: candidate, process: launched!, name: "\(kind)", logPath: logPath)
+                try settle(kind, root: launched!.pid, port: candidate)
                 try "[127.0.0.1]:\(candidate) \(hostKey)\n".write(toFile: knownHostsPath, atomically: true, encoding: .utf8)
                 return (launched!, candidate)
             } catch {
@@ -136,6 +137,21 @@ public final class TestSSHServer: @unchecked Sendable {
             }
         }
         throw lastError ?? TestServerError.startFailed("\(kind) did not start")
+    }
+
+    /// Waits until the server took the connections its readiness checks made and their processes
+    /// ended: dropbear counts a connection against its five unauthenticated ones per address until
+    /// its process ends, so a test's first connections could otherwise be closed unanswered.
+    private static func settle(_ kind: ServerKind, root: pid_t, port: Int) throws {
+        try LocalPort.readGreeting(port: port, name: "\(kind)")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !connectionProcesses(kind, root: root).isEmpty {
+            guard ContinuousClock.now < deadline else {
+                throw TestServerError.startFailed(
+                    "\(kind): the processes of its first connections did not end within 10 s: \(connectionProcesses(kind, root: root))")
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
     }
 
     private static func start(
@@ -173,8 +189,12 @@ public final class TestSSHServer: @unchecked Sendable {
     /// The server processes under the listener: one or more per accepted connection.
     public var connectionProcesses: [pid_t] {
         guard let root = process?.pid else { return [] }
+        return Self.connectionProcesses(kind, root: root)
+    }
+
+    private static func connectionProcesses(_ kind: ServerKind, root: pid_t) -> [pid_t] {
         let name = kind == .openssh ? "sshd" : "dropbear"  // not the dropbear watchdog's shell and sleep
-        return Self.descendants(of: root).filter { pid in
+        return descendants(of: root).filter { pid in
             ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").hasPrefix(name)
         }
     }

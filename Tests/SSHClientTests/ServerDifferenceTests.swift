@@ -60,7 +60,7 @@ import Testing
         defer { server.stop() }
         let idle = try (0..<5).map { _ in try Self.openIdleSocket(port: server.port) }
         // Both servers start a process per accepted connection: once five run, all five count.
-        // A loaded CI machine once needed over 5 s; the log and process count say why if 20 s is not enough.
+        // The server starts with none (a readiness check's connection would take one of dropbear's five).
         let fiveRun = { server.connectionProcesses.count >= 5 }
         try await RemoteProcesses.waitUntil(within: .seconds(20), state: { Self.describe(server) }, fiveRun)
         guard fiveRun() else { return idle.forEach(SystemCall.close) }
