@@ -38,7 +38,9 @@ public final class FaultProxy: @unchecked Sendable {
     private struct Controls {
         var link = Link()
         var blackHole = false
-        var cutRequested = false
+        /// Cuts asked for and cuts made: ``cutAll()`` waits for its own.
+        var cutsRequested = 0
+        var cutsMade = 0
         var stopped = false
         var accepted = 0
         var forwardedBytes = 0
@@ -87,10 +89,16 @@ public final class FaultProxy: @unchecked Sendable {
         signalWake()
     }
 
-    /// Resets every open connection (both sides see ECONNRESET); new connections still work.
+    /// Resets every open connection (both sides see ECONNRESET) and returns once they are reset,
+    /// so that nothing sent after it travels the old connections; new connections still work.
     public func cutAll() {
-        controls.withLock { $0.cutRequested = true }
+        let cut = controls.withLock { controls -> Int in
+            controls.cutsRequested += 1
+            return controls.cutsRequested
+        }
         signalWake()
+        // The proxy's thread resets at its next pass, a poll away.
+        while controls.withLock({ $0.cutsMade < cut && !$0.stopped }) { Thread.sleep(forTimeInterval: 0.001) }
     }
 
     /// How many connections the proxy accepted so far.
@@ -121,15 +129,12 @@ public final class FaultProxy: @unchecked Sendable {
     private func run() {
         var pairs: [ProxiedConnection] = []
         while true {
-            let state = controls.withLock { controls -> Controls in
-                let copy = controls
-                controls.cutRequested = false
-                return copy
-            }
+            let state = controls.withLock { $0 }
             if state.stopped { break }
-            if state.cutRequested {
+            if state.cutsRequested > state.cutsMade {
                 pairs.forEach { $0.reset() }
                 pairs = []
+                controls.withLock { $0.cutsMade = state.cutsRequested }
             }
             let now = ContinuousClock.now
             var moved = 0

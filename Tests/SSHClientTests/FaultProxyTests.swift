@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import RWSTestSupport
 import SSHClient
 import Testing
@@ -61,6 +62,25 @@ import Testing
         }
         #expect(ContinuousClock.now - start < .seconds(2))
         #expect(connection.isClosed)
+    }
+
+    @Test func aConnectionIsResetByTheTimeCutAllReturns() throws {
+        let echo = try EchoServer()
+        defer { echo.stop() }
+        let proxy = try FaultProxy(targetPort: echo.port)
+        defer { proxy.stop() }
+        let address = SystemCall.loopback(port: proxy.port)
+        let fd = try SystemCall.socket(for: address)
+        defer { SystemCall.close(fd) }
+        #expect(try SystemCall.connect(fd, to: address))
+        _ = try [UInt8]("ping".utf8).withUnsafeBytes { try SystemCall.send(fd, from: $0) }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(try buffer.withUnsafeMutableBytes { try SystemCall.receive(fd, into: $0) } == 4)
+        proxy.cutAll()
+        // Without waiting: a test's next step must not travel the old connection.
+        #expect(throws: SystemCallError.self) {
+            _ = try buffer.withUnsafeMutableBytes { try SystemCall.receive(fd, into: $0, flags: Int32(MSG_DONTWAIT)) }
+        }
     }
 
     @Test func aBlackHoledLinkIsDetectedWithinTheDeadPeerTimeout() async throws {
