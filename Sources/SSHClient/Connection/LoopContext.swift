@@ -288,7 +288,7 @@ final class LoopContext {
             return
         }
         if polled.socket & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-            noteReadableSocket()
+            noteReadableSocket(hungUp: polled.socket & Int16(POLLHUP | POLLERR) != 0)
         }
     }
 
@@ -310,12 +310,16 @@ final class LoopContext {
 
     /// Bytes nobody reads (every channel paused, or no channel at all) would make poll return at
     /// once forever: stop asking for them until something changes, unless the peer hung up.
-    private func noteReadableSocket() {
+    ///
+    /// A reset or closed socket (`hungUp`: POLLERR, POLLHUP) ends the connection even with bytes
+    /// still unread, such as OpenSSH's host-key announcement on an idle connection: poll reports
+    /// those conditions whatever it was asked, so suppressing reads would spin, unaware of the loss.
+    private func noteReadableSocket(hungUp: Bool) {
         let before = transport.context.lastReceive
         var passes = 0
         while runPass() && passes < 64 { passes += 1 }
         guard transport.context.lastReceive == before else { return }
-        if socket.isClosedByPeer {
+        if hungUp || socket.isClosedByPeer {
             lose(.connectionLost(reason: "the server closed the connection"))
         } else {
             readInterestSuppressed = true
