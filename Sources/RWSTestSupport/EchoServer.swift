@@ -57,7 +57,11 @@ public final class EchoServer: Sendable {
 
     /// Connects to 127.0.0.1:`port` (blocking, on the calling thread), sends `bytes`, shuts down
     /// its side and returns everything read back until the peer closes.
-    public static func roundTrip(port: Int, _ bytes: [UInt8]) throws -> [UInt8] {
+    ///
+    /// - Throws: `SystemCallError` with `ETIMEDOUT` when the peer neither answers nor closes
+    ///   within `limit` (a connection accepted and then forgotten fails the test, not hangs it).
+    public static func roundTrip(port: Int, _ bytes: [UInt8], limit: Duration = .seconds(30)) throws -> [UInt8] {
+        let deadline = ContinuousClock.now + limit
         let address = SystemCall.loopback(port: port)
         let fd = try SystemCall.socket(for: address)
         defer { SystemCall.close(fd) }
@@ -71,7 +75,15 @@ public final class EchoServer: Sendable {
         defer { written.wait() }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while let count = try buffer.withUnsafeMutableBytes({ try SystemCall.receive(fd, into: $0) }), count > 0 {
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                _ = try? SystemCall.shutdown(fd, Int32(SHUT_RDWR))  // frees a writer blocked on a full buffer
+                throw SystemCallError("receive", code: ETIMEDOUT)
+            }
+            var ready = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            guard try SystemCall.poll(&ready, timeout: left) > 0 else { continue }  // the deadline decides
+            guard let count = try buffer.withUnsafeMutableBytes({ try SystemCall.receive(fd, into: $0) }), count > 0 else { break }
             received += buffer[0..<count]
         }
         // The peer is gone: a writer blocked on a full buffer gets EPIPE once this end stops too.

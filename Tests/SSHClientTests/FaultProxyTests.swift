@@ -83,6 +83,19 @@ import Testing
         }
     }
 
+    @Test func aRoundTripThroughABlackHoleEndsAtItsLimitAndAfterItTheLinkCarriesBytesAgain() throws {
+        let echo = try EchoServer()
+        defer { echo.stop() }
+        let proxy = try FaultProxy(targetPort: echo.port)
+        defer { proxy.stop() }
+        proxy.setBlackHole(true)
+        #expect { _ = try EchoServer.roundTrip(port: proxy.port, [1, 2, 3], limit: .milliseconds(300)) } throws: { error in
+            (error as? SystemCallError)?.code == ETIMEDOUT
+        }
+        proxy.setBlackHole(false)
+        #expect(try EchoServer.roundTrip(port: proxy.port, [4, 5, 6]) == [4, 5, 6])
+    }
+
     @Test func aBlackHoledLinkIsDetectedWithinTheDeadPeerTimeout() async throws {
         let server = try SharedTestServer.get()
         let proxy = try FaultProxy(targetPort: server.port)
