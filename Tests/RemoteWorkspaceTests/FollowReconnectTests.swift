@@ -42,11 +42,11 @@ import Testing
         }
         for round in 0..<4 {
             try append("before drop \(round)")
-            try await waitUntil { seen.withLock { $0 } == expected }
+            #expect(try await Eventually.holds(within: .seconds(20)) { seen.withLock { $0 } == expected })
             proxy.cutAll()
             try append("while down \(round)")
             try append("while down \(round) again")
-            try await waitUntil { seen.withLock { $0 } == expected }
+            #expect(try await Eventually.holds(within: .seconds(20)) { seen.withLock { $0 } == expected })
         }
         try await follow.stop()
         _ = try? await reader.value
@@ -87,11 +87,5 @@ import Testing
 
     private static func sessions(of sandbox: SessionSandbox, over connection: SSHConnection) -> RemoteSessions {
         RemoteSessions(connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]), cache: nil)
-    }
-
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(condition())
     }
 }

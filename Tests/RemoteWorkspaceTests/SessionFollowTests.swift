@@ -19,16 +19,6 @@ import Testing
         try await Blocking.onThread { try Shell.sh(script) }
     }
 
-    /// Whether `condition` becomes true within `seconds`.
-    static func eventually(within seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
-    }
-
     func text(of event: SessionFollowEvent?) -> String? {
         guard case .conversation(.added(let entry, _)) = event else { return nil }
         switch entry {

@@ -33,9 +33,9 @@ import Testing
         defer { link.proxy.stop() }
         let seen = Mutex<[ConnectionState]>([])
         let watcher = Task { for await state in link.connection.states() { seen.withLock { $0.append(state) } } }
-        try await waitUntil { seen.withLock { $0 } == [.connected] }
+        #expect(try await Eventually.holds(within: .seconds(15)) { seen.withLock { $0 } == [.connected] })
         link.proxy.cutAll()
-        try await waitUntil { seen.withLock { $0.count } >= 4 }
+        #expect(try await Eventually.holds(within: .seconds(15)) { seen.withLock { $0.count } >= 4 }, "\(seen.withLock { $0 })")
         #expect(try await link.connection.run("echo back").stdoutText == "back\n")
         await link.connection.close()
         await watcher.value
@@ -55,7 +55,7 @@ import Testing
         defer { link.proxy.stop() }
         let marker = link.server.remoteHome + "/ran-\(UUID().uuidString.prefix(8))"
         let running = Task { try await link.connection.run("echo once >> \(marker); sleep 2") }
-        try await waitUntil { FileManager.default.fileExists(atPath: marker) }
+        #expect(try await Eventually.holds(within: .seconds(15)) { FileManager.default.fileExists(atPath: marker) })
         link.proxy.cutAll()
         await #expect { try await running.value } throws: { error in
             guard case SSHError.connectionLost = error else { return false }
@@ -72,7 +72,7 @@ import Testing
         defer { link.proxy.stop() }
         link.proxy.setBlackHole(true)
         link.proxy.cutAll()
-        try await waitUntil { if case .connected = link.connection.state { false } else { true } }
+        #expect(try await Eventually.holds(within: .seconds(15)) { if case .connected = link.connection.state { false } else { true } })
         let command = Task { try await link.connection.run("echo waited").stdoutText }
         let stream = try link.connection.stream("echo streamed")
         let listing = Task { try await link.connection.listDirectory("/").map(\.name) }
@@ -143,16 +143,5 @@ import Testing
         }
         #expect(!reason.isEmpty)
         #expect(connection.isClosed)
-    }
-
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(15)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("condition not met within 15 s")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
     }
 }

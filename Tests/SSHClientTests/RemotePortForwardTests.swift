@@ -84,7 +84,17 @@ import Testing
             forward.close()
             var ended = forward.failures.makeAsyncIterator()
             #expect(await ended.next() == nil)
-            try await waitUntil("the box's port closes") { (try? EchoServer.roundTrip(port: forward.remotePort, [1])) == nil }
+            let closes = try await Eventually.holds(within: .seconds(20), every: .milliseconds(100)) {
+                try await Blocking.onThread {
+                    do {
+                        _ = try EchoServer.roundTrip(port: forward.remotePort, [1], limit: .seconds(5))
+                        return false
+                    } catch {
+                        return (error as? SystemCallError)?.code == ECONNREFUSED  // not a connection taken and left unanswered
+                    }
+                }
+            }
+            #expect(closes, "the box's port still takes connections")
         }
     }
 
@@ -103,21 +113,14 @@ import Testing
             try await Blocking.onThread { try EchoServer.roundTrip(port: forward.remotePort, Array("before".utf8)) }
                 == Array("before".utf8))
         proxy.cutAll()
-        try await waitUntil("the box listens again") {
-            (try? EchoServer.roundTrip(port: forward.remotePort, Array("after".utf8))) == Array("after".utf8)
+        let listens = try await Eventually.holds(within: .seconds(20), every: .milliseconds(100)) {
+            try await Blocking.onThread {
+                (try? EchoServer.roundTrip(port: forward.remotePort, Array("after".utf8), limit: .seconds(5))) == Array("after".utf8)
+            }
         }
+        #expect(listens, "the box does not listen again")
         #expect(proxy.acceptedConnections >= 2)
         forward.close()
         await connection.close()
-    }
-
-    /// Polls `condition` on a thread (it blocks) every 100 ms for up to 20 s.
-    private func waitUntil(_ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if try await Blocking.onThread(condition) { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        Issue.record("timed out waiting until \(what)")
     }
 }

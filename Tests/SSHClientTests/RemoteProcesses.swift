@@ -29,13 +29,8 @@ enum RemoteProcesses {
     static func waitUntil(
         within limit: Duration = .seconds(5), state: () -> String = { "" }, _ condition: () throws -> Bool
     ) async throws {
-        let deadline = ContinuousClock.now + limit
-        while try !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("condition not met in \(limit)\(state().isEmpty ? "" : ": " + state())")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        if try await !Eventually.holds(within: limit, every: .milliseconds(20), condition) {
+            Issue.record("condition not met in \(limit)\(state().isEmpty ? "" : ": " + state())")
         }
     }
 

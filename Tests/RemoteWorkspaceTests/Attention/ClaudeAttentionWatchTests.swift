@@ -163,25 +163,17 @@ import Testing
         }
         for round in 0..<3 {
             try report("before the drop \(round)")
-            try await Self.waitUntil { seen.withLock { $0 } == expected }
+            #expect(try await Eventually.holds(within: .seconds(30)) { seen.withLock { $0 } == expected })
             proxy.cutAll()
             try report("while down \(round)")
             try report("while down \(round), again")
-            try await Self.waitUntil { seen.withLock { $0 } == expected }
+            #expect(try await Eventually.holds(within: .seconds(30)) { seen.withLock { $0 } == expected })
         }
         try await watch.stop()
         _ = try? await reader.value
         await connection.close()
         #expect(seen.withLock { $0 } == expected)
         #expect(proxy.acceptedConnections == 4)
-    }
-
-    static func waitUntil(within limit: Duration = .seconds(30), _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + limit
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw ScriptCase.Failure("not within \(limit)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
     }
 
     @Test(arguments: ServerKind.allCases)
