@@ -86,12 +86,12 @@ enum FaultSoak {
 
     /// The soak's processes still on the box (their command lines carry the marker), after
     /// giving the last ones 10 s to go.
-    static func leftovers(_ marker: String) async -> [String] {
+    static func leftovers(_ marker: String, except excepted: (Substring) -> Bool = { _ in false }) async -> [String] {
         var left: [String] = []
         for _ in 0..<50 {
             left = ((try? Shell.run("/bin/ps", ["-eo", "pid=,stat=,args="])) ?? "").split(separator: "\n").filter { row in
                 let fields = row.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-                return fields.count == 3 && !fields[1].hasPrefix("Z") && fields[2].contains(marker)
+                return fields.count == 3 && !fields[1].hasPrefix("Z") && fields[2].contains(marker) && !excepted(row)
             }.map(String.init)
             if left.isEmpty { return [] }
             try? await Task.sleep(for: .milliseconds(200))

@@ -57,11 +57,22 @@ enum FaultSoakShell {
             if outcome?.status != 0 {
                 ledger.fail("shell: --kill-persistent \(name): \(outcome.map { "\($0.status) \($0.stderr)" } ?? "hung")")
             }
-            let left = await FaultSoak.leftovers(name)
+            let left = await FaultSoak.leftovers(name, except: { isTmuxServerOfOthers($0, name: name) })
             if !left.isEmpty { ledger.fail("shell: the persistent shell is still on the box: \(left)") }
         } catch {
             ledger.fail("shell: ending it: \(error)")
         }
+    }
+
+    /// Whether a `ps` row is the box's tmux server serving sessions other than `name`: one server
+    /// per user holds every persistent shell, and it keeps the command line of the client that
+    /// started it — the soak's, when the soak's shell came first and a test beside it still has one.
+    private static func isTmuxServerOfOthers(_ row: Substring, name: String) -> Bool {
+        guard let sessions = try? Shell.run("/usr/bin/tmux", ["list-sessions", "-F", "#{pid} #{session_name}"]) else { return false }
+        let rows = sessions.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1) }
+        guard !rows.contains(where: { $0.count == 2 && $0[1] == name }) else { return false }
+        let pid = row.split(separator: " ").first.map(String.init)
+        return rows.contains { $0.first.map(String.init) == pid }
     }
 
     /// The local `rws shell --persist NAME` process.
