@@ -42,17 +42,12 @@ final class LoopContext {
     /// Why the server refused the SFTP subsystem, once it has.
     var sftpRefusal: String?
 
-    /// The server ends the connection when a command exits while another channel waits for its
-    /// command (dropbear 2022.82 to 2024.85, docs/servers.md): see ``aStopIsEnding``.
-    private let abortsOnOverlappingCommands: Bool
-
     var configuration: SSHConnectionConfiguration { handle.configuration }
 
-    private init(handle: ConnectionLoop, socket: TCPSocket, transport: SSHTransport, serverIdentification: String) {
+    private init(handle: ConnectionLoop, socket: TCPSocket, transport: SSHTransport) {
         self.handle = handle
         self.socket = socket
         self.transport = transport
-        abortsOnOverlappingCommands = SSHConnection.abortsOnOverlappingCommands(identification: serverIdentification)
     }
 
     /// The I/O thread's body: establishes the session, then serves until the connection ends.
@@ -62,7 +57,7 @@ final class LoopContext {
         let context: LoopContext
         do {
             let (socket, transport, identification) = try ConnectionEstablishment(configuration: handle.configuration).establish()
-            context = LoopContext(handle: handle, socket: socket, transport: transport, serverIdentification: identification ?? "")
+            context = LoopContext(handle: handle, socket: socket, transport: transport)
             handle.established(serverIdentification: identification)
         } catch {
             handle.failedToEstablish(error)
@@ -198,21 +193,11 @@ final class LoopContext {
         return !stopsInFlight || ContinuousClock.now >= closeDeadline!
     }
 
-    /// Whether a stop's script (a control operation) runs on a server that aborts on overlapping
-    /// commands. The script exits soon, by design: a channel opened meanwhile could still be
-    /// waiting for its command then, and that server would end the whole connection. So new
-    /// work waits for the stops to end there (a command run right after dropping a stream).
-    private var aStopIsEnding: Bool {
-        abortsOnOverlappingCommands && operations.contains { $0.isControl }
-    }
-
     private func admit() -> Bool {
         var admitted = false
         while openTurnIsFree, !admissionHeld, let next = queue.first {
             // Closing: only the channels that stop what was running.
             if closeDeadline != nil, !next.isControl { break }
-            // Control operations go first in the queue, so the rest waits with this one.
-            if !next.isControl, aStopIsEnding { break }
             let limit = next.isControl ? configuration.maxChannels : max(1, configuration.maxChannels - 1)
             guard channelsInUse < limit else { break }
             queue.removeFirst()
