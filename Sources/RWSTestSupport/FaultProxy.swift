@@ -360,11 +360,20 @@ extension TestSSHServer {
         return configuration
     }
 
-    /// The `rws` flags that reach this server through `proxy` (see ``rwsFlags``).
-    public func rwsFlags(through proxy: FaultProxy) throws -> [String] {
-        [
+    /// The `rws` flags that reach this server through `proxy` (see ``rwsFlags``). With
+    /// `keepalive`, their configuration file sets `ServerAliveInterval` and `ServerAliveCountMax`
+    /// to it, so rws finds a black-holed link dead within interval × count seconds instead of
+    /// its default 20: a test of what follows the loss need not wait for that default.
+    public func rwsFlags(through proxy: FaultProxy, keepalive: (interval: Int, count: Int)? = nil) throws -> [String] {
+        var configFile = directory.path + "/empty_ssh_config"
+        if let keepalive {
+            configFile = directory.path + "/ssh_config_alive_\(keepalive.interval)x\(keepalive.count)"
+            try "Host *\n    ServerAliveInterval \(keepalive.interval)\n    ServerAliveCountMax \(keepalive.count)\n"
+                .write(toFile: configFile, atomically: true, encoding: .utf8)
+        }
+        return [
             "--host", "\(user)@127.0.0.1:\(proxy.port)", "--identity", clientKeyPath, "--known-hosts", try knownHosts(through: proxy),
-            "-F", directory.path + "/empty_ssh_config",
+            "-F", configFile,
         ]
     }
 

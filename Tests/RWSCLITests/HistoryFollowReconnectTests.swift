@@ -4,7 +4,8 @@ import RWSTestSupport
 import Synchronization
 import Testing
 
-/// `rws history --follow` survives the link: through a cut and a 30 s black hole it reconnects by
+/// `rws history --follow` survives the link: through a cut and a black hole (10 s in the suite,
+/// 30 s under `RWS_SOAK=full`, scripts/soak-tests; rws finds it dead after 4 s) it reconnects by
 /// itself and shows every line written meanwhile exactly once, in order.
 @Suite(.timeLimit(.minutes(5))) struct HistoryFollowReconnectTests {
     /// Appends numbered assistant messages to the session file, one each `every`, until stopped.
@@ -49,7 +50,7 @@ import Testing
         let session = try SessionCommandsTests(kind)
         let proxy = try FaultProxy(targetPort: session.server.port)
         defer { proxy.stop() }
-        let run = try FollowingRws(session, flags: try session.server.rwsFlags(through: proxy))
+        let run = try FollowingRws(session, flags: try session.server.rwsFlags(through: proxy, keepalive: (interval: 1, count: 4)))
         defer { if run.process.isRunning { run.kill() } }
         let watch = FollowingRws.loopWatch(session)
         #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
@@ -60,7 +61,7 @@ import Testing
         try await Task.sleep(for: .seconds(2))
         #expect(await run.output.waitFor("follow-line-\(writer.count).", seconds: 30), "\(run.errors.collected)")
         proxy.setBlackHole(true)
-        try await Task.sleep(for: .seconds(30))
+        try await Task.sleep(for: SoakLength.duration(full: .seconds(30), sample: .seconds(10)))
         proxy.setBlackHole(false)
         try await Task.sleep(for: .seconds(1))
         writer.stop()

@@ -7,6 +7,9 @@ import Testing
 /// on the box, and under which PID.
 @Suite struct LostCommandTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+    /// A keepalive each second, the link dead after four unanswered: a black hole is found within
+    /// seconds instead of rws's default 20.
+    static let keepalive = (interval: 1, count: 4)
 
     private func sleeping(_ seconds: Int) throws -> [(pid: String, sid: String)] {
         try Shell.run("/bin/ps", ["-eo", "pid=,sid=,args="]).split(separator: "\n")
@@ -76,8 +79,8 @@ import Testing
         defer { proxy.stop() }
         let seconds = Int.random(in: 100_000...999_999)
         let outcome = try await RWSBinary.run(
-            ["exec"] + server.rwsFlags(through: proxy) + ["--", "echo started; sleep \(seconds)"], home: home, after: "started\n",
-            within: .seconds(20)
+            ["exec"] + server.rwsFlags(through: proxy, keepalive: Self.keepalive) + ["--", "echo started; sleep \(seconds)"],
+            home: home, after: "started\n", within: .seconds(20)
         ) { _ in proxy.setBlackHole(true) }
         let left = try sleeping(seconds)
         defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
@@ -93,18 +96,18 @@ import Testing
         defer { proxy.stop() }
         let seconds = Int.random(in: 100_000...999_999)
         let outcome = try await RWSBinary.run(
-            ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "50s", "--", "echo started; sleep \(seconds)"], home: home,
-            after: "started\n", within: .seconds(20)
+            ["exec"] + server.rwsFlags(through: proxy, keepalive: Self.keepalive)
+                + ["--timeout", "14s", "--", "echo started; sleep \(seconds)"], home: home, after: "started\n", within: .seconds(20)
         ) { _ in
-            // Long enough for rws to find the link dead (keepalives unanswered for 20 s), short of the timeout.
+            // Long enough for rws to find the link dead (keepalives unanswered for 4 s), short of the timeout.
             proxy.setBlackHole(true)
-            Thread.sleep(forTimeInterval: 35)
+            Thread.sleep(forTimeInterval: 8)
             proxy.setBlackHole(false)
         }
         let left = try sleeping(seconds)
         defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
         #expect(outcome.status == 124, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("rws reconnected and, at its timeout of 50s, stopped it"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("rws reconnected and, at its timeout of 14s, stopped it"), "\(outcome.stderr)")
         #expect(left.isEmpty)
     }
 }
