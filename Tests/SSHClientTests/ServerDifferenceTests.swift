@@ -76,6 +76,47 @@ import Testing
     }
 
     @Test(arguments: ServerKind.allCases)
+    func onlyWhereOverlappingCommandsAbortDoesACommandRunAfterAStopWaitForTheStopToEnd(kind: ServerKind) async throws {
+        // A stop's script exits soon after it starts; on such a dropbear a channel opened
+        // meanwhile could still wait for its command then, and the connection would end.
+        let stubborn = RemoteProcesses.uniqueSeconds()
+        let running = try await SharedTestServer.get(kind).withConnection(adjusting: { $0.terminationGracePeriod = .seconds(1) }) {
+            (connection) async throws in
+            let remote = try connection.stream("trap '' TERM HUP; echo started; sleep \(stubborn)")
+            var iterator = remote.output.makeAsyncIterator()
+            #expect(try await iterator.next() == .stdout(Array("started\n".utf8)))
+            remote.cancel()
+            // The sleep ignores TERM and HUP: the stop's script kills it after the 1 s grace period.
+            return try await connection.run("ps -eo args= | grep -cx 'sleep \(stubborn)' || true").stdoutText
+        }
+        switch kind {
+        case .openssh: #expect(running == "1\n", "the command ran while the stop went on")
+        case .dropbear: #expect(running == "0\n", "the command ran once the stop had ended")
+        }
+        #expect(try RemoteProcesses.matching("sleep \(stubborn)") == [])
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func commandsRunBackToBackWhileStopsGoOnLeaveTheConnectionUp(kind: ServerKind) async throws {
+        // Each command's channel waits a moment for its command; a stop's script exits while one
+        // of them does, sooner or later, unless rws keeps them apart on such a dropbear.
+        let seconds = RemoteProcesses.uniqueSeconds()
+        try await SharedTestServer.get(kind).withConnection { connection in
+            for round in 0..<60 {
+                let remote = try connection.stream("echo started; sleep \(seconds)")
+                var iterator = remote.output.makeAsyncIterator()
+                #expect(try await iterator.next() == .stdout(Array("started\n".utf8)))
+                remote.cancel()
+                for command in 0..<3 {
+                    let result = try await connection.run("echo \(round).\(command)")
+                    #expect(result.status.isSuccess && result.stdoutText == "\(round).\(command)\n", "\(result)")
+                }
+            }
+        }
+        #expect(try RemoteProcesses.matching("sleep \(seconds)") == [])
+    }
+
+    @Test(arguments: ServerKind.allCases)
     func theServersIdentificationSaysWhichSoftwareAndWhetherOverlappingCommandsAbort(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         let (identification, aborts) = try await server.withConnection { ($0.serverIdentification, $0.serverAbortsOnOverlappingCommands) }

@@ -42,12 +42,17 @@ final class LoopContext {
     /// Why the server refused the SFTP subsystem, once it has.
     var sftpRefusal: String?
 
+    /// The server ends the connection when a command exits while another channel waits for its
+    /// command (dropbear 2022.82 to 2024.85, docs/servers.md): see ``aStopScriptRuns``.
+    private let abortsOnOverlappingCommands: Bool
+
     var configuration: SSHConnectionConfiguration { handle.configuration }
 
-    private init(handle: ConnectionLoop, socket: TCPSocket, transport: SSHTransport) {
+    private init(handle: ConnectionLoop, socket: TCPSocket, transport: SSHTransport, serverIdentification: String) {
         self.handle = handle
         self.socket = socket
         self.transport = transport
+        abortsOnOverlappingCommands = SSHConnection.abortsOnOverlappingCommands(identification: serverIdentification)
     }
 
     /// The I/O thread's body: establishes the session, then serves until the connection ends.
@@ -57,7 +62,7 @@ final class LoopContext {
         let context: LoopContext
         do {
             let (socket, transport, identification) = try ConnectionEstablishment(configuration: handle.configuration).establish()
-            context = LoopContext(handle: handle, socket: socket, transport: transport)
+            context = LoopContext(handle: handle, socket: socket, transport: transport, serverIdentification: identification ?? "")
             handle.established(serverIdentification: identification)
         } catch {
             handle.failedToEstablish(error)
@@ -193,11 +198,23 @@ final class LoopContext {
         return !stopsInFlight || ContinuousClock.now >= closeDeadline!
     }
 
+    /// Whether a stop's script (a control operation) may still exit, on a server that aborts on
+    /// overlapping commands. The script exits soon, by design, and a channel opened meanwhile
+    /// could still wait for its command then: that server would end the whole connection. The
+    /// server closes the script's channel once it has reaped the script, so from then on
+    /// (``ChannelStateMachine/Phase/closing``) new channels are safe.
+    private var aStopScriptRuns: Bool {
+        abortsOnOverlappingCommands
+            && operations.contains { $0.isControl && [.opening, .settingUp, .running, .awaitingRemoteClose].contains($0.phase) }
+    }
+
     private func admit() -> Bool {
         var admitted = false
         while openTurnIsFree, !admissionHeld, let next = queue.first {
             // Closing: only the channels that stop what was running.
             if closeDeadline != nil, !next.isControl { break }
+            // Control operations go first in the queue, so the rest waits with this one.
+            if !next.isControl, aStopScriptRuns { break }
             let limit = next.isControl ? configuration.maxChannels : max(1, configuration.maxChannels - 1)
             guard channelsInUse < limit else { break }
             queue.removeFirst()
