@@ -74,16 +74,28 @@ import Testing
         let server = try SharedTestServer.get(kind)
         let name = uniqueName()
         let first = try await SSHConnection.connect(server.configuration())
-        let shell = try await first.openPersistentShell(named: name, multiplexer: multiplexer)
+        // A side-by-side run once hung in this test past the time limit: the steps that wait on
+        // a channel say where they stopped, and where each channel stood.
+        let firstChannels: @Sendable () async -> String = { await first.channelDiagnostics().joined(separator: "; ") }
+        let shell = try await Bounded.step("opening the shell", within: .seconds(30), context: firstChannels) {
+            try await first.openPersistentShell(named: name, multiplexer: multiplexer)
+        }
         let transcript = ShellTranscript(shell)
-        try await shell.send("echo one-$((1+1))\n")
+        try await Bounded.step("typing in the first terminal", within: .seconds(10), context: firstChannels) {
+            try await shell.send("echo one-$((1+1))\n")
+        }
         _ = try await transcript.wait(for: "one-2", within: .seconds(10))
 
         _ = try await server.withConnection { connection in
-            let joined = try await connection.openPersistentShell(named: name, opening: .attachOnly)
+            let channels: @Sendable () async -> String = { await connection.channelDiagnostics().joined(separator: "; ") }
+            let joined = try await Bounded.step("joining", within: .seconds(30), context: channels) {
+                try await connection.openPersistentShell(named: name, opening: .attachOnly)
+            }
             _ = try await ShellTranscript(joined).wait(for: "one-2", within: .seconds(10))
             // Both terminals show the same session: what is typed in one appears in the other.
-            try await joined.send("echo two-$((2+2))\n")
+            try await Bounded.step("typing in the joined terminal", within: .seconds(10), context: channels) {
+                try await joined.send("echo two-$((2+2))\n")
+            }
             _ = try await transcript.wait(for: "two-4", within: .seconds(10))
             try await joined.close()
             try await connection.killPersistentShell(named: name)

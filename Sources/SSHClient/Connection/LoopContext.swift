@@ -127,6 +127,13 @@ final class LoopContext {
         return true
     }
 
+    /// One line per channel, admitted ones first, then the queue and who holds the open and
+    /// request turns (``SSHConnection/channelDiagnostics()``).
+    var channelDiagnostics: [String] {
+        let turns = "open turn: \(openHolder?.diagnostics ?? "free"), request turn: \(requestHolder?.diagnostics ?? "free")"
+        return operations.map(\.diagnostics) + queue.map { "queued: \($0.diagnostics)" } + [turns]
+    }
+
     /// Marks the connection lost; every operation fails with `error` at the end of this pass.
     func lose(_ error: SSHError) {
         if lossError == nil {

@@ -58,6 +58,14 @@ public final class SSHConnection: Sendable {
     /// serves the box (of the session serving it now, after a reconnect).
     public var serverIdentification: String { link.current.serverIdentification ?? "" }
 
+    /// Where each channel of the connection stands, one line each (see `LoopContext`): for a
+    /// test that waited too long to say what the connection was doing. Empty once it has ended.
+    package func channelDiagnostics() async -> [String] {
+        let promise = Promise<[String]>()
+        if loop.submit({ context in promise.complete(.success(context.channelDiagnostics)) }) != nil { return [] }
+        return (try? await promise.value()) ?? []
+    }
+
     /// Whether the server ends the whole connection when a command exits while another channel
     /// has not started its command yet: dropbear 2022.82 to 2024.85 (its issue 321; Debian
     /// bookworm ships 2022.83; docs/servers.md). Against such a server, run commands one after another.

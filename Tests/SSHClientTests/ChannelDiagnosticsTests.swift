@@ -1,0 +1,20 @@
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// What a test that waited too long can ask a connection: where each of its channels stands.
+@Suite struct ChannelDiagnosticsTests {
+    @Test func eachChannelSaysWhereItStandsAndTheTurnsSayWhoHoldsThem() async throws {
+        let seconds = RemoteProcesses.uniqueSeconds()
+        try await SharedTestServer.get().withConnection { connection in
+            let remote = try connection.stream("echo started; sleep \(seconds)")
+            var iterator = remote.output.makeAsyncIterator()
+            #expect(try await iterator.next() == .stdout(Array("started\n".utf8)))
+            let lines = await connection.channelDiagnostics()
+            #expect(lines.contains { $0.hasPrefix("ExecChannel running") }, "\(lines)")
+            #expect(lines.last == "open turn: free, request turn: free", "\(lines)")
+            remote.cancel()
+        }
+        #expect(try RemoteProcesses.matching("sleep \(seconds)") == [])
+    }
+}
