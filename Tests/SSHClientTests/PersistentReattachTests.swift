@@ -22,7 +22,10 @@ import Testing
             try await connection.openPersistentShell(named: name, ShellConfiguration(columns: 120, rows: 40))
         }
         let transcript = ShellTranscript(first)
-        try await Bounded.step("typing the first line", within: .seconds(10), context: channels) {
+        try await Bounded.step(
+            "typing the first line", within: .seconds(10),
+            context: { await "\(channels()); shown: \(transcript.text.prefix(700).debugDescription)" }
+        ) {
             try await first.send("echo mark-$((6*7))\n")
         }
         _ = try await transcript.wait(for: "mark-42", within: .seconds(10))
@@ -34,7 +37,8 @@ import Testing
         let second = ShellTranscript(again)
         // Typed at once, while the screen is still being redrawn.
         try await Bounded.step(
-            "typing during the redraw", within: .seconds(10), context: { await "\(channels()); shown: \(second.text.suffix(2000))" }
+            "typing during the redraw", within: .seconds(10),
+            context: { await "\(channels()); shown: \(second.text.suffix(2000).debugDescription)" }
         ) {
             for byte in "echo back-$((1+1))\n".utf8 { try await again.send([byte]) }
         }

@@ -107,6 +107,28 @@ import Testing
         await first.close()
     }
 
+    /// tmux discards its terminal's unread output as it starts: where the server had not read
+    /// the PID line yet (a busy box), that line was lost and rws held the keys typed for good.
+    @Test(arguments: ServerKind.allCases)
+    func keysReachAPersistentShellWhoseServerReadsTheTerminalLate(kind: ServerKind) async throws {
+        let server = try TestSSHServer.readingTerminalsLate(kind)
+        defer { server.stop() }
+        let name = uniqueName()
+        let connection = try await server.connect()
+        let channels: @Sendable () async -> String = { await connection.channelDiagnostics().joined(separator: "; ") }
+        let shell = try await Bounded.step("opening the shell", within: .seconds(30), context: channels) {
+            try await connection.openPersistentShell(named: name, multiplexer: .tmux)
+        }
+        let transcript = ShellTranscript(shell)
+        try await Bounded.step("typing", within: .seconds(15), context: channels) { try await shell.send("echo typed-$((3*3))\n") }
+        _ = try await transcript.wait(for: "typed-9", within: .seconds(10))
+        // Every banner line arrived, and the newline that let tmux start was not shown.
+        let banner = "127 of 128, to fill the terminal's buffer ........\r\n"
+        #expect(transcript.text.contains(banner) && !transcript.text.contains(banner + "\r\n"), "\(transcript.text.prefix(300))")
+        try await connection.killPersistentShell(named: name)
+        await connection.close()
+    }
+
     @Test func killingAnUnknownPersistentShellSaysSo() async throws {
         _ = try await SharedTestServer.get().withConnection { connection in
             await #expect(throws: SSHError.persistentShellNotFound(name: "nosuchshell", host: "127.0.0.1")) {

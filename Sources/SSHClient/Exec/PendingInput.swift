@@ -15,6 +15,12 @@ struct PendingInput {
         chunks.append(Chunk(bytes: bytes, completion: completion))
     }
 
+    /// Queues `bytes` before everything waiting; nothing of the first chunk may be written yet.
+    mutating func enqueueFirst(_ bytes: [UInt8], completion: @escaping (Result<Void, SSHError>) -> Void) {
+        precondition(chunks.first?.offset ?? 0 == 0, "a chunk was partly written")
+        chunks.insert(Chunk(bytes: bytes, completion: completion), at: 0)
+    }
+
     mutating func requestEOF(completion: @escaping (Result<Void, SSHError>) -> Void) {
         if eofSent { return completion(.success(())) }
         eofRequested = true

@@ -25,6 +25,10 @@ final class ShellChannel: ChannelOperation {
     private var pipe: OutputPipe { endpoints.pipe }
 
     private var pidReader = ProcessIDReader()
+    /// See ``ShellConfiguration/acknowledgesPIDLine``.
+    private let acknowledgesPIDLine: Bool
+    /// The terminal's echo of that acknowledgement, still to be taken off the output.
+    private var acknowledgementEcho: ArraySlice<UInt8> = []
     private var tracker = TerminalModeTracker()
     private var input = PendingInput()
     private var pendingResize: (columns: Int, rows: Int, completions: [(Result<Void, SSHError>) -> Void])?
@@ -40,6 +44,7 @@ final class ShellChannel: ChannelOperation {
     init(loop: LoopContext, configuration: ShellConfiguration, endpoints: Endpoints) {
         self.endpoints = endpoints
         commandLine = configuration.command ?? ShellConfiguration.loginShellCommand
+        acknowledgesPIDLine = configuration.acknowledgesPIDLine
         lifecycle = ChannelLifecycle(
             loop: loop,
             setupRequests: [
@@ -180,12 +185,40 @@ final class ShellChannel: ChannelOperation {
     }
 
     private func deliver(_ bytes: [UInt8]) {
-        let visible = pidReader.isSearching ? pidReader.consume(bytes) : bytes
+        let wasSearching = pidReader.isSearching
+        var visible = wasSearching ? pidReader.consume(bytes) : bytes
+        // The echo comes in a later chunk than the PID line: the lines before it are shown as they are.
+        if !acknowledgementEcho.isEmpty { visible = removingAcknowledgementEcho(from: visible) }
+        if wasSearching, !pidReader.isSearching, acknowledgesPIDLine { acknowledgePIDLine() }
         guard !visible.isEmpty, !hasEnded else { return }
         let before = tracker.modes
         tracker.scan(visible)
         if tracker.modes != before { terminalModes.value = tracker.modes }
         pipe.push(.stdout(visible))
+    }
+
+    /// Lets the program start (``ShellConfiguration/acknowledgesPIDLine``): a newline ahead of
+    /// any keys typed meanwhile, whose echo (CR LF, or LF without ONLCR) is not shown.
+    private func acknowledgePIDLine() {
+        input.enqueueFirst([UInt8(ascii: "\n")]) { _ in }
+        acknowledgementEcho = [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+    }
+
+    /// `bytes` without the part of the acknowledgement's echo they start with; the echo comes
+    /// before anything the program prints, or not at all (ECHO off).
+    private func removingAcknowledgementEcho(from bytes: [UInt8]) -> [UInt8] {
+        var rest = bytes[...]
+        while let expected = acknowledgementEcho.first, let next = rest.first {
+            if next == expected {
+                rest.removeFirst()
+                acknowledgementEcho.removeFirst()
+            } else if expected == UInt8(ascii: "\r"), next == UInt8(ascii: "\n") {
+                acknowledgementEcho.removeFirst()
+            } else {
+                acknowledgementEcho = []
+            }
+        }
+        return Array(rest)
     }
 
     // MARK: Ending
