@@ -12,41 +12,37 @@ enum LocalPort {
         return try SystemCall.localPort(of: fd)
     }
 
-    /// Waits until `process` accepts connections on `port`; throws with the log when it exits or takes over 10 s.
-    static func waitUntilListening(port: Int, process: SpawnedProcess, name: String, logPath: String) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+    /// Waits until `process` answers a connection on `port` with its first bytes (an SSH server's
+    /// identification line), then closes it: the server listens and has taken every connection
+    /// made before. Throws with the log when the process exits, or after 10 s.
+    static func waitForGreeting(port: Int, process: SpawnedProcess, name: String, logPath: String) throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
             guard process.isRunning else {
                 let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
                 throw TestServerError.startFailed("\(name) exited at start: \(log)")
             }
-            if canConnect(port: port) { return }
+            if let fd = connected(port: port) {
+                defer { SystemCall.close(fd) }
+                var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+                guard try SystemCall.poll(&fds, timeout: max(.zero, deadline - .now)) > 0 else {
+                    throw TestServerError.startFailed("\(name) on 127.0.0.1:\(port) sent nothing within 10 s of its start")
+                }
+                var buffer = [UInt8](repeating: 0, count: 256)
+                _ = try buffer.withUnsafeMutableBytes { try SystemCall.receive(fd, into: $0) }
+                return
+            }
             Thread.sleep(forTimeInterval: 0.02)
         }
         throw TestServerError.startFailed("\(name) did not listen on 127.0.0.1:\(port) within 10 s")
     }
 
-    private static func canConnect(port: Int) -> Bool {
+    /// A socket connected to `port`, or nil while nothing listens there.
+    private static func connected(port: Int) -> Int32? {
         let address = SystemCall.loopback(port: port)
-        guard let fd = try? SystemCall.socket(for: address) else { return false }
-        defer { SystemCall.close(fd) }
-        return (try? SystemCall.connect(fd, to: address)) == true
-    }
-
-    /// Connects to `port`, waits up to 10 s for the server's first bytes (an SSH server's
-    /// identification line) and closes: the server has taken every connection made before.
-    static func readGreeting(port: Int, name: String) throws {
-        let address = SystemCall.loopback(port: port)
-        let fd = try SystemCall.socket(for: address)
-        defer { SystemCall.close(fd) }
-        guard try SystemCall.connect(fd, to: address) else {
-            throw TestServerError.startFailed("\(name): connecting to 127.0.0.1:\(port) did not finish")
-        }
-        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-        guard try SystemCall.poll(&fds, timeout: .seconds(10)) > 0 else {
-            throw TestServerError.startFailed("\(name) on 127.0.0.1:\(port) sent nothing within 10 s of a connection")
-        }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        _ = try buffer.withUnsafeMutableBytes { try SystemCall.receive(fd, into: $0) }
+        guard let fd = try? SystemCall.socket(for: address) else { return nil }
+        if (try? SystemCall.connect(fd, to: address)) == true { return fd }
+        SystemCall.close(fd)
+        return nil
     }
 }

@@ -126,8 +126,8 @@ public final class TestSSHServer: @unchecked Sendable {
             var launched: SpawnedProcess?
             do {
                 launched = try start(kind, options, port: candidate, directory: directory, home: home, logPath: logPath)
-                try LocalPort.waitUntilListening(port: candidate, process: launched!, name: "\(kind)", logPath: logPath)
-                try settle(kind, root: launched!.pid, port: candidate)
+                try LocalPort.waitForGreeting(port: candidate, process: launched!, name: "\(kind)", logPath: logPath)
+                try settle(kind, root: launched!.pid)
                 try "[127.0.0.1]:\(candidate) \(hostKey)\n".write(toFile: knownHostsPath, atomically: true, encoding: .utf8)
                 return (launched!, candidate)
             } catch {
@@ -139,11 +139,10 @@ public final class TestSSHServer: @unchecked Sendable {
         throw lastError ?? TestServerError.startFailed("\(kind) did not start")
     }
 
-    /// Waits until the server took the connections its readiness checks made and their processes
-    /// ended: dropbear counts a connection against its five unauthenticated ones per address until
-    /// its process ends, so a test's first connections could otherwise be closed unanswered.
-    private static func settle(_ kind: ServerKind, root: pid_t, port: Int) throws {
-        try LocalPort.readGreeting(port: port, name: "\(kind)")
+    /// Waits until the process of the readiness check's connection ended: dropbear counts a
+    /// connection against its five unauthenticated ones per address until its process ends, so a
+    /// test's first connections could otherwise be closed unanswered.
+    private static func settle(_ kind: ServerKind, root: pid_t) throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while !connectionProcesses(kind, root: root).isEmpty {
             guard ContinuousClock.now < deadline else {
