@@ -50,6 +50,28 @@ import Testing
         }
     }
 
+    /// tmux started as the terminal's command discards the terminal's unread output, so on a
+    /// busy box rws may never see its PID line and hold the keys typed: `~.` still disconnects.
+    @Test func tildeDotDisconnectsWhileTheRemoteTakesNoKeys() async throws {
+        let server = try TestSSHServer.readingTerminalsLate(.openssh)
+        defer { server.stop() }
+        let socket = "rws-tilde-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? Shell.run("/usr/bin/tmux", ["-L", socket, "kill-server"]) }
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let tmux = try Tmux.start(home: home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(try shellCommandLine(server, extra: ["--command", "exec tmux -L \(socket) new-session"]))
+        // The remote tmux's status line: it runs, and the keys typed from now on are held.
+        try await tmux.wait(for: "[0] 0:", within: .seconds(20))
+        try tmux.press("Enter")
+        try tmux.type("~.", enter: false)
+        try await tmux.wait(for: "Connection to 127.0.0.1 closed.", within: .seconds(10))
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type("echo rws-exit=$?")
+        try await tmux.wait(for: "rws-exit=255")
+    }
+
     @Test(arguments: ServerKind.allCases)
     func theRemoteSizeFollowsTheLocalWindow(kind: ServerKind) async throws {
         try await withRemoteShell(on: try SharedTestServer.get(kind)) { tmux in

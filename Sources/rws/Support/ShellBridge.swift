@@ -106,10 +106,32 @@ enum ShellBridge {
     }
 
     /// Copies keystrokes to the remote in order; stops on `~.` or when the keyboard goes away.
+    /// The keys go out from a task of their own, so `~.` disconnects at once even while the
+    /// remote takes none (its window full, or its PID line not seen yet: rws holds keys till then).
     private static func forwardKeyboard(_ keyboard: Keyboard, to session: InteractiveShell, report: AsyncStream<End>.Continuation) async {
-        // A failed send ends the forwarding quietly: the output side reports the end.
-        let end = await readKeys(keyboard) { bytes in (try? await session.send(bytes)) != nil }
+        let (keys, typed) = AsyncStream.makeStream(of: [UInt8].self)
+        let sendFailed = SendFailure()
+        let sender = Task {
+            for await bytes in keys where !sendFailed.happened {
+                // A failed send ends the forwarding quietly: the output side reports the end.
+                if (try? await session.send(bytes)) == nil { sendFailed.note() }
+            }
+        }
+        let end = await readKeys(keyboard) { bytes in
+            typed.yield(bytes)
+            return !sendFailed.happened
+        }
+        typed.finish()
+        // At the end of the keyboard the keys typed before it still go; otherwise nothing waits for them.
+        if case .inputClosed? = end { await sender.value } else { sender.cancel() }
         if let end { report.yield(end) }
+    }
+
+    /// Whether a key could not be sent (the session has ended).
+    private final class SendFailure: Sendable {
+        private let flag = Atomic<Bool>(false)
+        var happened: Bool { flag.load(ordering: .relaxed) }
+        func note() { flag.store(true, ordering: .relaxed) }
     }
 
     /// Reads keys through the `~` escapes and hands on what is for the remote until `deliver`
