@@ -50,20 +50,23 @@ import Testing
         }
     }
 
-    /// tmux started as the terminal's command discards the terminal's unread output, so on a
-    /// busy box rws may never see its PID line and hold the keys typed: `~.` still disconnects.
+    /// A box whose forced command ignores the one asked for (an `authorized_keys` `command=`, a
+    /// restricted account) never prints the PID line, so rws holds the keys typed: `~.` still
+    /// disconnects at once.
     @Test func tildeDotDisconnectsWhileTheRemoteTakesNoKeys() async throws {
-        let server = try TestSSHServer.readingTerminalsLate(.openssh)
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("rws-own-\(UUID().uuidString.prefix(8)).sh").path
+        try "#!/bin/sh\necho 'this box runs its own program only'\nexec cat >/dev/null\n".write(
+            toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        try Shell.run("/bin/chmod", ["755", script])
+        let server = try TestSSHServer(.openssh, .init(forceCommand: script))
         defer { server.stop() }
-        let socket = "rws-tilde-\(UUID().uuidString.prefix(8))"
-        defer { _ = try? Shell.run("/usr/bin/tmux", ["-L", socket, "kill-server"]) }
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let tmux = try Tmux.start(home: home)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
-        try tmux.type(try shellCommandLine(server, extra: ["--command", "exec tmux -L \(socket) new-session"]))
-        // The remote tmux's status line: it runs, and the keys typed from now on are held.
-        try await tmux.wait(for: "[0] 0:", within: .seconds(20))
+        try tmux.type(try shellCommandLine(server))
+        try await tmux.wait(for: "this box runs its own program only", within: .seconds(20))
         try tmux.press("Enter")
         try tmux.type("~.", enter: false)
         try await tmux.wait(for: "Connection to 127.0.0.1 closed.", within: .seconds(10))

@@ -5,6 +5,25 @@ import Testing
 
 /// A real bash on a real PTY behind the test sshd, typed at as a person would.
 @Suite struct InteractiveShellTests {
+    /// A terminal's program that flushes its terminal's output as it starts (tmux, also when a
+    /// login profile starts it) discards what the kernel has not handed to the server yet: on a
+    /// busy box that was the PID line, and rws held the keys typed for good.
+    @Test(arguments: ServerKind.allCases)
+    func keysReachAProgramThatFlushesItsTerminalWhereTheServerReadsItLate(kind: ServerKind) async throws {
+        let server = try TestSSHServer.readingTerminalsLate(kind)
+        defer { server.stop() }
+        let socket = "rws-flush-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? Shell.run("/usr/bin/tmux", ["-L", socket, "kill-server"]) }
+        try await server.withConnection { connection in
+            let shell = try await connection.openShell(ShellConfiguration(command: "exec tmux -L \(socket) new-session"))
+            let transcript = ShellTranscript(shell)
+            let channels: @Sendable () async -> String = { await connection.channelDiagnostics().joined(separator: "; ") }
+            try await Bounded.step("typing", within: .seconds(15), context: channels) { try await shell.send("echo typed-$((3*3))\r") }
+            _ = try await transcript.wait(for: "typed-9", within: .seconds(10))
+            try await shell.close()
+        }
+    }
+
     @Test(arguments: ServerKind.allCases)
     func echoHiPrintsHiAndTheWrapperPIDLineStaysHidden(kind: ServerKind) async throws {
         try await SharedTestServer.get(kind).withConnection { connection in

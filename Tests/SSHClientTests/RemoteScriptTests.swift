@@ -118,6 +118,21 @@ import Testing
                 run.status == 5 && run.stdoutText.hasPrefix("rws-pid:")
                     && run.stdoutText.hasSuffix("\n<0><rws><\(hostile)>"), "\(run)")
         },
+        ScriptCase(
+            "the stoppable wrapper of a terminal's program runs it after one line of input", StoppableCommand.script,
+            input: Array("the answer to the PID line\nfor the program".utf8),
+            normalize: { run in
+                var run = run
+                run.stdout = Array(run.stdoutText.replacing(/rws-pid:[0-9]+/, with: "rws-pid:N").utf8)
+                return run
+            },
+            arguments: { _ in [.word("cat; printf '<%s>' \"$#\""), .word("terminal")] }
+        ) { run, _ in
+            // The line went to the wrapper, the rest to the command.
+            try ScriptCase.require(
+                run.status == 0 && run.stdoutText.hasPrefix("rws-pid:") && run.stdoutText.hasSuffix("\nfor the program<0>")
+                    && !run.stdoutText.contains("the answer"), "\(run)")
+        },
         ScriptCase("home", Files.home, arguments: { _ in [] }) { run, sandbox in
             try ScriptCase.require(run.stdoutText == sandbox + "/home", "\(run)")
         },

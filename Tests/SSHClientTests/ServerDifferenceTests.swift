@@ -50,7 +50,7 @@ import Testing
         let arguments = lines.dropFirst().first.map(String.init) ?? ""
         switch kind {
         case .openssh: #expect(arguments.contains("-c set -- "), "\(arguments)")
-        case .dropbear: #expect(arguments.contains("-c echo rws-pid:$$; eval"), "\(arguments)")
+        case .dropbear: #expect(arguments.contains("-c echo rws-pid:$$; "), "\(arguments)")
         }
     }
 

@@ -68,12 +68,9 @@ enum PersistentShellScripts {
     /// command line `$4` (the login shell when empty) with the attaching login's `HOME` (a tmux
     /// server started by another login would give its own); `$3` `takeover` detaches its other
     /// clients first; `$3` `attach` joins them. Neither `takeover` nor `attach` ever creates.
-    /// It first waits for rws to have read the PID line (``ShellConfiguration/acknowledgesPIDLine``):
-    /// tmux discards the terminal's unread output as it starts.
     static let attach = RemoteScript(
         step: "attaching to the persistent shell",
         body: #"""
-            IFS= read -r _ || :
             case $1:$3 in
               tmux:takeover) exec tmux attach-session -d -t "=$2" ;;
               screen:takeover) exec screen -d -r "$2" ;;
@@ -194,7 +191,6 @@ extension SSHConnection {
         var configuration = configuration
         configuration.command = try PersistentShellScripts.commandLine(
             PersistentShellScripts.attach, [chosen.rawValue, name, opening.rawValue, configuration.command ?? ""])
-        configuration.acknowledgesPIDLine = true
         return try await openShell(configuration)
     }
 

@@ -25,9 +25,8 @@ final class ShellChannel: ChannelOperation {
     private var pipe: OutputPipe { endpoints.pipe }
 
     private var pidReader = ProcessIDReader()
-    /// See ``ShellConfiguration/acknowledgesPIDLine``.
-    private let acknowledgesPIDLine: Bool
-    /// The terminal's echo of that acknowledgement, still to be taken off the output.
+    /// The terminal's echo of the answer to the PID line (``StoppableCommand/script``),
+    /// still to be taken off the output.
     private var acknowledgementEcho: ArraySlice<UInt8> = []
     private var tracker = TerminalModeTracker()
     private var input = PendingInput()
@@ -44,7 +43,6 @@ final class ShellChannel: ChannelOperation {
     init(loop: LoopContext, configuration: ShellConfiguration, endpoints: Endpoints) {
         self.endpoints = endpoints
         commandLine = configuration.command ?? ShellConfiguration.loginShellCommand
-        acknowledgesPIDLine = configuration.acknowledgesPIDLine
         lifecycle = ChannelLifecycle(
             loop: loop,
             setupRequests: [
@@ -189,7 +187,8 @@ final class ShellChannel: ChannelOperation {
         var visible = wasSearching ? pidReader.consume(bytes) : bytes
         // The echo comes in a later chunk than the PID line: the lines before it are shown as they are.
         if !acknowledgementEcho.isEmpty { visible = removingAcknowledgementEcho(from: visible) }
-        if wasSearching, !pidReader.isSearching, acknowledgesPIDLine { acknowledgePIDLine() }
+        // Only a found line has a wrapper waiting (a search given up after 64 KiB has none).
+        if wasSearching, pidReader.pid != nil { acknowledgePIDLine() }
         guard !visible.isEmpty, !hasEnded else { return }
         let before = tracker.modes
         tracker.scan(visible)
@@ -197,8 +196,8 @@ final class ShellChannel: ChannelOperation {
         pipe.push(.stdout(visible))
     }
 
-    /// Lets the program start (``ShellConfiguration/acknowledgesPIDLine``): a newline ahead of
-    /// any keys typed meanwhile, whose echo (CR LF, or LF without ONLCR) is not shown.
+    /// Lets the program start (``StoppableCommand/script``): a newline ahead of any keys
+    /// typed meanwhile, whose echo (CR LF, or LF without ONLCR) is not shown.
     private func acknowledgePIDLine() {
         input.enqueueFirst([UInt8(ascii: "\n")]) { _ in }
         acknowledgementEcho = [UInt8(ascii: "\r"), UInt8(ascii: "\n")]

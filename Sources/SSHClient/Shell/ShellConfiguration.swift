@@ -13,11 +13,6 @@ public struct ShellConfiguration: Sendable {
     public var command: String?
     /// How many unread output bytes may wait before the channel pauses.
     public var bufferSize: Int
-    /// Whether `command` waits for a newline on its terminal before it starts its program, and
-    /// rws sends one once it has read the PID line. A program that flushes its terminal's output
-    /// as it starts (tmux does, `tcflush(TCOFLUSH)`) would otherwise discard a PID line the
-    /// server had not read yet (seen on a loaded box), and rws would hold the keys typed for good.
-    var acknowledgesPIDLine = false
 
     /// A configuration; the defaults give an 80×24 `xterm-256color` login shell.
     public init(
@@ -38,7 +33,7 @@ public struct ShellConfiguration: Sendable {
     /// The exec request's command line: the PID report (so ``InteractiveShell/close()`` can end the
     /// whole terminal session), then the program.
     var commandLine: String {
-        StoppableCommand.wrap(command ?? Self.loginShellCommand)
+        StoppableCommand.wrap(command ?? Self.loginShellCommand, onTerminal: true)
     }
 
     /// Throws when libssh2 or the protocol cannot carry these values.
