@@ -6,14 +6,7 @@ extension TestSSHServer {
     /// situation of a command that started something with `sudo -u`.
     public static func withoutKillCapability(_ kind: ServerKind) throws -> TestSSHServer {
         try Prerequisites.require("/usr/bin/setpriv", package: "util-linux")
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("rws-nokill-\(UUID().uuidString.prefix(8)).sh").path
-        try """
-        #!/bin/sh
-        exec setpriv --inh-caps=-kill --bounding-set=-kill -- /bin/sh -c "$SSH_ORIGINAL_COMMAND"
-
-        """.write(toFile: script, atomically: true, encoding: .utf8)
-        try Shell.run("/bin/chmod", ["755", script])
-        return try TestSSHServer(kind, .init(forceCommand: script))
+        return try forcing(kind, script: #"exec setpriv --inh-caps=-kill --bounding-set=-kill -- /bin/sh -c "$SSH_ORIGINAL_COMMAND""#)
     }
 
     /// A command line that starts `sleep seconds` as user nobody in the background, immune to

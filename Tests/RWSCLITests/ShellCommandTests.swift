@@ -54,12 +54,7 @@ import Testing
     /// restricted account) never prints the PID line, so rws holds the keys typed: `~.` still
     /// disconnects at once.
     @Test func tildeDotDisconnectsWhileTheRemoteTakesNoKeys() async throws {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("rws-own-\(UUID().uuidString.prefix(8)).sh").path
-        try "#!/bin/sh\necho 'this box runs its own program only'\nexec cat >/dev/null\n".write(
-            toFile: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: script) }
-        try Shell.run("/bin/chmod", ["755", script])
-        let server = try TestSSHServer(.openssh, .init(forceCommand: script))
+        let server = try TestSSHServer.forcing(.openssh, script: "echo 'this box runs its own program only'\nexec cat >/dev/null")
         defer { server.stop() }
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let tmux = try Tmux.start(home: home)

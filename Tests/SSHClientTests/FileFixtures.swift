@@ -108,28 +108,21 @@ enum FileFixtures {
     static func restrictedServer(_ kind: ServerKind) throws -> TestSSHServer {
         try server("restricted", kind) {
             try Prerequisites.require("/usr/bin/setpriv", package: "util-linux")
-            let script = try root.get() + "/drop-capabilities.sh"
             let drop = "setpriv --inh-caps=-dac_override,-dac_read_search --bounding-set=-dac_override,-dac_read_search --"
-            try """
-            #!/bin/sh
-            case "$SSH_ORIGINAL_COMMAND" in
-              */sftp-server) exec \(drop) /usr/lib/openssh/sftp-server ;;
-              *) exec \(drop) /bin/sh -c "$SSH_ORIGINAL_COMMAND" ;;
-            esac
-
-            """.write(toFile: script, atomically: true, encoding: .utf8)
-            try Shell.run("/bin/chmod", ["755", script])
+            let script = """
+                case "$SSH_ORIGINAL_COMMAND" in
+                  */sftp-server) exec \(drop) /usr/lib/openssh/sftp-server ;;
+                  *) exec \(drop) /bin/sh -c "$SSH_ORIGINAL_COMMAND" ;;
+                esac
+                """
             switch kind {
             case .openssh:
                 // An external sftp-server, so that ForceCommand sees the subsystem as a command too.
-                return try TestSSHServer(
-                    kind,
-                    .init(
-                        sftp: false, extraConfig: ["Subsystem sftp /usr/lib/openssh/sftp-server"],
-                        forceCommand: script))
+                return try TestSSHServer.forcing(
+                    kind, script: script, .init(sftp: false, extraConfig: ["Subsystem sftp /usr/lib/openssh/sftp-server"]))
             case .dropbear:
                 // Dropbear runs its compiled-in /usr/lib/sftp-server through the forced command as well.
-                return try TestSSHServer(kind, .init(forceCommand: script))
+                return try TestSSHServer.forcing(kind, script: script)
             }
         }
     }

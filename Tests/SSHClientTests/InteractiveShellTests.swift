@@ -17,7 +17,7 @@ import Testing
         try await server.withConnection { connection in
             let shell = try await connection.openShell(ShellConfiguration(command: "exec tmux -L \(socket) new-session"))
             let transcript = ShellTranscript(shell)
-            let channels: @Sendable () async -> String = { await connection.channelDiagnostics().joined(separator: "; ") }
+            let channels: @Sendable () async -> String = { await connection.channelDiagnostics() }
             try await Bounded.step("typing", within: .seconds(15), context: channels) { try await shell.send("echo typed-$((3*3))\r") }
             _ = try await transcript.wait(for: "typed-9", within: .seconds(10))
             try await shell.close()

@@ -17,7 +17,7 @@ import Testing
         let connection = try await SSHConnection.connect(configuration)
         let name = "r\(UUID().uuidString.prefix(8).lowercased())"
         // A side-by-side run once hung here past the time limit: each step now says where it stopped.
-        let channels: @Sendable () async -> String = { await connection.channelDiagnostics().joined(separator: "; ") }
+        let channels: @Sendable () async -> String = { await connection.channelDiagnostics() }
         let first = try await Bounded.step("opening the shell", within: .seconds(30), context: channels) {
             try await connection.openPersistentShell(named: name, ShellConfiguration(columns: 120, rows: 40))
         }

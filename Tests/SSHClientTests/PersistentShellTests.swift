@@ -76,7 +76,7 @@ import Testing
         let first = try await SSHConnection.connect(server.configuration())
         // A side-by-side run once hung in this test past the time limit: the steps that wait on
         // a channel say where they stopped, and where each channel stood.
-        let firstChannels: @Sendable () async -> String = { await first.channelDiagnostics().joined(separator: "; ") }
+        let firstChannels: @Sendable () async -> String = { await first.channelDiagnostics() }
         let shell = try await Bounded.step("opening the shell", within: .seconds(30), context: firstChannels) {
             try await first.openPersistentShell(named: name, multiplexer: multiplexer)
         }
@@ -87,7 +87,7 @@ import Testing
         _ = try await transcript.wait(for: "one-2", within: .seconds(10))
 
         _ = try await server.withConnection { connection in
-            let channels: @Sendable () async -> String = { await connection.channelDiagnostics().joined(separator: "; ") }
+            let channels: @Sendable () async -> String = { await connection.channelDiagnostics() }
             let joined = try await Bounded.step("joining", within: .seconds(30), context: channels) {
                 try await connection.openPersistentShell(named: name, opening: .attachOnly)
             }
@@ -115,7 +115,7 @@ import Testing
         defer { server.stop() }
         let name = uniqueName()
         let connection = try await server.connect()
-        let channels: @Sendable () async -> String = { await connection.channelDiagnostics().joined(separator: "; ") }
+        let channels: @Sendable () async -> String = { await connection.channelDiagnostics() }
         let shell = try await Bounded.step("opening the shell", within: .seconds(30), context: channels) {
             try await connection.openPersistentShell(named: name, multiplexer: .tmux)
         }

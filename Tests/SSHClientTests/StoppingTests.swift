@@ -168,14 +168,7 @@ import Testing
         for tool in ["awk", "sleep", "setsid", "cat"] {
             try FileManager.default.createSymbolicLink(atPath: folder + "/bin/" + tool, withDestinationPath: "/usr/bin/" + tool)
         }
-        let script = folder + "/force.sh"
-        try """
-        #!/bin/sh
-        PATH=\(folder)/bin exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"
-
-        """.write(toFile: script, atomically: true, encoding: .utf8)
-        try Shell.run("/bin/chmod", ["755", script])
-        return try TestSSHServer(kind, .init(forceCommand: script))
+        return try TestSSHServer.forcing(kind, script: #"PATH=\#(folder)/bin exec /bin/sh -c "$SSH_ORIGINAL_COMMAND""#)
     }
 
     @Test(arguments: ServerKind.allCases)

@@ -58,12 +58,15 @@ public final class SSHConnection: Sendable {
     /// serves the box (of the session serving it now, after a reconnect).
     public var serverIdentification: String { link.current.serverIdentification ?? "" }
 
-    /// Where each channel of the connection stands, one line each (see `LoopContext`): for a
-    /// test that waited too long to say what the connection was doing. Empty once it has ended.
-    package func channelDiagnostics() async -> [String] {
-        let promise = Promise<[String]>()
-        if loop.submit({ context in promise.complete(.success(context.channelDiagnostics)) }) != nil { return [] }
-        return (try? await promise.value()) ?? []
+    /// Where each channel of the connection stands, and who holds the loop's turns, separated by
+    /// `; ` (see `LoopContext`): for a test that waited too long to say what the connection was
+    /// doing. Empty once the connection has ended.
+    package func channelDiagnostics() async -> String {
+        let promise = Promise<String>()
+        if loop.submit({ context in promise.complete(.success(context.channelDiagnostics.joined(separator: "; "))) }) != nil {
+            return ""
+        }
+        return (try? await promise.value()) ?? ""
     }
 
     /// Whether the server ends the whole connection when a command exits while another channel
