@@ -32,7 +32,8 @@ public enum Bounded {
             Task {
                 try? await Task.sleep(for: limit)
                 guard !outcome.isResumed else { return }
-                let said = await context()
+                // The context may hang too (a loop stuck outside poll cannot answer).
+                let said = (try? await step("asking what went on", within: .seconds(5), context)) ?? "(no answer within 5 s)"
                 if outcome.resume(.failure(StepTookTooLong(step: name, limit: limit, context: said))) { work.cancel() }
             }
         }
