@@ -173,25 +173,29 @@ import Testing
             #expect(try packed.busybox.map { try Gunzip.decompress($0.content, step: "test") } == read.gnu.map(\.content))
             #expect(try packed.gnu.map { try Gunzip.decompress($0.content, step: "test") } == read.gnu.map(\.content))
 
-            let follow: [RemoteScript.Argument] = [.path(path), .word("0"), .word(""), .word("0.1"), .word("50")]
-            var outputs: [[UInt8]] = []
-            for prefix in ["", "PATH=\(busybox); export PATH; "] {
-                let command = try connection.stream(prefix + (try FollowScript.script.commandLine([.word("B")] + follow)))
-                var reader = SectionReader(boundary: "B")
-                var data: [UInt8] = []
-                loop: for try await event in command.output {
-                    guard case .stdout(let bytes) = event else { continue }
-                    // A section is complete when the next marker (`done`) has arrived.
-                    for section in reader.feed(bytes) where section.header.hasPrefix("data") {
-                        data = section.content
-                        break loop
+            // From the start the loop reads with `head`, from an offset with `tail`.
+            let whole = try Data(contentsOf: URL(fileURLWithPath: path)).map { $0 }
+            for offset in [0, 100] {
+                let follow: [RemoteScript.Argument] = [.path(path), .word(String(offset)), .word(""), .word("0.1"), .word("50")]
+                var outputs: [[UInt8]] = []
+                for prefix in ["", "PATH=\(busybox); export PATH; "] {
+                    let command = try connection.stream(prefix + (try FollowScript.script.commandLine([.word("B")] + follow)))
+                    var reader = SectionReader(boundary: "B")
+                    var data: [UInt8] = []
+                    loop: for try await event in command.output {
+                        guard case .stdout(let bytes) = event else { continue }
+                        // A section is complete when the next marker (`done`) has arrived.
+                        for section in reader.feed(bytes) where section.header.hasPrefix("data") {
+                            data = section.content
+                            break loop
+                        }
                     }
+                    command.cancel()
+                    outputs.append(data)
                 }
-                command.cancel()
-                outputs.append(data)
+                #expect(outputs[0] == Array(whole.dropFirst(offset)))
+                #expect(outputs[1] == outputs[0])
             }
-            #expect(outputs[0] == (try Data(contentsOf: URL(fileURLWithPath: path))).map { $0 })
-            #expect(outputs[1] == outputs[0])
 
             let line = try SessionEditing.titleLine(title: "from busybox", sessionId: "8")
             let append = try await connection.run(

@@ -13,12 +13,29 @@ import SessionHistory
 /// Two optional arguments serve a rotated spool (``ClaudeAttentionWatch``): `$7` the previous
 /// generation's path, whose unread rest is reported before the reset when the file was replaced
 /// by a new one and the old one moved there (also when a look fell between the move and the new
-/// file); `$8` a lease file touched on every look.
+/// file); `$8` a lease file touched on every look. Bytes are read through a descriptor proven to
+/// be the file the look saw: a rotation between a look and its read would otherwise have the
+/// read take the new file's bytes at the old file's offsets, losing lines.
 enum FollowScript {
     static let script = RemoteScript(
         step: "following the session",
         body: #"""
             b=$1 f=$2 o=$3 k=$4 iv=$5 hb=$6 prev=$7 lease=$8 i=0 g=
+            # Reports bytes $1 up to $2 of file $3, open on descriptor 3.
+            send() {
+              printf '\n%s data %s %s\n' "$b" "$1" "$3"
+              if [ "$1" -eq 0 ]; then head -c "$2" <&3; else tail -c +$(($1 + 1)) <&3 | head -c $(($2 - $1)); fi
+              printf '\n%s done\n' "$b"
+            }
+            # Whether path $1 is file $2 (y: its size).
+            is() { y=$(stat -c '%d_%i %s' -- "$1" 2>/dev/null) && [ "${y%% *}" = "$2" ] && y=${y#* }; }
+            # Reports bytes $3 up to $4 (or its size) of path $1 if it is file $2. Asked before and
+            # after the open, `is` proves the descriptor is that file: a rotation may move another
+            # one there between a look and its read.
+            # shellcheck disable=SC2094 # is only reads
+            from() {
+              is "$1" "$2" && { is "$1" "$2" && [ "${4:-$y}" -gt "$3" ] && send "$3" "${4:-$y}" "$2"; } 2>/dev/null 3<"$1"
+            }
             while :; do
               [ -z "$lease" ] || : >"$lease" 2>/dev/null
               x=$(stat -c '%d_%i %s' -- "$f" 2>/dev/null)
@@ -32,23 +49,12 @@ enum FollowScript {
                 [ "$s" -lt "$o" ] && r=truncated
                 [ -n "$k" ] && [ "$n" != "$k" ] && r=replaced
                 if [ -n "$r" ]; then
-                  if [ "$r" = replaced ] && [ -n "$prev" ] && [ "$(stat -c '%d_%i' -- "$prev" 2>/dev/null)" = "$k" ]; then
-                    ps=$(stat -c %s -- "$prev")
-                    if [ "$ps" -gt "$o" ]; then
-                      printf '\n%s data %s %s\n' "$b" "$o" "$k"
-                      tail -c +$((o + 1)) -- "$prev" | head -c $((ps - o))
-                      printf '\n%s done\n' "$b"
-                    fi
-                  fi
+                  [ "$r" = replaced ] && [ -n "$prev" ] && from "$prev" "$k" "$o"
                   printf '\n%s reset %s\n\n%s done\n' "$b" "$r" "$b"; o=0
                 fi
                 k=$n
-                if [ "$s" -gt "$o" ]; then
-                  printf '\n%s data %s %s\n' "$b" "$o" "$n"
-                  if [ "$o" -eq 0 ]; then head -c "$s" -- "$f"; else tail -c +$((o + 1)) -- "$f" | head -c $((s - o)); fi
-                  printf '\n%s done\n' "$b"
-                  o=$s
-                fi
+                # Not read when replaced since the look: the next look says so.
+                [ "$s" -gt "$o" ] && from "$f" "$n" "$o" "$s" && o=$s
               fi
               i=$((i + 1))
               if [ "$i" -ge "$hb" ]; then i=0; printf '\n%s alive\n' "$b" || exit 0; fi
