@@ -60,6 +60,8 @@ final class LocalProcessControl: CommandControl {
         var status: ExitStatus?
         var inputClosed = false
         var processID: Int32?
+        /// A stop decided the outcome: the end its kill brings is not a normal one.
+        var stopped = false
     }
     private let state = Mutex(State())
 
@@ -154,12 +156,13 @@ final class LocalProcessControl: CommandControl {
 
     /// Both streams at their end and the process gone: the command is over.
     private func streamEnded(status: ExitStatus?) {
-        let ended = state.withLock { state -> ExitStatus? in
+        let (ended, stopped) = state.withLock { state -> (ExitStatus?, Bool) in
             if let status { state.status = status } else { state.openStreams -= 1 }
-            return state.openStreams == 0 ? state.status : nil
+            return (state.openStreams == 0 ? state.status : nil, state.stopped)
         }
         guard let ended else { return }
         closeInputNow()
+        guard !stopped else { return }
         completion.complete(.success(CommandResult(stdout: [], stderr: [], status: ended)))
         pipe.withLock { $0 }?.finish(.success(()))
     }
@@ -200,12 +203,16 @@ final class LocalProcessControl: CommandControl {
     }
 
     func stop(_ reason: SSHError) {
-        guard !completion.isCompleted else { return }
-        // The group lives while its leader runs or a member still holds the output open; after
-        // that its number may be another's.
-        if let group = state.withLock({ $0.status == nil || $0.openStreams > 0 ? $0.processID : nil }) {
-            try? SystemCall.kill(-group, SIGKILL)
+        // Decided before the kill, whose end of the process would otherwise race this stop to the
+        // outcome and end the output as if the command had ended by itself. The group lives while
+        // its leader runs or a member still holds the output open; after that its number may be another's.
+        let stop = state.withLock { state -> (group: Int32?, now: Bool) in
+            guard !state.stopped, state.status == nil || state.openStreams > 0 else { return (nil, false) }
+            state.stopped = true
+            return (state.processID, true)
         }
+        guard stop.now else { return }
+        if let group = stop.group { try? SystemCall.kill(-group, SIGKILL) }
         completion.complete(.failure(reason))
         pipe.withLock { $0 }?.finish(.failure(reason))
         room.signal()
