@@ -81,6 +81,23 @@ public enum ClaudeCodeCLI {
         }
     }
 
+    /// The process in `directory` that started first: Claude Code itself, where it starts
+    /// short-lived helpers in its project. By start time, not PID: PIDs wrap (at 32,768 here),
+    /// and a helper started after a wrap has the lower one.
+    public static func oldestProcess(in directory: String) -> Int32? {
+        processes(in: directory).map { (pid: $0.pid, started: startTime(of: $0.pid)) }.min { $0.started < $1.started }?.pid
+    }
+
+    /// When `pid` started, in clock ticks since boot (`/proc/PID/stat`'s 22nd field); gone: never.
+    private static func startTime(of pid: Int32) -> UInt64 {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return .max }
+        // The fields after the command's closing parenthesis start at the third (the state).
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? UInt64(fields[19]) ?? .max : .max
+    }
+
     /// The sshd processes serving the connection whose remote command is `pid`: its ancestors up
     /// to (not including) the listening sshd. Killing them drops that one connection.
     public static func sessionDaemons(above pid: Int32) -> [Int32] {

@@ -30,8 +30,7 @@ import Testing
             try ShellQuoting.commandLine(
                 [RWSBinary.path, "claude"] + flags + ["--persist", "--name", name, "app", "--permission-mode", "default"]))
         try await tmux.wait(for: "? for shortcuts", within: .seconds(30))
-        // Claude Code itself: the oldest process in the project (it starts short-lived helpers there).
-        let claude = try #require(ClaudeCodeCLI.processes(in: box.project).map(\.pid).min())
+        let claude = try #require(ClaudeCodeCLI.oldestProcess(in: box.project))
 
         try tmux.type("First question", enter: false)
         try tmux.press("Enter")
@@ -57,7 +56,7 @@ import Testing
             throw error
         }
         #expect(screen.components(separatedBy: "First answer: 41.").count == 2, "\(screen)")
-        #expect(ClaudeCodeCLI.processes(in: box.project).map(\.pid).min() == claude, "a new Claude Code was started")
+        #expect(ClaudeCodeCLI.oldestProcess(in: box.project) == claude, "a new Claude Code was started")
 
         try tmux.type("Second question", enter: false)
         try tmux.press("Enter")
@@ -67,7 +66,7 @@ import Testing
         try await tmux.wait(for: "Detached from \(name)", within: .seconds(10))
         // rws reads the keyboard until it exits: the next command waits for the local prompt.
         try await tmux.waitForLastLine(Tmux.localPrompt)
-        #expect(ClaudeCodeCLI.processes(in: box.project).map(\.pid).min() == claude, "detaching ended Claude Code")
+        #expect(ClaudeCodeCLI.oldestProcess(in: box.project) == claude, "detaching ended Claude Code")
 
         let listed = await box.rws(["claude", "--list-persistent"])
         #expect(listed.stdout.contains("\(name)\ttmux\tdetached"), "\(listed.stdout)")
