@@ -49,6 +49,16 @@ extension WorkspaceScriptTests {
                 run.status == 0 && run.stdoutText == "rws-answered r1\nrws-attached 6\n" && answered == "r1\nr2\n", "\(run)")
         },
         ScriptCase(
+            "attaching to a conversation that has ended", DetachedClaudeScripts.attach,
+            setup: conversation + #" && printf 'l1\n' > "c/$2/abc/out" && : > "c/$2/abc/ended""#,
+            arguments: { [.path(conversations($0)), .word("abc"), .word("0")] }
+        ) { run, sandbox in
+            // Its followers killed, the folder removed; bash would name each killed follower on stderr.
+            try ScriptCase.require(
+                run.status == 0 && run.stderr.isEmpty && !FileManager.default.fileExists(atPath: conversations(sandbox) + "/abc"),
+                "\(run)")
+        },
+        ScriptCase(
             "attaching to a conversation that is gone", DetachedClaudeScripts.attach,
             arguments: { [.path(conversations($0)), .word("abc"), .word("0")] }
         ) { run, _ in

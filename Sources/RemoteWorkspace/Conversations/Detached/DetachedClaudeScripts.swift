@@ -133,8 +133,9 @@ enum DetachedClaudeScripts {
             fi
             echo $$ >"$d/client"
             : >"$d/seen"
-            # KILL: a TERM that reaches a tail between its fork and its exec can be lost.
-            trap 'kill -KILL $t $e 2>/dev/null; exit 75' TERM
+            # KILL: a TERM that reaches a tail between its fork and its exec can be lost. Waited
+            # for with stderr closed: bash says "Killed" there of a job it reaps unwaited.
+            trap '{ kill -KILL $t $e; wait $t $e; } 2>/dev/null; exit 75' TERM
             [ -s "$d/answered" ] && sed 's/^/rws-answered /' "$d/answered"
             echo "rws-attached $(wc -c <"$d/out")"
             tail -c +$((offset + 1)) -f "$d/out" & t=$!
@@ -146,7 +147,7 @@ enum DetachedClaudeScripts {
                 *) printf '%s\n' "$line" >&4 ;;
               esac
             done
-            kill -KILL $t $e 2>/dev/null
+            { kill -KILL $t $e; wait $t $e; } 2>/dev/null
             [ -e "$d/ended" ] && rm -rf "$d"
             exit 0
             """#)
