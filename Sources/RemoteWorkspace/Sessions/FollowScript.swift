@@ -29,12 +29,13 @@ enum FollowScript {
             }
             # Whether path $1 is file $2 (y: its size).
             is() { y=$(stat -c '%d_%i %s' -- "$1" 2>/dev/null) && [ "${y%% *}" = "$2" ] && y=${y#* }; }
-            # Reports bytes $3 up to $4 (or its size) of path $1 if it is file $2. Asked before and
-            # after the open, `is` proves the descriptor is that file: a rotation may move another
-            # one there between a look and its read.
+            # Reports bytes $3 up to $4 (or its size) of path $1 if it is file $2. Asked after the
+            # open, `is` proves the descriptor is that file: a rotation may move another one there
+            # between a look and its read, and a file it moved away does not come back, so the
+            # look (or the move that made $1 the previous generation) is the check before.
             # shellcheck disable=SC2094 # is only reads
             from() {
-              is "$1" "$2" && { is "$1" "$2" && [ "${4:-$y}" -gt "$3" ] && send "$3" "${4:-$y}" "$2"; } 2>/dev/null 3<"$1"
+              { is "$1" "$2" && [ "${4:-$y}" -gt "$3" ] && send "$3" "${4:-$y}" "$2"; } 2>/dev/null 3<"$1"
             }
             while :; do
               [ -z "$lease" ] || : >"$lease" 2>/dev/null
