@@ -51,7 +51,8 @@ extension WorkspaceScriptTests {
         ScriptCase(
             "attaching to a conversation that has ended", DetachedClaudeScripts.attach,
             setup: conversation + #" && printf 'l1\n' > "c/$2/abc/out" && : > "c/$2/abc/ended""#,
-            arguments: { [.path(conversations($0)), .word("abc"), .word("0")] }
+            // From the end of `out`: a replay would race the kill its input's end brings.
+            arguments: { [.path(conversations($0)), .word("abc"), .word("3")] }
         ) { run, sandbox in
             // Its followers killed, the folder removed; bash would name each killed follower on stderr.
             try ScriptCase.require(
