@@ -35,9 +35,9 @@ final class ConversationBox: @unchecked Sendable {
             environment: ClaudeCodeCLI.environment(for: self.model, apiKey: apiKey))
     }
 
-    /// Claude Code's session files for the project: `~/.claude/projects/<cwd with / as ->/<id>.jsonl`.
+    /// Claude Code's session file for the project: `~/.claude/projects/<its folder for the cwd>/<id>.jsonl`.
     func sessionFile(_ id: String) -> String {
-        server.remoteHome + "/.claude/projects/" + project.replacingOccurrences(of: "/", with: "-") + "/" + id + ".jsonl"
+        server.remoteHome + "/.claude/projects/" + ProjectFolderName.encode(project) + "/" + id + ".jsonl"
     }
 
     /// Waits until no process runs in the project directory (Claude Code, its shell, its tools).

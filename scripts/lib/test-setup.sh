@@ -10,6 +10,13 @@ if [ ! -d "$corpus" ]; then
     exit 1
 fi
 
+# Tests make throwaway homes, keys, servers and repositories in the temporary directory and
+# leave many behind (a killed test cannot clean up): each run gets one of its own, removed at its
+# end with what it holds. The scripts' own logs live there too.
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/rws-tests.XXXXXX")
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
+
 # What failed in a log, repeated at the end: a run prints thousands of lines and a CI log may
 # keep only its end.
 failures() {
