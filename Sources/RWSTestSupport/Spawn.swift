@@ -108,6 +108,7 @@ public enum Spawn {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
+        try InheritedDescriptors.close(in: &actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
