@@ -152,8 +152,15 @@ import Testing
             try await session.run("nohup sleep \(tag).2 >/dev/null 2>&1 &")
             try await session.shell.send("sh -c 'trap \"\" HUP INT TERM; printf \"ign\"\"oring\\n\"; exec sleep \(tag).3'\r")
             try await session.transcript.wait(for: "ignoring\r\n")
+            // Each is `sleep` once its shell (or nohup) has exec'd it, which may come after the prompt.
+            let sleeps = "ps -eo args | grep -x 'sleep \(tag)\\.[123]' || true"
+            var seen = ""
+            let started = try await Eventually.holds {
+                seen = try await connection.run(sleeps).stdoutText
+                return seen.split(separator: "\n").count == 3
+            }
+            #expect(started, "the three sleeps before the close: \(seen)")
             let survivors = "ps -eo args | grep '[s]leep \(tag)' || true"
-            #expect(try await connection.run(survivors).stdoutText.split(separator: "\n").count == 3)
             try await session.shell.close()
             #expect(try await connection.run(survivors).stdoutText == "")
             if case .exited = try await session.shell.exitStatus() { Issue.record("the shell should have been killed by a signal") }
