@@ -23,7 +23,7 @@ enum InheritedDescriptors {
             }
             return
         }
-        // An older glibc: each descriptor open now (closing one opened since fails quietly in the child).
+        // An older glibc: each descriptor open now (one closed since fails quietly in the child).
         for name in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
             if let fd = Int32(name), fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
         }

@@ -19,7 +19,7 @@ import Testing
     /// `command`'s run number `run` rotates the file: `head` and `tail` (which read what the look
     /// saw) before they start, `stat` (the look, then the checks of the descriptor) after it answered.
     @Test(arguments: [("head", 1), ("tail", 1), ("stat", 1), ("stat", 2), ("stat", 3)])
-    func aRotationBetweenTheLookAndTheReadLosesNoLineAndRepeatsNone(command: String, run: Int) async throws {
+    func aRotationAtAnyStepOfALookLosesNoLineAndRepeatsNone(command: String, run: Int) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-rotation-\(UUID().uuidString.prefix(8))").path
         let wrappers = folder + "/bin"
         try FileManager.default.createDirectory(atPath: wrappers, withIntermediateDirectories: true)
