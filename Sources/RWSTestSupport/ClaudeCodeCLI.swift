@@ -68,12 +68,11 @@ public enum ClaudeCodeCLI {
     /// check on the box's process table that Claude Code and the tools it started are gone.
     public static func processes(in directory: String) -> [(pid: Int32, command: String)] {
         let target = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry in
-            guard let pid = Int32(entry), pid != SystemCall.processID,
-                let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/cwd"),
+        return LocalProcessTable.pids().compactMap { pid in
+            guard pid != SystemCall.processID,
+                let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"),
                 cwd == target,
-                let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"), !raw.isEmpty
+                let raw = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !raw.isEmpty
             else { return nil }
             // Zombies keep no cmdline; an empty one was skipped above.
             let command = String(decoding: raw.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)

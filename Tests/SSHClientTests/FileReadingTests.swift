@@ -71,14 +71,6 @@ import Testing
 
     /// How many open descriptors of processes on this machine (the test sshd's too) point at `path`.
     static func processesHolding(_ path: String) -> Int {
-        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        var count = 0
-        for pid in processes where Int(pid) != nil {
-            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
-            for fd in descriptors where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == path {
-                count += 1
-            }
-        }
-        return count
+        LocalProcessTable.pids().reduce(0) { count, pid in count + LocalProcessTable.descriptors(of: pid).count { $0 == path } }
     }
 }

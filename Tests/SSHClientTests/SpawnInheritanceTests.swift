@@ -6,13 +6,6 @@ import Testing
 /// makes inheritable ones, and a server started while another test's command had its pipes open
 /// kept their write ends: that command's output did not end until the server did.
 @Suite struct SpawnInheritanceTests {
-    /// What each of `pid`'s descriptors is (`pipe:[N]`, a path, ...).
-    static func descriptors(of pid: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap {
-            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")
-        }
-    }
-
     /// An inheritable pipe of this process, as `/proc` names it.
     static func openPipe() throws -> (pipe: Pipe, name: String) {
         let pipe = Pipe()
@@ -34,8 +27,9 @@ import Testing
         let (pipe, name) = try Self.openPipe()
         let server = try TestSSHServer(kind)
         defer { server.stop() }
-        let pid = try String(contentsOfFile: server.pidFilePath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let held = try Self.descriptors(of: pid)
+        let pid = try #require(
+            Int32(try String(contentsOfFile: server.pidFilePath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let held = LocalProcessTable.descriptors(of: pid)
         #expect(!held.isEmpty)
         #expect(!held.contains(name), "the \(kind) server holds the test process's \(name): \(held)")
         withExtendedLifetime(pipe) {}
