@@ -38,32 +38,20 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
 public enum SystemCall {
     // MARK: Descriptors
 
-    /// A pipe whose two ends are nonblocking and close-on-exec.
+    /// A pipe whose two ends are nonblocking and close-on-exec from the start: a process another
+    /// thread starts meanwhile inherits neither.
     public static func pipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
-        guard Glibc.pipe(&fds) == 0 else { throw SystemCallError("pipe") }
-        try configure(fds)
+        try pipe(&fds, flags: O_NONBLOCK | O_CLOEXEC)
         return (fds[0], fds[1])
     }
 
-    /// A connected UNIX stream socket pair, both ends nonblocking and close-on-exec.
+    /// A connected UNIX stream socket pair, both ends nonblocking and close-on-exec from the start.
     public static func socketPair() throws(SystemCallError) -> (Int32, Int32) {
         var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw SystemCallError("socketpair") }
-        try configure(fds)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { throw SystemCallError("socketpair") }
         return (fds[0], fds[1])
-    }
-
-    private static func configure(_ fds: [Int32]) throws(SystemCallError) {
-        do throws(SystemCallError) {
-            for fd in fds {
-                try setNonblocking(fd)
-                guard fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else { throw SystemCallError("fcntl(F_SETFD)") }
-            }
-        } catch {
-            for fd in fds { close(fd) }
-            throw error
-        }
     }
 
     /// Makes `fd` nonblocking.

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Keeps the test process's descriptors out of the programs the test support starts.
 ///
@@ -7,21 +8,12 @@ import Foundation
 /// write ends, so that command's output did not end until the server did (sshd closes what it
 /// inherits; dropbear, the shells and the `rws` binary do not).
 enum InheritedDescriptors {
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which its header
-    /// declares only for `_GNU_SOURCE`, so Swift does not import it.
-    private static let addCloseFrom: AddCloseFrom? = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
-
     /// Has the child close every descriptor above stderr, after the actions added before.
     static func close(in actions: inout posix_spawn_file_actions_t) throws {
-        if let addCloseFrom {
-            let rc = addCloseFrom(&actions, 3)
-            guard rc == 0 else {
-                throw TestServerError.startFailed("posix_spawn_file_actions_addclosefrom_np: \(String(cString: strerror(rc)))")
-            }
-            return
+        do {
+            if try SystemCall.addCloseFrom(3, to: &actions) { return }
+        } catch {
+            throw TestServerError.startFailed(error.description)
         }
         // An older glibc: each descriptor open now (one closed since fails quietly in the child).
         for name in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {

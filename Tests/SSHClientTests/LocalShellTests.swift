@@ -92,4 +92,45 @@ import Testing
         let expected = (1...400_000).map(String.init).joined(separator: "\n") + "\n"
         #expect(bytes == Array(expected.utf8))
     }
+    /// A program this process starts the way `posix_spawn` does by default, as a program embedding
+    /// the library may, inherits every descriptor that is not close-on-exec: a command's pipes
+    /// among them would stay open in it, and the command's output could not end before it did.
+    @Test func aProgramStartedBesideACommandHoldsNoneOfItsPipes() async throws {
+        let command = try LocalShell().startCommand("echo started; exec cat", timeout: .seconds(30))
+        var iterator = command.output.makeAsyncIterator()
+        #expect(try await iterator.next() == .stdout(Array("started\n".utf8)))
+        let pid = try #require(command.processID)
+        let streams = LocalProcessTable.descriptors(of: Int32(pid))
+        #expect(streams.filter { $0.hasPrefix("pipe:") || $0.hasPrefix("socket:") }.count >= 3, "\(streams)")
+        let bystander = try InheritingSpawn(["/bin/sleep", "30"])
+        defer { bystander.stop() }
+        let held = LocalProcessTable.descriptors(of: bystander.pid)
+        #expect(!held.isEmpty)
+        let shared = held.filter { name in (name.hasPrefix("pipe:") || name.hasPrefix("socket:")) && streams.contains(name) }
+        #expect(shared.isEmpty, "the program holds the command's \(shared)")
+        try await command.closeInput()
+        while try await iterator.next() != nil {}
+        #expect(try await command.exitStatus() == .exited(0))
+    }
+}
+
+/// A program started with `posix_spawn` and no file actions: it inherits every descriptor of
+/// this process that is not close-on-exec.
+private struct InheritingSpawn {
+    let pid: Int32
+
+    init(_ arguments: [String]) throws {
+        var pid: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let status = posix_spawn(&pid, arguments[0], nil, nil, argv, environ)
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL) }
+        self.pid = pid
+    }
+
+    func stop() {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
 }

@@ -107,12 +107,13 @@ final class LocalProcessControl: CommandControl {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", commandLine]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe()
-        let stderr = Pipe()
+        // Close-on-exec pipes (Foundation's `Pipe` makes inheritable ones): a program another
+        // thread starts meanwhile would hold them, and the output could not end before it did.
+        let (stdout, stderr) = (try Self.outputPipe(), try Self.outputPipe())
         let childInput = FileHandle(fileDescriptor: stdin, closeOnDealloc: true)
         process.standardInput = childInput
-        process.standardOutput = stdout
-        process.standardError = stderr
+        process.standardOutput = stdout.write
+        process.standardError = stderr.write
         process.terminationHandler = { [self] process in
             let status: ExitStatus =
                 process.terminationReason == .uncaughtSignal
@@ -125,14 +126,30 @@ final class LocalProcessControl: CommandControl {
             throw SSHError.channelFailed(
                 operation: "starting /bin/sh on this machine", reason: SystemCallError("posix_spawn", describing: error).reason)
         }
-        try? childInput.close()
+        for handle in [childInput, stdout.write, stderr.write] { try? handle.close() }
         let processID = process.processIdentifier
         state.withLock { $0.processID = processID }
-        for (handle, isError) in [(stdout.fileHandleForReading, false), (stderr.fileHandleForReading, true)] {
+        for (handle, isError) in [(stdout.read, false), (stderr.read, true)] {
             let reader = Thread { [self] in read(handle, isError: isError, into: pipe) }
             reader.start()
         }
         return processID
+    }
+
+    /// One of the command's output streams: blocking, close-on-exec (the child's copy, made by
+    /// `dup2`, is not).
+    private static func outputPipe() throws -> (read: FileHandle, write: FileHandle) {
+        do throws(SystemCallError) {
+            let (read, write) = try SystemCall.pipe()
+            let ends = (
+                read: FileHandle(fileDescriptor: read, closeOnDealloc: true), write: FileHandle(fileDescriptor: write, closeOnDealloc: true)
+            )
+            try SystemCall.setBlocking(read)
+            try SystemCall.setBlocking(write)
+            return ends
+        } catch {
+            throw SSHError.channelFailed(operation: "starting /bin/sh on this machine", reason: error.reason)
+        }
     }
 
     /// Hands one stream's output on as it comes, waiting while the reader has not made room.
