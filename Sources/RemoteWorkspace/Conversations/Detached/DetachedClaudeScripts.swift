@@ -135,7 +135,8 @@ enum DetachedClaudeScripts {
             : >"$d/seen"
             # KILL: a TERM that reaches a tail between its fork and its exec can be lost. Waited
             # for with stderr closed: bash says "Killed" there of a job it reaps unwaited.
-            trap '{ kill -KILL $t $e; wait $t $e; } 2>/dev/null; exit 75' TERM
+            unfollow() { { kill -KILL $t $e; wait $t $e; } 2>/dev/null; }
+            trap 'unfollow; exit 75' TERM
             [ -s "$d/answered" ] && sed 's/^/rws-answered /' "$d/answered"
             echo "rws-attached $(wc -c <"$d/out")"
             tail -c +$((offset + 1)) -f "$d/out" & t=$!
@@ -147,7 +148,7 @@ enum DetachedClaudeScripts {
                 *) printf '%s\n' "$line" >&4 ;;
               esac
             done
-            { kill -KILL $t $e; wait $t $e; } 2>/dev/null
+            unfollow
             [ -e "$d/ended" ] && rm -rf "$d"
             exit 0
             """#)
