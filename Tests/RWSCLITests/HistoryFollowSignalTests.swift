@@ -111,11 +111,14 @@ final class FollowingRws {
         RemoteProcessWatch(markers: session.file, "while :; do")
     }
 
-    /// Whether rws ended within `seconds`.
+    /// Whether rws ended within `seconds`, and its output and errors with it: a reader may not
+    /// have taken the last bytes yet when the process is gone.
     func waitForExit(within seconds: Double) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning { return false }
+        while process.isRunning || !output.ended || !errors.ended, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        if process.isRunning || !output.ended || !errors.ended { return false }
         process.waitUntilExit()
         return true
     }

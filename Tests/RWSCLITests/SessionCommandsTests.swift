@@ -203,17 +203,23 @@ import Testing
 final class OutputCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var text = ""
+    private var atEnd = false
 
     /// Everything gathered so far.
     var collected: String { lock.withLock { text } }
 
+    /// Whether the output reached its end: once the child has exited, nothing more comes.
+    var ended: Bool { lock.withLock { atEnd } }
+
     init(_ handle: FileHandle) {
         handle.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard let self, !data.isEmpty else {
+            guard !data.isEmpty else {
                 handle.readabilityHandler = nil
+                self?.lock.withLock { self?.atEnd = true }
                 return
             }
+            guard let self else { return }
             self.lock.withLock { self.text += String(decoding: data, as: UTF8.self) }
         }
     }
