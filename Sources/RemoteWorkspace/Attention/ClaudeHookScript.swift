@@ -12,7 +12,8 @@ import SSHClient
 /// kept, under a `mkdir` lock).
 ///
 /// A permission request made while a watcher holds the lease (it touches `FOLDER/lease` at least
-/// every few seconds) gets `"request":ID` in its line and waits for `FOLDER/answers/ID`, which it
+/// every few seconds) gets `"request":ID` in its line, made `FOLDER/requests/ID.json` before
+/// that line is written, and waits for `FOLDER/answers/ID`, which it
 /// prints to Claude Code as the decision. It stops waiting as soon as the watcher's lease lapses,
 /// the request was answered in Claude Code itself (the transcript gained the tool's result), or
 /// after ``ClaudeHookSettings/timeoutSeconds``; a line `{"request":ID,"closed":WHY}` then says
@@ -40,6 +41,9 @@ public enum ClaudeHookScript {
             fresh() { seen=$(date -r "$d/lease" +%s 2>/dev/null) && [ $(($(date +%s) - seen)) -le 15 ]; }
             id=
             case $in in *'"hook_event_name":"PermissionRequest"'*) [ -f "$d/lease" ] && fresh && id=$now-$$ ;; esac
+            q=$d/requests/$id.json a=$d/answers/$id
+            # Waiting before it is announced: a watcher may answer as soon as it reads the line.
+            if [ -n "$id" ]; then mkdir -p "$d/requests" "$d/answers" 2>/dev/null; printf '%s\n' "$in" >"$q"; fi
             printf '%s\n' "$in" | awk -v at="$now" -v pid=$$ -v id="$id" -v max=3700 '
               function odd(t) { return match(t, /\\+$/) && RLENGTH % 2 == 1 }
               function shorten(t, L, tail) {
@@ -92,9 +96,6 @@ public enum ClaudeHookScript {
               fi
             fi
             [ -n "$id" ] || exit 0
-            mkdir -p "$d/requests" "$d/answers" 2>/dev/null
-            q=$d/requests/$id.json a=$d/answers/$id
-            printf '%s\n' "$in" >"$q"
             t=${in#*'"transcript_path":"'} t=${t%%'"'*}
             # Answered in Claude Code itself: the tool's result (any result when the event names no
             # tool_use_id) appears in the transcript after the request.

@@ -1,5 +1,6 @@
 import Foundation
 import RWSTestSupport
+import SSHClient
 import SessionHistory
 import Synchronization
 import Testing
@@ -47,6 +48,31 @@ import Testing
         #expect(lines.count == Self.workers * Self.eventsPerWorker)
         #expect(sessions.count == Self.workers * Self.eventsPerWorker)
         #expect(lines.allSatisfy { $0.count > 3000 }, "the events were meant to be cut to near the limit")
+    }
+
+    /// A watcher may answer a request as soon as it reads the request's line: the request must
+    /// be waiting by then. The spool is a FIFO here, so the hook stops at its next look at the
+    /// spool and the test sees what a watcher reading the line at that moment would.
+    @Test func aRequestIsWaitingBeforeItsLineIsWritten() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-request-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(ClaudeHookScript.fileText.utf8).write(to: URL(fileURLWithPath: folder + "/hook.sh"))
+        try Data().write(to: URL(fileURLWithPath: folder + "/lease"))
+        try Shell.run("/usr/bin/mkfifo", [folder + "/events.jsonl"])
+        let event = #"{"session_id":"s","hook_event_name":"PermissionRequest","transcript_path":"\#(folder)/t.jsonl","tool_use_id":"x"}"#
+        let words = try ["/usr/bin/dash", folder + "/hook.sh", folder].map(ShellQuoting.quote).joined(separator: " ")
+        let hook = try LocalShell().startCommand("printf '%s' \(ShellQuoting.quote(event)) | \(words)", timeout: .seconds(30))
+        defer { hook.cancel() }
+        let line = try await Blocking.onThread { () throws -> String in
+            let spool = try FileHandle(forReadingFrom: URL(fileURLWithPath: folder + "/events.jsonl"))
+            defer { try? spool.close() }
+            var bytes = Data()
+            while !bytes.contains(UInt8(ascii: "\n")), let chunk = try spool.read(upToCount: 4096), !chunk.isEmpty { bytes += chunk }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let id = try #require(try JSONValue(parsing: Data(line.utf8))["request"]?.stringValue, "\(line)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/requests/\(id).json"), "announced before it waited: \(line)")
     }
 
     /// What the sessions' threads report.
