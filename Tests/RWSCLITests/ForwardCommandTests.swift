@@ -114,7 +114,7 @@ import Testing
         let json = try await RWSBinary.run(["ports"] + flags + ["--json"], home: NSTemporaryDirectory())
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         let mine = try #require(rows.first { $0["port"] as? Int == echo.port })
-        #expect(mine["address"] as? String == "127.0.0.1" && mine["pid"] as? Int == Int(getpid()))
+        #expect(mine["address"] as? String == "127.0.0.1" && mine["pid"] as? Int == Int(getpid()), "\(json.stdout)")
     }
 
     /// Runs rws until its first stdout line is `http://127.0.0.1:PORT`, then `action`

@@ -8,8 +8,8 @@ import Testing
 @Suite struct ListeningPortTests {
     @Test func procLinesBecomePortsWithTheirAddressesAndOwners() {
         let output = """
-            P 812 16773333 node
-            P 990 15890518 Web Content
+            P 812 16773333 1 node
+            P 990 15890518 1 Web Content
             L tcp 0100007F:0BB8 16773333
             L tcp 00000000:0016 111
             L tcp6 00000000000000000000000001000000:1538 15890518
@@ -26,6 +26,27 @@ import Testing
                 ListeningPort(port: 3000, address: "127.0.0.1", process: .init(pid: 812, command: "node")),
                 ListeningPort(port: 5432, address: "::1", process: .init(pid: 990, command: "Web Content")),
                 ListeningPort(port: 8080, address: "::ffff:127.0.0.1"),
+            ])
+    }
+
+    /// A socket several processes hold (a pre-forking server's workers, a child between its fork
+    /// and its exec) is shown with the one whose parent holds none of it, whatever order /proc gave.
+    @Test func aSharedSocketIsShownWithTheProcessWhoseParentDoesNotHoldIt() {
+        let output = """
+            P 10021 500 9999 nginx
+            P 10020 500 9999 nginx
+            P 9999 500 1 nginx
+            P 100003 600 99998 python3
+            P 99998 600 40 node
+            P 7 700 1 a
+            P 5 700 2 b
+            L tcp 00000000:0050 500
+            L tcp 0100007F:0BB8 600
+            L tcp 0100007F:0BB9 700
+            """
+        #expect(
+            ListeningPortScript.parse(output).map { "\($0.port) \($0.process?.pid ?? 0) \($0.process?.command ?? "")" } == [
+                "80 9999 nginx", "3000 99998 node", "3001 5 b",
             ])
     }
 

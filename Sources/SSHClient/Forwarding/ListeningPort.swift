@@ -44,7 +44,7 @@ public struct ListeningPort: Sendable, Equatable, Hashable {
 /// The script behind ``SSHConnection/listeningPorts()``.
 enum ListeningPortScript {
     /// Prints `L FILE ADDRESS:PORT INODE` for each listening socket (state 0A) of
-    /// /proc/net/tcp and tcp6, and `P PID INODE COMMAND` for each process owning one of them
+    /// /proc/net/tcp and tcp6, and `P PID INODE PPID COMMAND` for each process owning one of them
     /// (`ls -l` of every readable /proc/PID/fd: one process for all, any POSIX userland).
     static let script = RemoteScript(
         step: "listing the ports listening on the box",
@@ -63,7 +63,8 @@ enum ListeningPortScript {
               $NF ~ /^socket:\[[0-9]+\]$/ { i = $NF; gsub(/[^0-9]/, "", i); if (i in inode) print "S", pid, i }
             ' | while read -r kind a b c; do
               if [ "$kind" = S ]; then
-                printf 'P %s %s %s\n' "$a" "$b" "$(cat "/proc/$a/comm" 2>/dev/null)"
+                pp=$(sed -n 's/^PPid:[[:space:]]*//p' "/proc/$a/status" 2>/dev/null)
+                printf 'P %s %s %s %s\n' "$a" "$b" "${pp:-0}" "$(cat "/proc/$a/comm" 2>/dev/null)"
               else
                 printf '%s %s %s %s\n' "$kind" "$a" "$b" "$c"
               fi
@@ -72,22 +73,31 @@ enum ListeningPortScript {
 
     /// The ports in `output`, sorted by port then address, one row per address and port.
     static func parse(_ output: String) -> [ListeningPort] {
-        var owners: [String: ListeningPort.Process] = [:]
+        var holders: [String: [(process: ListeningPort.Process, parent: Int)]] = [:]
         var sockets: [(address: String, port: Int, inode: String)] = []
         for line in output.split(separator: "\n") {
-            let words = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map(String.init)
-            if words.count >= 3, words[0] == "P", let pid = Int(words[1]) {
-                // Several processes may share a socket (a pre-forking server): the first is shown.
-                if owners[words[2]] == nil { owners[words[2]] = ListeningPort.Process(pid: pid, command: words.count == 4 ? words[3] : "") }
+            let words = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: true).map(String.init)
+            if words.count >= 4, words[0] == "P", let pid = Int(words[1]), let parent = Int(words[3]) {
+                holders[words[2], default: []].append((ListeningPort.Process(pid: pid, command: words.count == 5 ? words[4] : ""), parent))
             } else if words.count == 4, words[0] == "L", let (address, port) = decode(words[2]) {
                 sockets.append((address, port, words[3]))
             }
         }
+        let owners = holders.mapValues(owner)
         var seen = Set<ListeningPort>()
         return sockets.compactMap { socket -> ListeningPort? in
             let port = ListeningPort(port: socket.port, address: socket.address, process: owners[socket.inode])
             return seen.insert(port).inserted ? port : nil
         }.sorted { ($0.port, $0.address) < ($1.port, $1.address) }
+    }
+
+    /// The owner of a socket several processes hold: the one whose parent holds none of it (a
+    /// pre-forking server's master, not its workers; not a child between its fork and its exec),
+    /// the lowest PID among several.
+    private static func owner(_ holders: [(process: ListeningPort.Process, parent: Int)]) -> ListeningPort.Process {
+        let pids = Set(holders.map(\.process.pid))
+        let roots = holders.filter { !pids.contains($0.parent) }
+        return (roots.isEmpty ? holders : roots).min { $0.process.pid < $1.process.pid }!.process
     }
 
     /// `0100007F:0BB8` → (127.0.0.1, 3000); the kernel prints each 32-bit word of the address in
