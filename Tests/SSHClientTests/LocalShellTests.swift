@@ -92,6 +92,7 @@ import Testing
         let expected = (1...400_000).map(String.init).joined(separator: "\n") + "\n"
         #expect(bytes == Array(expected.utf8))
     }
+
     /// A program this process starts the way `posix_spawn` does by default, as a program embedding
     /// the library may, inherits every descriptor that is not close-on-exec: a command's pipes
     /// among them would stay open in it, and the command's output could not end before it did.
