@@ -22,7 +22,9 @@ import Testing
             try await session.run("nohup sleep \(nohup) >/dev/null 2>&1 &")
             try await session.shell.send("sh -c 'trap \"\" HUP INT TERM; printf \"ign\"\"oring\\n\"; exec sleep \(stubborn)'\r")
             try await session.transcript.wait(for: "ignoring\r\n")
-            for seconds in [job, nohup, stubborn] { #expect(try Remote.pids(running: "sleep \(seconds)").count == 1) }
+            // A job is `sleep` only once its shell's fork has exec'd it, which may come after the prompt.
+            let sleeps = { try [job, nohup, stubborn].map { try Remote.pids(running: "sleep \($0)").count } }
+            try await Remote.waitUntil(state: { "running: \((try? sleeps()) ?? [])" }) { try sleeps() == [1, 1, 1] }
             try await session.shell.close()
             for seconds in [job, nohup, stubborn] { #expect(try Remote.matching("sleep \(seconds)") == []) }
             #expect(try await connection.run("echo still here").stdoutText == "still here\n")
