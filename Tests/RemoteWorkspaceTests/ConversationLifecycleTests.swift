@@ -151,10 +151,13 @@ import Testing
         let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
         let turn = try await conversation.send("Talk slowly")
         var id: String?
+        var cut = false
         do {
             for try await event in turn {
                 if case .sessionStarted(let info) = event { id = info.id }
-                guard case .textDelta = event, id != nil else { continue }
+                // Once: deltas that came before the cut are still handed on after it.
+                guard case .textDelta = event, id != nil, !cut else { continue }
+                cut = true
                 let claude = try #require(ClaudeCodeCLI.processes(in: box.project).first { $0.command.contains("stream-json") })
                 let daemons = ClaudeCodeCLI.sessionDaemons(above: claude.pid)
                 #expect(!daemons.isEmpty)
