@@ -1,5 +1,5 @@
-# Sourced by scripts/test (from the checkout's top): installs what the tests need, checks the
-# corpus, defines `failures LOG`, and builds with no warning allowed.
+# Sourced by scripts/test and scripts/test-side-by-side (from the checkout's top): installs what
+# the tests need, checks the corpus, defines `failures LOG`, and builds with no warning allowed.
 source scripts/lib/prerequisites.sh
 install_prerequisites
 install_claude_cli
