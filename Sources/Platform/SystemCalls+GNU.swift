@@ -7,9 +7,12 @@ import Glibc
 private enum GNUFunction {
     typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    typealias Accept4 = @convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32
 
     /// `pipe2` (glibc 2.9 and later).
     static let pipe2: Pipe2? = lookUp("pipe2", as: Pipe2.self)
+    /// `accept4` (glibc 2.10 and later).
+    static let accept4: Accept4? = lookUp("accept4", as: Accept4.self)
     /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later).
     static let addCloseFrom: AddCloseFrom? = lookUp("posix_spawn_file_actions_addclosefrom_np", as: AddCloseFrom.self)
 
@@ -36,6 +39,20 @@ extension SystemCall {
             for fd in fds { Glibc.close(fd) }
             throw error
         }
+    }
+
+    /// `accept4(fd, nil, nil, SOCK_CLOEXEC)`: the connection's descriptor, or -1 with `errno` set;
+    /// without it (a glibc older than 2.10), `accept` and then the flag, which leaves the moment
+    /// `pipe(_:flags:)` describes.
+    static func acceptClosingOnExec(_ fd: Int32) throws(SystemCallError) -> Int32 {
+        if let accept4 = GNUFunction.accept4 { return accept4(fd, nil, nil, Int32(SOCK_CLOEXEC.rawValue)) }
+        let client = Glibc.accept(fd, nil, nil)
+        if client >= 0, fcntl(client, F_SETFD, FD_CLOEXEC) != 0 {
+            let error = SystemCallError("fcntl(F_SETFD)")
+            Glibc.close(client)
+            throw error
+        }
+        return client
     }
 
     /// Has a child started with `actions` close every descriptor from `lowest` up, after the

@@ -240,15 +240,8 @@ public enum SystemCall {
     /// The next connection waiting on a listening socket (close-on-exec), or nil when none waits (nonblocking).
     public static func accept(_ fd: Int32) throws(SystemCallError) -> Int32? {
         while true {
-            let client = Glibc.accept(fd, nil, nil)
-            if client >= 0 {
-                guard fcntl(client, F_SETFD, FD_CLOEXEC) == 0 else {
-                    let error = SystemCallError("fcntl(F_SETFD)")
-                    close(client)
-                    throw error
-                }
-                return client
-            }
+            let client = try acceptClosingOnExec(fd)
+            if client >= 0 { return client }
             let code = errno
             if code == EINTR || code == ECONNABORTED { continue }
             if code == EAGAIN || code == EWOULDBLOCK { return nil }

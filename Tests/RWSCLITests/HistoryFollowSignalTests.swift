@@ -115,10 +115,9 @@ final class FollowingRws {
     /// have taken the last bytes yet when the process is gone.
     func waitForExit(within seconds: Double) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
-        while process.isRunning || !output.ended || !errors.ended, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        if process.isRunning || !output.ended || !errors.ended { return false }
+        var ended: Bool { !process.isRunning && output.ended && errors.ended }
+        while !ended, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if !ended { return false }
         process.waitUntilExit()
         return true
     }

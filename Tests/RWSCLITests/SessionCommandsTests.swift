@@ -214,13 +214,11 @@ final class OutputCollector: @unchecked Sendable {
     init(_ handle: FileHandle) {
         handle.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                self?.lock.withLock { self?.atEnd = true }
-                return
-            }
+            if data.isEmpty { handle.readabilityHandler = nil }
             guard let self else { return }
-            self.lock.withLock { self.text += String(decoding: data, as: UTF8.self) }
+            self.lock.withLock {
+                if data.isEmpty { self.atEnd = true } else { self.text += String(decoding: data, as: UTF8.self) }
+            }
         }
     }
 
