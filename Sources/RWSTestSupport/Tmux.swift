@@ -37,9 +37,13 @@ public struct Tmux: Sendable {
         try command(["send-keys", "-t", "main"] + keys)
     }
 
-    /// What the pane shows now.
+    /// What the pane shows now, a line the pane wrapped joined again (`-J`): what a test looks
+    /// for must not depend on where the pane's width cut it (a longer temporary path moves a
+    /// question's `[N]o:` onto the next row). `-J` keeps trailing spaces; they are dropped, as
+    /// a plain capture does.
     public func screen() throws -> String {
-        try command(["capture-pane", "-p", "-t", "main"])
+        try command(["capture-pane", "-p", "-J", "-t", "main"]).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.reversed().drop { $0 == " " }.reversed() }.map { String($0) }.joined(separator: "\n")
     }
 
     /// Waits until `condition` holds for the screen; fails with the screen after `limit`.
