@@ -47,16 +47,18 @@ enum ProcessKill {
             members() {
               t=$(table)
               [ -n "$t" ] || { known=; return 1; }
-              known=$(printf '%s\n' "$t" | awk -v p="$p" -v me="$me" -v known="$known" '
-                BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+              # The known PIDs go first on stdin: as an argument, 16,000 of them (a fork loop's
+              # seconds) are more than one argument may hold, and awk would not start.
+              known=$({ echo "$known"; printf '%s\n' "$t"; } | awk -v p="$p" -v me="$me" '
+                NR == 1 { n = split($0, k, " "); for (i = 1; i <= n; i++) want[k[i]] = 1; next }
                 { pid[NR] = $1; ppid[NR] = $2; sid[NR] = $3; stat[NR] = $4 }
                 END {
                   do {
                     changed = 0
-                    for (i = 1; i <= NR; i++)
+                    for (i = 2; i <= NR; i++)
                       if (!(pid[i] in want) && (sid[i] == p || ppid[i] in want)) { want[pid[i]] = 1; changed = 1 }
                   } while (changed)
-                  for (i = 1; i <= NR; i++) if ((pid[i] in want) && stat[i] !~ /^Z/ && pid[i] != me) printf "%s ", pid[i]
+                  for (i = 2; i <= NR; i++) if ((pid[i] in want) && stat[i] !~ /^Z/ && pid[i] != me) printf "%s ", pid[i]
                 }')
             }
             signal() { [ -z "$known" ] || kill -"$1" $known 2>/dev/null; }
