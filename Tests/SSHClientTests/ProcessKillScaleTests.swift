@@ -10,36 +10,80 @@ import Testing
 /// 16,000 PIDs of seven characters).
 @Suite struct ProcessKillScaleTests {
     @Test func aSessionOfMoreProcessesThanOneArgumentCanListIsStoppedAndChecked() async throws {
-        let sandbox = FileManager.default.temporaryDirectory.appendingPathComponent("rws-kill-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: sandbox + "/bin", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: sandbox) }
-        // A session leader that only KILL ends.
-        _ = try ScriptShells.execute(
-            "/usr/bin/setsid", ["-f", "/bin/sh", "-c", "trap '' HUP TERM; echo $$ > pid.tmp && mv pid.tmp pid && exec sleep 60"],
-            directory: sandbox)
-        #expect(try await Eventually.holds(within: .seconds(10)) { FileManager.default.fileExists(atPath: sandbox + "/pid") })
-        let leader = try String(contentsOfFile: sandbox + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        defer { _ = try? SystemCall.kill(Int32(leader) ?? 0, SIGKILL) }
+        let box = try await Box.start()
+        defer { box.remove() }
         // The table lists 25,000 children of the leader while it lives; their PIDs are above any the
         // kernel gives (4,194,304 at most), so the script's signals to them reach nobody.
-        let ps = try Shell.run("/bin/sh", ["-c", "command -v ps"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let fake = """
-            #!/bin/sh
-            case "$*" in *sid=*) ;; *) exec \(ps) "$@" ;; esac
-            \(ps) "$@" | awk -v p=\(leader) '{ print } $1 == p && $4 !~ /^Z/ { for (i = 0; i < 25000; i++) print 5000000 + i, p, p, "S" }'
+        try box.fakeTable(#"{ print } $1 == p && $4 !~ /^Z/ { for (i = 0; i < 25000; i++) print 5000000 + i, p, p, "S" }"#)
 
-            """
-        try fake.write(toFile: sandbox + "/bin/ps", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox + "/bin/ps")
-
-        let line = try ProcessKill.script.commandLine(leader, "2", "0.2")
-        let run = try ScriptShells.execute(
-            "/bin/sh", ["-c", line], directory: sandbox, environment: ["PATH": sandbox + "/bin:/usr/bin:/bin", "LC_ALL": "C"],
-            timeout: .seconds(60))
+        let run = try box.stop(tenths: 2)
 
         #expect(run.stdoutText == "rws-stop:\n", "\(run)")
         #expect(!run.stderr.contains("too long"), "\(run.stderr)")
-        let state = (try? String(contentsOfFile: "/proc/\(leader)/stat", encoding: .utf8))?.split(separator: " ")[2]
-        #expect(state == nil || state == "Z", "the leader \(leader) still runs: \(state.map(String.init) ?? "")")
+        #expect(box.leaderIsGone, "the leader \(box.leader) still runs")
+    }
+
+    @Test func theGracePeriodEndsByTheClockWhenEachLookAtTheTableIsSlow() async throws {
+        let box = try await Box.start()
+        defer { box.remove() }
+        // Each look takes 0.4 s: twenty looks, one per tenth of the 2 s grace, would take 8 s.
+        try box.fakeTable("{ print }", before: "sleep 0.4; echo look >> looks")
+
+        let run = try box.stop(tenths: 20)
+
+        #expect(run.stdoutText == "rws-stop:\n", "\(run)")
+        #expect(box.leaderIsGone, "the leader \(box.leader) still runs")
+        let looks = (try? String(contentsOfFile: box.folder + "/looks", encoding: .utf8))?.split(separator: "\n").count ?? 0
+        #expect(looks <= 14, "\(looks) looks at the table")
+    }
+
+    /// A session leader that only KILL ends, in a folder whose `bin` comes first on the script's PATH.
+    private struct Box {
+        let folder: String
+        let leader: String
+
+        static func start() async throws -> Box {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-kill-\(UUID().uuidString.prefix(8))").path
+            try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
+            _ = try ScriptShells.execute(
+                "/usr/bin/setsid", ["-f", "/bin/sh", "-c", "trap '' HUP TERM; echo $$ > pid.tmp && mv pid.tmp pid && exec sleep 60"],
+                directory: folder)
+            #expect(try await Eventually.holds(within: .seconds(10)) { FileManager.default.fileExists(atPath: folder + "/pid") })
+            let leader = try String(contentsOfFile: folder + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            return Box(folder: folder, leader: leader)
+        }
+
+        /// A `ps` whose process table (the script's `-o ...sid=...` look) is the real one through
+        /// `program` (awk, with `p` the leader's PID), after the shell command `before`.
+        func fakeTable(_ program: String, before: String = ":") throws {
+            let ps = try Shell.run("/bin/sh", ["-c", "command -v ps"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let fake = """
+                #!/bin/sh
+                case "$*" in *sid=*) ;; *) exec \(ps) "$@" ;; esac
+                cd \(folder) && \(before)
+                \(ps) "$@" | awk -v p=\(leader) '\(program)'
+
+                """
+            try fake.write(toFile: folder + "/bin/ps", atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/bin/ps")
+        }
+
+        /// Runs the kill script on the leader's session with a grace of `tenths` tenths of a second.
+        func stop(tenths: Int) throws -> ScriptShells.Run {
+            let line = try ProcessKill.script.commandLine(leader, String(tenths), String(Double(tenths) / 10))
+            return try ScriptShells.execute(
+                "/bin/sh", ["-c", line], directory: folder, environment: ["PATH": folder + "/bin:/usr/bin:/bin", "LC_ALL": "C"],
+                timeout: .seconds(60))
+        }
+
+        var leaderIsGone: Bool {
+            let state = (try? String(contentsOfFile: "/proc/\(leader)/stat", encoding: .utf8))?.split(separator: " ")[2]
+            return state == nil || state == "Z"
+        }
+
+        func remove() {
+            _ = try? SystemCall.kill(Int32(leader) ?? 0, SIGKILL)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
     }
 }
