@@ -53,6 +53,23 @@ import Testing
         }
     }
 
+    /// The fault soak saw a reset during authentication reported as "authentication failed
+    /// (…; the server allows )"; here sshd's own process for the connection dies while it checks
+    /// the key (its AuthorizedKeysCommand kills it), so the link ends in the middle of the attempt.
+    @Test func aLinkThatFailsDuringAuthenticationIsALostConnectionNotARefusal() async throws {
+        let server = try TestSSHServer(
+            .openssh,
+            .init(extraConfig: [#"AuthorizedKeysCommand /bin/sh -c "kill -KILL $PPID""#, "AuthorizedKeysCommandUser root"]))
+        defer { server.stop() }
+        let stranger = try keyFile(type: "ed25519")
+        do {
+            try await connect(server, [.privateKey(path: stranger)])
+            Issue.record("the connection was made")
+        } catch let SSHError.connectionLost(reason) {
+            #expect(reason.contains("failed during authentication"), "\(reason)")
+        }
+    }
+
     @Test(arguments: ServerKind.allCases)
     func aWrongPasswordFailsAuthentication(kind: ServerKind) async throws {
         let server = try TestSSHServer(kind, .init(passwordAuthentication: true))

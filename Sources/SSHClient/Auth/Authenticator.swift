@@ -27,6 +27,12 @@ struct Authenticator {
         }
         let allowed = try allowedMethods()
         if transport.isAuthenticated { return }  // the server took "none"
+        // A link that failed during an attempt fails the attempt too, and the list: that is no
+        // refusal, and "authentication failed; give a key" would send the user the wrong way.
+        let (code, message) = transport.lastError
+        if allowed.isEmpty, LibSSH2Code.isFatal(code) {
+            throw .connectionLost(reason: "the link to \(configuration.host) failed during authentication (\(message))")
+        }
         if let specificFailure { throw specificFailure }
         throw .authenticationFailed(user: user, host: configuration.host, tried: tried, allowedByServer: allowed)
     }
