@@ -7,7 +7,8 @@ import Testing
 
 /// The kill script at the size a fork loop reaches in seconds (8,000 processes in the 4 s of
 /// ExecStoppingTests' loop): more PIDs than one argument may hold (the kernel's 128 KiB, about
-/// 16,000 PIDs of seven characters).
+/// 16,000 PIDs of seven characters), looks at the table that take most of a second, and its
+/// grace period kept by the clock without cutting it short.
 @Suite struct ProcessKillScaleTests {
     @Test func aSessionOfMoreProcessesThanOneArgumentCanListIsStoppedAndChecked() async throws {
         let box = try await Box.start()
@@ -37,16 +38,31 @@ import Testing
         #expect(looks <= 14, "\(looks) looks at the table")
     }
 
-    /// A session leader that only KILL ends, in a folder whose `bin` comes first on the script's PATH.
+    @Test func aGracePeriodUnderASecondIsNotCutShortByTheClock() async throws {
+        // The leader leaves 0.3 s after TERM; the grace is 0.5 s, and it starts 0.15 s before
+        // the clock's next second, where a whole-second bound taken without rounding up ended it.
+        let box = try await Box.start(onTerm: "trap 'sleep 0.3; echo graceful > ended; exit 0' TERM; trap '' HUP; sleep 60 & wait")
+        defer { box.remove() }
+        let fraction = { Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1) }
+        while fraction() < 0.8 || fraction() > 0.9 { try await Task.sleep(for: .milliseconds(10)) }
+
+        let run = try box.stop(tenths: 5)
+
+        #expect(run.stdoutText == "rws-stop:\n", "\(run)")
+        #expect(FileManager.default.fileExists(atPath: box.folder + "/ended"), "the leader was killed before its grace ran out")
+    }
+
+    /// A session leader (by default one that only KILL ends), in a folder whose `bin` comes first
+    /// on the script's PATH.
     private struct Box {
         let folder: String
         let leader: String
 
-        static func start() async throws -> Box {
+        static func start(onTerm: String = "trap '' HUP TERM; exec sleep 60") async throws -> Box {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-kill-\(UUID().uuidString.prefix(8))").path
             try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
             _ = try ScriptShells.execute(
-                "/usr/bin/setsid", ["-f", "/bin/sh", "-c", "trap '' HUP TERM; echo $$ > pid.tmp && mv pid.tmp pid && exec sleep 60"],
+                "/usr/bin/setsid", ["-f", "/bin/sh", "-c", "echo $$ > pid.tmp && mv pid.tmp pid && \(onTerm)"],
                 directory: folder)
             #expect(try await Eventually.holds(within: .seconds(10)) { FileManager.default.fileExists(atPath: folder + "/pid") })
             let leader = try String(contentsOfFile: folder + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -11,8 +11,8 @@ import Foundation
 /// (a daemon's double fork with `setsid`).
 ///
 /// Hang up, terminate and continue (interactive shells ignore TERM but leave on HUP; stopped
-/// jobs need CONT to act on TERM), wait up to the grace period (by the clock too: at most a second and
-/// one look at the table beyond it, however long a look takes), then freeze and kill what is left
+/// jobs need CONT to act on TERM), wait up to the grace period (by the clock too: up to its whole seconds
+/// rounded up, plus one and one look at the table, however long a look takes), then freeze and kill what is left
 /// in rounds (SIGSTOP until a look finds no new process, so a loop that forks faster than it is
 /// killed cannot outrun it, then SIGKILL), until the table shows none, for at most 40 rounds and
 /// about 10 seconds; print `rws-stop-cmd:` with each survivor's command line and `rws-stop:`
@@ -79,9 +79,10 @@ enum ProcessKill {
               kill -KILL -- -$p 2>/dev/null; echo rws-stop:unverified; exit 0
             fi
             signal HUP; signal TERM; signal CONT
-            # The grace period by the clock too: a look at a table of thousands takes most of a
-            # second, and twenty looks would stretch two seconds of grace to twenty.
-            i=0 end=$(($(date +%s) + tenths / 10 + 1))
+            # The grace period by the clock too (whole seconds, rounded up, and one for the second
+            # already begun): a look at a table of thousands takes most of a second, and twenty
+            # looks would stretch two seconds of grace to twenty.
+            i=0 end=$(($(date +%s) + (tenths + 9) / 10 + 1))
             while [ $i -lt "$tenths" ] && [ "$(date +%s)" -lt $end ] && members && [ -n "$known" ]; do sleep 0.1; i=$((i+1)); done
             # Bounded: at most 40 rounds and about 10 seconds; a round that changed nothing ends it.
             r=0 last='' end=$(($(date +%s) + 10))
