@@ -97,8 +97,9 @@ import Testing
             return state == nil || state == "Z"
         }
 
+        /// Kills the leader if a failed check left it running (never PID 0: this process's group).
         func remove() {
-            _ = try? SystemCall.kill(Int32(leader) ?? 0, SIGKILL)
+            if let pid = Int32(leader), pid > 1, !leaderIsGone { _ = try? SystemCall.kill(pid, SIGKILL) }
             try? FileManager.default.removeItem(atPath: folder)
         }
     }
