@@ -19,8 +19,8 @@ struct TerminalInputSequence {
     private enum State {
         case none
         case escape
-        /// `ESC [` and what followed it.
-        case csi([UInt8])
+        /// `ESC [` and the first byte after it, if any (a report is told by it and the final byte).
+        case csi(first: UInt8?)
         /// SS3 (`ESC O`): a key, one more byte.
         case ss3
         /// An X10 mouse report's last bytes (`ESC [ M` and three more).
@@ -58,24 +58,23 @@ struct TerminalInputSequence {
             return .outside
         case .escape:
             switch byte {
-            case UInt8(ascii: "["): state = .csi([])
+            case UInt8(ascii: "["): state = .csi(first: nil)
             case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
                 state = .string(escapeSeen: false)
             case UInt8(ascii: "O"): state = .ss3
             default: return finish(report: false)  // Alt+key
             }
             return .inside
-        case .csi(var body):
+        case .csi(let first):
             guard (0x40...0x7E).contains(byte) else {
-                body.append(byte)
-                state = .csi(body)
+                state = .csi(first: first ?? byte)
                 return .inside
             }
-            if body.isEmpty, byte == UInt8(ascii: "M") {
+            if first == nil, byte == UInt8(ascii: "M") {
                 state = .mouse(remaining: 3)
                 return .inside
             }
-            return finish(report: Self.isReport(body: body, final: byte))
+            return finish(report: Self.isReport(first: first, final: byte))
         case .ss3:
             return finish(report: false)
         case .mouse(let remaining):
@@ -99,10 +98,9 @@ struct TerminalInputSequence {
     /// CSI sequences only a terminal sends: SGR mouse (`<…M`, `<…m`), focus (`I`, `O`), device
     /// attributes (`?…c`, `>…c`), keyboard flags (`?…u`), status and mode reports (`?…n`,
     /// `?…$y`), the extended cursor position (`?…R`).
-    private static func isReport(body: [UInt8], final: UInt8) -> Bool {
-        let first = body.first
+    private static func isReport(first: UInt8?, final: UInt8) -> Bool {
         switch final {
-        case UInt8(ascii: "I"), UInt8(ascii: "O"): return body.isEmpty
+        case UInt8(ascii: "I"), UInt8(ascii: "O"): return first == nil
         case UInt8(ascii: "M"), UInt8(ascii: "m"): return first == UInt8(ascii: "<")
         case UInt8(ascii: "c"): return first == UInt8(ascii: "?") || first == UInt8(ascii: ">")
         case UInt8(ascii: "u"), UInt8(ascii: "n"), UInt8(ascii: "y"), UInt8(ascii: "R"): return first == UInt8(ascii: "?")
