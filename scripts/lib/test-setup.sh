@@ -1,5 +1,6 @@
 # Sourced by scripts/test and scripts/test-side-by-side (from the checkout's top): installs what
-# the tests need, checks the corpus, defines `failures LOG`, and builds with no warning allowed.
+# the tests need, checks the corpus, defines `failures LOG`, `test_list` and `check_test_lists`,
+# and builds with no warning allowed.
 source scripts/lib/prerequisites.sh
 install_prerequisites
 install_claude_cli
@@ -36,3 +37,29 @@ if grep -q "warning:" "$build_log"; then
     exit 1
 fi
 rm -f "$build_log"
+
+# File $2 as test binary arguments: option $1 (--filter or --skip) before each of its
+# non-comment lines (scripts/lib/waiting-suites and the like).
+test_list() {
+    local option=$1 line
+    while read -r line; do
+        [[ -z "$line" || "$line" == \#* ]] || printf '%s\n%s\n' "$option" "$line"
+    done < "$2"
+}
+
+# Fails the run when a line of the files after $1 (the test binary) names no test: it would
+# silently run nothing, or skip nothing.
+check_test_lists() {
+    local tests=$1 listed file line
+    shift
+    listed=$("$tests" --testing-library swift-testing --list-tests 2>/dev/null)
+    for file in "$@"; do
+        while read -r line; do
+            [[ -z "$line" || "$line" == \#* ]] && continue
+            if ! grep -qE -- "$line" <<< "$listed"; then
+                echo "error: '$line' in $file names no test: correct it or remove it" >&2
+                exit 1
+            fi
+        done < "$file"
+    done
+}
