@@ -66,7 +66,7 @@ import Testing
         let here = FileManager.default.temporaryDirectory.appendingPathComponent("rws-put-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: here + "/back", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: here) }
-        let contents = Data((0..<5_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        let contents = Data(TestBytes.make(5_000_000, seed: 5))
         try contents.write(to: URL(fileURLWithPath: here + "/it's a file.bin"))
 
         let put = await InProcessRWS.run(["put"] + server.rwsFlags + [here + "/it's a file.bin", "~/" + name + "/sub dir"], home: home)

@@ -8,8 +8,8 @@ import Testing
 /// rest and the copy is byte for byte the original.
 @Suite(.timeLimit(.minutes(1))) struct TransferResumeCommandTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
-    static let contents = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-    static let big = Data((0..<12_000_000).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) })
+    static let contents = Data(TestBytes.make(3_000_000, seed: 3))
+    static let big = Data(TestBytes.make(12_000_000, seed: 4))
 
     /// Runs rws with `arguments`, cuts every connection of `proxy` once `ready` holds (the transfer
     /// reached the point the test names; 20 s at most), and expects exit 255. A fixed moment

@@ -12,7 +12,7 @@ import Testing
     /// A remote file of 3 MB in a fresh folder, and an empty local folder.
     static func fixture() throws -> (remote: String, contents: Data, local: String) {
         let folder = try FileFixtures.scratchDirectory("get")
-        let contents = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) })
+        let contents = Data(TestBytes.make(3_000_000, seed: 2))
         let remote = folder + "/" + name
         try FileFixtures.makeFile(remote, contents, permissions: 0o640)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)], ofItemAtPath: remote)

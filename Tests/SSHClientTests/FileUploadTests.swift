@@ -10,7 +10,7 @@ import Testing
     /// A 9 MB local file (three chunks) and an empty folder on the box.
     static func fixture() throws -> (local: String, contents: Data, remoteFolder: String) {
         let here = try FileFixtures.scratchDirectory("put-src")
-        let contents = Data((0..<9_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 10) })
+        let contents = Data(TestBytes.make(9_000_000, seed: 1))
         let local = here + "/" + FileDownloadTests.name
         try FileFixtures.makeFile(local, contents, permissions: 0o640)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)], ofItemAtPath: local)

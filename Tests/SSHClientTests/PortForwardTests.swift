@@ -15,7 +15,7 @@ import Testing
             let forward = try connection.forwardLocal(to: echo.port)
             defer { forward.close() }
             #expect(forward.localPort != echo.port && forward.localPort > 0)
-            let payloads = (0..<8).map { index in (0..<(256 * 1024 + index)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) } }
+            let payloads = (0..<8).map { index in TestBytes.make(256 * 1024 + index, seed: UInt64(10 + index)) }
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 for payload in payloads {
                     group.addTask {

@@ -17,7 +17,7 @@ import Testing
             let forward = try await connection.forwardRemote(to: echo.port)
             defer { forward.close() }
             #expect(forward.remotePort > 0 && forward.remotePort != echo.port)
-            let payloads = (0..<8).map { index in (0..<(256 * 1024 + index)).map { UInt8(truncatingIfNeeded: $0 &* 5 &+ index) } }
+            let payloads = (0..<8).map { index in TestBytes.make(256 * 1024 + index, seed: UInt64(20 + index)) }
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 for payload in payloads {
                     group.addTask {
