@@ -58,7 +58,7 @@ extension SystemCall {
     /// Has a child started with `actions` close every descriptor from `lowest` up, after the
     /// actions added before. False when this glibc (older than 2.34) cannot: the caller then
     /// closes each descriptor it knows of.
-    public static func addCloseFrom(_ lowest: Int32, to actions: inout posix_spawn_file_actions_t) throws(SystemCallError) -> Bool {
+    static func addCloseFrom(_ lowest: Int32, to actions: inout posix_spawn_file_actions_t) throws(SystemCallError) -> Bool {
         guard let addCloseFrom = GNUFunction.addCloseFrom else { return false }
         let code = addCloseFrom(&actions, lowest)
         guard code == 0 else { throw SystemCallError("posix_spawn_file_actions_addclosefrom_np", code: code) }

@@ -11,13 +11,9 @@ enum InheritedDescriptors {
     /// Has the child close every descriptor above stderr, after the actions added before.
     static func close(in actions: inout posix_spawn_file_actions_t) throws {
         do {
-            if try SystemCall.addCloseFrom(3, to: &actions) { return }
+            try SystemCall.addCloseAll(from: 3, to: &actions)
         } catch {
             throw TestServerError.startFailed(error.description)
-        }
-        // An older glibc: each descriptor open now (one closed since fails quietly in the child).
-        for name in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
-            if let fd = Int32(name), fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
         }
     }
 }

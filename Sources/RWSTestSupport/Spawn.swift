@@ -109,23 +109,13 @@ public enum Spawn {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
         try InheritedDescriptors.close(in: &actions)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         // glibc's posix_spawn_file_actions_addchdir_np is not imported: `env -C` changes directory.
         let (executable, arguments) = directory.map { ("/usr/bin/env", ["-C", $0, executable] + arguments) } ?? (executable, arguments)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        let rc = SystemCall.withChildAttributes { posix_spawn(&child, executable, &actions, &$0, argv, envp) }
         guard rc == 0 else { throw TestServerError.commandFailed("cannot start \(executable): \(String(cString: strerror(rc)))") }
         return child
     }

@@ -93,6 +93,34 @@ import Testing
         #expect(bytes == Array(expected.utf8))
     }
 
+    /// As a box reports them: the exit status, or the signal by name, with a shell's code.
+    @Test func exitStatusesAndSignalsAreReportedAsABoxReportsThem() async throws {
+        let shell = LocalShell()
+        #expect(try await shell.runCommand("exit 7", input: [], timeout: .seconds(10), idempotent: false).status == .exited(7))
+        let killed = try await shell.runCommand("kill -TERM $$", input: [], timeout: .seconds(10), idempotent: false)
+        #expect(killed.status == .signaled("TERM"))
+        #expect(killed.status.shellCode == 143)
+    }
+
+    /// A command holds its stdin, stdout and stderr and nothing else of this process: not a
+    /// descriptor the embedding program left inheritable (Foundation's `Pipe` makes such), not
+    /// one of its own (through Foundation's `Process`, the command also held a socket of
+    /// Foundation's, which a program another thread started could inherit too).
+    @Test func aCommandHoldsItsStdinStdoutAndStderrAndNothingElse() async throws {
+        var stray: [Int32] = [-1, -1]
+        #expect(pipe(&stray) == 0)
+        defer { stray.forEach { close($0) } }
+        let command = try LocalShell().startCommand("echo started; exec cat", timeout: .seconds(30))
+        var iterator = command.output.makeAsyncIterator()
+        #expect(try await iterator.next() == .stdout(Array("started\n".utf8)))
+        let pid = try #require(command.processID)
+        let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").sorted()
+        #expect(held == ["0", "1", "2"], "\(LocalProcessTable.descriptors(of: Int32(pid)))")
+        try await command.closeInput()
+        while try await iterator.next() != nil {}
+        #expect(try await command.exitStatus() == .exited(0))
+    }
+
     /// A program this process starts the way `posix_spawn` does by default, as a program embedding
     /// the library may, inherits every descriptor that is not close-on-exec: a command's pipes
     /// among them would stay open in it, and the command's output could not end before it did.

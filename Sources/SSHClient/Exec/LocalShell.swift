@@ -47,7 +47,7 @@ package struct LocalShell: ScriptHost {
 }
 
 /// A process on this machine behind a ``RemoteCommand``: `/bin/sh -c LINE` in a process group of
-/// its own (Foundation's `Process` makes one), so that a stop or a timeout kills everything it
+/// its own, so that a stop or a timeout kills everything it
 /// started. Stdin is a socket, so that writing after the process is gone is an error, never SIGPIPE.
 final class LocalProcessControl: CommandControl {
     private let commandLine: String
@@ -101,38 +101,37 @@ final class LocalProcessControl: CommandControl {
             reportedPID: reportedPID)
     }
 
-    /// Starts the process and its output's readers; returns its PID.
+    /// Starts the process, its output's readers and the thread that reaps it; returns its PID.
+    /// Not through Foundation's `Process`: it leaves its own sockets inheritable, and a program
+    /// another thread started meanwhile held a command's descriptor (the race finder saw it).
     private func launch(environment: [String: String], stdin: Int32, pipe: OutputPipe) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", commandLine]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        // Close-on-exec pipes (Foundation's `Pipe` makes inheritable ones): a program another
-        // thread starts meanwhile would hold them, and the output could not end before it did.
+        defer { SystemCall.close(stdin) }
         let (stdout, stderr) = (try Self.outputPipe(), try Self.outputPipe())
-        let childInput = FileHandle(fileDescriptor: stdin, closeOnDealloc: true)
-        process.standardInput = childInput
-        process.standardOutput = stdout.write
-        process.standardError = stderr.write
-        process.terminationHandler = { [self] process in
-            let status: ExitStatus =
-                process.terminationReason == .uncaughtSignal
-                ? .signaled(Self.signalName(process.terminationStatus)) : .exited(process.terminationStatus)
-            streamEnded(status: status)
-        }
-        do {
-            try process.run()
+        let processID: Int32
+        do throws(SystemCallError) {
+            processID = try SystemCall.spawn(
+                "/bin/sh", arguments: ["-c", commandLine], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                stdin: stdin, stdout: stdout.write.fileDescriptor, stderr: stderr.write.fileDescriptor)
         } catch {
-            throw SSHError.channelFailed(
-                operation: "starting /bin/sh on this machine", reason: SystemCallError("posix_spawn", describing: error).reason)
+            throw SSHError.channelFailed(operation: "starting /bin/sh on this machine", reason: error.reason)
         }
-        for handle in [childInput, stdout.write, stderr.write] { try? handle.close() }
-        let processID = process.processIdentifier
+        for handle in [stdout.write, stderr.write] { try? handle.close() }
         state.withLock { $0.processID = processID }
         for (handle, isError) in [(stdout.read, false), (stderr.read, true)] {
             let reader = Thread { [self] in read(handle, isError: isError, into: pipe) }
             reader.start()
         }
+        let reaper = Thread { [self] in
+            do throws(SystemCallError) {
+                switch try SystemCall.waitForExit(processID) {
+                case .exited(let code): streamEnded(status: .exited(code))
+                case .signaled(let number): streamEnded(status: .signaled(Self.signalName(number)))
+                }
+            } catch {
+                stop(SSHError.channelFailed(operation: "waiting for \(commandLine) to end", reason: error.reason))
+            }
+        }
+        reaper.start()
         return processID
     }
 
