@@ -30,7 +30,7 @@ struct KeyValueLines: Sendable {
             var count = 0
             var index = 0
             // A pair never spans lines (no newline in it, none is whitespace), so the buffer is
-            // searched whole, and lines without the key are skipped by `memmem`.
+            // searched whole, from one key to the next, and each line counts once.
             while let found = pair(in: buffer, from: index) {
                 count += 1
                 guard !stopAtFirst, let newline = Self.find(Self.newline, in: buffer, from: found) else { break }
