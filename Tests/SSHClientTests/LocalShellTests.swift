@@ -110,7 +110,9 @@ import Testing
         var stray: [Int32] = [-1, -1]
         #expect(pipe(&stray) == 0)
         defer { stray.forEach { close($0) } }
-        let command = try LocalShell().startCommand("echo started; exec cat", timeout: .seconds(30))
+        // The shell's own `read`, not `exec cat`: a program's dynamic loader holds each library
+        // it maps open for a moment (fd 3), and a look then saw it.
+        let command = try LocalShell().startCommand("echo started; read -r line; echo done", timeout: .seconds(30))
         var iterator = command.output.makeAsyncIterator()
         #expect(try await iterator.next() == .stdout(Array("started\n".utf8)))
         let pid = try #require(command.processID)
