@@ -34,18 +34,20 @@ extension SystemCall {
         var failure: SystemCallError?
         var reachedEnd = false
         let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            let memory = UnsafeMutableRawBufferPointer(buffer)
             while initialized < capacity {
-                let count = Glibc.read(fd, buffer.baseAddress! + initialized, capacity - initialized)
-                if count < 0, errno == EINTR { continue }
-                if count < 0 {
-                    failure = SystemCallError("read")
+                do throws(SystemCallError) {
+                    // The file is open blocking: `read(_:into:)` never says "nothing yet" (nil).
+                    let count = try read(fd, into: UnsafeMutableRawBufferPointer(rebasing: memory[initialized...])) ?? 0
+                    guard count > 0 else {
+                        reachedEnd = true
+                        return
+                    }
+                    initialized += count
+                } catch {
+                    failure = error
                     return
                 }
-                if count == 0 {
-                    reachedEnd = true
-                    return
-                }
-                initialized += count
             }
         }
         if let failure { throw failure }
