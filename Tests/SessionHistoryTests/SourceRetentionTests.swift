@@ -23,9 +23,12 @@ import Testing
 
     @Test(arguments: [1, 7, 4096, 1 << 20])
     func chunkBoundariesAnywhereGiveTheSameRecordsLinesAndIssues(chunkSize: Int) throws {
-        // The corpus's file with the longest lines, plus a blank line, a bad line and a torn last line.
-        let largest = try TestFiles.corpusNames().max { try size(of: $0) < size(of: $1) } ?? ""
-        var bytes = try TestFiles.corpusFile(largest)
+        // Chunks of a few bytes cut every line at every kind of byte, and cost ~3 µs a byte in a debug
+        // build: they read a small file whose longest line spans thousands of them. Bigger chunks read
+        // the largest file, whose lines cross their boundaries. Each plus a blank line, a bad line and
+        // a torn last line.
+        let name = chunkSize < 4096 ? try longestLinedSmallFile() : try largestFile()
+        var bytes = try TestFiles.corpusFile(name)
         bytes += Array("\n  \n{\"type\":\"user\",oops}\r\n{\"type\":\"assistant\",\"uuid\":\"torn".utf8)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rws-chunks-\(UUID().uuidString).jsonl")
         try Data(bytes).write(to: file)
@@ -67,6 +70,19 @@ import Testing
         #expect(throws: SessionHistoryError.self) {
             try SessionParser.parseFile(at: URL(fileURLWithPath: path), retention: .conversation)
         }
+    }
+
+    private func largestFile() throws -> String {
+        try TestFiles.corpusNames().max { try size(of: $0) < size(of: $1) } ?? ""
+    }
+
+    /// The corpus file under 256 KiB with the longest line.
+    private func longestLinedSmallFile() throws -> String {
+        let small = try TestFiles.corpusNames().filter { try size(of: $0) < 256 << 10 }
+        let longestLines = try small.map { name in
+            try TestFiles.corpusFile(name).split(separator: UInt8(ascii: "\n")).map(\.count).max() ?? 0
+        }
+        return zip(small, longestLines).max { $0.1 < $1.1 }?.0 ?? ""
     }
 
     private func size(of name: String) throws -> Int {
