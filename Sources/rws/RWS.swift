@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
 
+/// The root only parses: its subcommands run (``run(_:)`` awaits the async ones). It is a plain
+/// `ParsableCommand` because ArgumentParser's debug build walks an async root's whole command tree
+/// for async completions on every parse, a third of each in-process test run's parse time.
 @main
-struct RWS: AsyncParsableCommand {
+struct RWS: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rws",
         abstract: "Work on a remote box over SSH: run commands, open a shell, manage projects and Claude Code history.",
@@ -42,7 +45,7 @@ struct RWS: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command line and exits with its code.
+    /// Runs the command line and exits with its code (`@main` picks this over ArgumentParser's sync `main()`).
     static func main() async {
         Foundation.exit(await run(Array(CommandLine.arguments.dropFirst())))
     }
