@@ -87,6 +87,31 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: target).count == 1_500)
     }
 
+    /// The folders are made by one command and finished by another: over SFTP, two round trips
+    /// each (a look and a `mkdir`) and two commands each to finish took two minutes for these 200
+    /// folders at 200 ms (4 s since).
+    @Test func aTreeOfManyFoldersOverASlowLinkTakesAFewRoundTripsNotTwoPerFolder() async throws {
+        let (_, remote) = try Self.fixture()
+        let local = try FileFixtures.scratchDirectory("slow-folders")
+        for index in 0..<100 { try FileManager.default.createDirectory(atPath: local + "/\(index)/lib", withIntermediateDirectories: true) }
+        let server = try SharedTestServer.get(.default)
+        let proxy = try FaultProxy(targetPort: server.port, link: .init(latency: .milliseconds(100)))
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+        do {
+            let started = ContinuousClock.now
+            try await connection.uploadDirectory(local, to: remote + "/slow")
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed < .seconds(20), "\(elapsed)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: remote + "/slow").count == 100)
+            #expect(FileManager.default.fileExists(atPath: remote + "/slow/99/lib"))
+        } catch {
+            await connection.close()
+            throw error
+        }
+        await connection.close()
+    }
+
     @Test func anExistingTargetOrAFileIsRefusedAndNothingIsWritten() async throws {
         let (local, remote) = try Self.fixture()
         try FileManager.default.createDirectory(atPath: remote + "/there", withIntermediateDirectories: false)

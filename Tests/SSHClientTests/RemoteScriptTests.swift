@@ -231,24 +231,47 @@ import Testing
                     && !FileManager.default.fileExists(atPath: sandbox + "/tmp"), "\(run)")
         },
         ScriptCase(
-            "finishing a tree upload", Files.finishTree, setup: "mkdir -p \"$1/tmp/sub\" && printf x > \"$1/tmp/sub/f\"",
+            "finishing a tree upload", Files.finishTree,
+            setup: "mkdir -p \"$1/tmp/sub/deep\" && printf x > \"$1/tmp/sub/f\" && ln -s old \"$1/tmp/sub/link\"",
             argumentsOnInput: true,
             arguments: { sandbox in
-                [.path(sandbox + "/tmp"), .path(sandbox + "/" + hostile), .word("1"), .word(hostile), .path(sandbox + "/tmp/sub/link")]
-                    + [
-                        .word("750"), .word("1600000000"), .path(sandbox + "/tmp/sub"), .word("705"), .word("1600000001"),
-                        .path(sandbox + "/tmp"),
-                    ]
+                let (top, sub, deep) = (sandbox + "/tmp", sandbox + "/tmp/sub", sandbox + "/tmp/sub/deep")
+                return [.path(top), .path(sandbox + "/" + hostile), .word("1"), .word(hostile), .path(sub + "/link")]
+                    + ["t", "1600000000", "2"].map(RemoteScript.Argument.word) + [.path(deep), .path(sub)]
+                    + ["t", "1600000001", "1"].map(RemoteScript.Argument.word) + [.path(top)]
+                    + ["m", "750", "2"].map(RemoteScript.Argument.word) + [.path(deep), .path(sub)]
+                    + ["m", "705", "1"].map(RemoteScript.Argument.word) + [.path(top)]
             }
         ) { run, sandbox in
             let tree = sandbox + "/" + hostile
             let top = try FileManager.default.attributesOfItem(atPath: tree)
             let sub = try FileManager.default.attributesOfItem(atPath: tree + "/sub")
+            let deep = try FileManager.default.attributesOfItem(atPath: tree + "/sub/deep")
             try ScriptCase.require(
                 run.status == 0 && (try? FileManager.default.destinationOfSymbolicLink(atPath: tree + "/sub/link")) == hostile
                     && (sub[.posixPermissions] as? NSNumber)?.intValue == 0o750 && (top[.posixPermissions] as? NSNumber)?.intValue == 0o705
+                    && (deep[.posixPermissions] as? NSNumber)?.intValue == 0o750
                     && (top[.modificationDate] as? Date)?.timeIntervalSince1970 == 1_600_000_001
+                    && (sub[.modificationDate] as? Date)?.timeIntervalSince1970 == 1_600_000_000
+                    && (deep[.modificationDate] as? Date)?.timeIntervalSince1970 == 1_600_000_000
                     && !FileManager.default.fileExists(atPath: sandbox + "/tmp"), "\(run)")
+        },
+        ScriptCase(
+            "making the folders of a tree upload", Files.makeFolders, setup: "mkdir \"$1/a\"", argumentsOnInput: true,
+            arguments: { sandbox in
+                [.word("2"), .path(sandbox + "/a"), .path(sandbox + "/a/b"), .word("1"), .path(sandbox + "/a/b/" + hostile)]
+            }
+        ) { run, sandbox in
+            let made = try FileManager.default.attributesOfItem(atPath: sandbox + "/a/b/" + hostile)
+            try ScriptCase.require(
+                run.status == 0 && (made[.type] as? FileAttributeType) == .typeDirectory
+                    && (made[.posixPermissions] as? NSNumber)?.intValue == 0o700, "\(run)")
+        },
+        ScriptCase(
+            "making the folders of a tree upload where a file is", Files.makeFolders, setup: "printf x > \"$1/a\"",
+            argumentsOnInput: true, arguments: { [.word("2"), .path($0 + "/a"), .path($0 + "/a/b")] }
+        ) { run, sandbox in
+            try ScriptCase.require(run.status == 1 && !FileManager.default.fileExists(atPath: sandbox + "/a/b"), "\(run)")
         },
         ScriptCase(
             "finishing a tree upload over an existing target", Files.finishTree, setup: "mkdir \"$1/tmp\" \"$1/there\"",

@@ -32,12 +32,19 @@ extension SSHConnection {
         let total = tree.reduce(UInt64(0)) { $0 + ($1.kind == .file ? $1.size : 0) }
         let counter = TreeProgress(total: total, report: progress)
         if !(resume && leftover?.kind == .directory) { try await makeDirectory(partial, permissions: 0o700) }
+        // Every folder by one command: a round trip or two each over SFTP was minutes over a slow
+        // link for a tree like a `node_modules`.
+        let folders = tree.filter { $0.kind == .directory }.map { partial + "/" + $0.relative }
+        if !folders.isEmpty {
+            let runs = Self.runs(of: folders).flatMap { [.word(String($0.count))] + $0.map(RemoteScript.Argument.path) }
+            _ = try await ShellFileScripts.makeFolders.run(
+                on: self, input: try RemoteScript.input(runs), timeout: nil,
+                failure: ShellFileErrors.failure(operation: "creating the folders of", path: path))
+        }
         var links: [RemoteScript.Argument] = []
         for item in tree {
             let there = partial + "/" + item.relative
             switch item.kind {
-            case .directory:
-                if (try? await stat(there))?.kind != .directory { try await makeDirectory(there, permissions: 0o700) }
             case .file:
                 try await sendFile(item, from: localPath + "/" + item.relative, to: there, resume: resume, counter: counter)
             case .symlink:
@@ -46,21 +53,56 @@ extension SSHConnection {
                 continue
             }
         }
-        // Directories last, deepest first: writing their contents changed their times.
         let root = try Self.localEntry(localPath, relative: "")
-        let folders = ([root] + tree).reversed().filter { $0.kind == .directory }.flatMap { item -> [RemoteScript.Argument] in
-            [
-                .word(String(item.permissions, radix: 8)), .word(String(item.modified)),
-                .path(item.relative.isEmpty ? partial : partial + "/" + item.relative),
-            ]
-        }
-        let arguments = try RemoteScript.input([.path(partial), .path(path), .word(String(links.count / 2))] + links + folders)
-        _ = try await ShellFileScripts.finishTree.run(on: self, input: arguments, timeout: nil) { result -> any Error in
+        let finishing =
+            [.path(partial), .path(path), .word(String(links.count / 2))] + links + Self.timesAndModes(root: root, tree, in: partial)
+        _ = try await ShellFileScripts.finishTree.run(on: self, input: try RemoteScript.input(finishing), timeout: nil) {
+            result -> any Error in
             let error = ShellFileErrors.failure(operation: "finishing the upload of", path: path)(result)
             if case .alreadyExists = error { return TransferError.targetExists(path: path) }
             return error
         }
         return counter.snapshot
+    }
+
+    /// The folders' times and modes as ``ShellFileScripts/finishTree`` takes them: a `touch` per
+    /// time and a `chmod` per run of one mode, deepest folders first (a parent that cannot be
+    /// entered comes after its contents), instead of one of each per folder.
+    static func timesAndModes(root: LocalEntry, _ tree: [LocalEntry], in partial: String) -> [RemoteScript.Argument] {
+        let deepestFirst = ([root] + tree).reversed().filter { $0.kind == .directory }.map { item in
+            (path: item.relative.isEmpty ? partial : partial + "/" + item.relative, item: item)
+        }
+        let byTime = Dictionary(grouping: deepestFirst) { $0.item.modified }.sorted { $0.key < $1.key }
+        let times = byTime.flatMap { time, folders in runs(of: folders.map(\.path)).map { ("t", String(time), $0) } }
+        var sameMode: [(permissions: UInt32, paths: [String])] = []
+        for (path, item) in deepestFirst {
+            if sameMode.last?.permissions == item.permissions {
+                sameMode[sameMode.count - 1].paths.append(path)
+            } else {
+                sameMode.append((item.permissions, [path]))
+            }
+        }
+        let modes = sameMode.flatMap { mode in runs(of: mode.paths).map { ("m", String(mode.permissions, radix: 8), $0) } }
+        return (times + modes).flatMap { tag, value, paths -> [RemoteScript.Argument] in
+            [.word(tag), .word(value), .word(String(paths.count))] + paths.map(RemoteScript.Argument.path)
+        }
+    }
+
+    /// `paths` cut into runs of at most `limit` bytes: each run is one command line on the box,
+    /// which must stay well under its `ARG_MAX` (128 KiB on some systems).
+    static func runs(of paths: [String], limit: Int = 32 << 10) -> [[String]] {
+        var runs: [[String]] = []
+        var bytes = 0
+        for path in paths {
+            let size = path.utf8.count + 1
+            if runs.isEmpty || bytes + size > limit {
+                runs.append([])
+                bytes = 0
+            }
+            runs[runs.count - 1].append(path)
+            bytes += size
+        }
+        return runs
     }
 
     /// One file of the tree; kept when a resumed copy has it already with the same size and time.

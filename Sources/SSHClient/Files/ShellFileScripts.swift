@@ -155,30 +155,57 @@ enum ShellFileScripts {
         chmod "$3" -- "$tmp" && touch -c -d "@$4" -- "$tmp" && mv -f -- "$tmp" "$p"
         """#)
 
+    /// `rws_run FIRST N` sets `a` to `"${FIRST}" … "${FIRST+N-1}"`: `eval` then passes those N of
+    /// the script's arguments to one command, so a tree's thousands of folders cost a few processes
+    /// on the box, not one or two each.
+    private static let runHelper: StaticString = #"""
+        rws_run() { a='' i=$1 e=$(($1 + $2)); while [ "$i" -lt "$e" ]; do a="$a \"\${$i}\""; i=$((i + 1)); done; }
+
+        """#
+
+    /// Makes the folders of a directory upload, its arguments on stdin (``RemoteScript/input(_:)``):
+    /// runs of paths, each its count then its paths, parents before their contents. A folder gets
+    /// mode 700 (``finishTree`` gives it its own); one that is already a folder is kept.
+    static let makeFolders = RemoteScript(
+        step: "creating the folders of", exits: Exit.self, body: prelude, RemoteScript.argumentsFromInput, runHelper,
+        #"""
+        while [ $# -gt 0 ]; do
+          rws_run 2 "$1"
+          # shellcheck disable=SC2174 # each folder is the deepest of its own path: its parents came first
+          eval "mkdir -p -m 700 -- $a" || exit 1
+          shift $(($1 + 1))
+        done
+        """#)
+
     /// Finishes a directory upload, its arguments on stdin (``RemoteScript/input(_:)``: a tree's
     /// list outgrows a command line): in the temporary tree `$1`, makes the `$3` symbolic links
-    /// given next (target, path pairs), gives the directories given after them their modes and
-    /// times (mode, seconds since 1970, path triples, deepest first), then renames the tree to
-    /// `$2`, which must not exist.
+    /// given next (target, path pairs), then gives the directories their times and modes in runs
+    /// (`t` seconds since 1970, or `m` octal mode, then a count and that many paths; times first,
+    /// while every folder can be entered, then modes, deepest folders first), then renames the tree
+    /// to `$2`, which must not exist.
     static let finishTree = RemoteScript(
-        step: "finishing the upload of", exits: Exit.self, body: prelude, RemoteScript.argumentsFromInput,
+        step: "finishing the upload of", exits: Exit.self, body: prelude, RemoteScript.argumentsFromInput, runHelper,
         #"""
         tmp=$1 p=$2 n=$3
         shift 3
         while [ "$n" -gt 0 ]; do
-          rm -f -- "$2" && ln -s -- "$1" "$2" || exit 1
+          { ! rws_exists "$2" || rm -f -- "$2"; } && ln -s -- "$1" "$2" || exit 1
           shift 2
           n=$((n - 1))
         done
         while [ $# -gt 0 ]; do
-          chmod "$1" -- "$3" && touch -c -d "@$2" -- "$3" || exit 1
-          shift 3
+          rws_run 4 "$3"
+          case $1 in
+            t) eval "touch -c -d \"@\$2\" -- $a" ;;
+            m) eval "chmod \"\$2\" -- $a" ;;
+            *) false ;;
+          esac || exit 1
+          shift $(($3 + 3))
         done
         rws_exists "$p" && rws_fail EEXIST
         mv -- "$tmp" "$p"
         """#)
 
-    /// Prints the remote home.
     /// Renames $1 over $2, replacing it (one `rename(2)`): what SFTP v3 cannot do. The paths are
     /// SFTP's (absolute, or relative to the login directory, where commands start too), so they
     /// go as plain words.
@@ -188,13 +215,13 @@ enum ShellFileScripts {
             LC_ALL=C exec mv -f -- "$1" "$2"
             """#)
 
+    /// Prints the remote home.
     static let home = RemoteScript(
         step: "finding the home directory",
         body: #"""
             printf '%s' "$HOME"
             """#)
 
-    /// Every script here, for tests.
     /// `$1` a directory: the kilobytes free for the user there (`df -P`), or nothing when `df`
     /// cannot tell. Run only to explain a failed write.
     static let freeSpace = RemoteScript(
@@ -203,9 +230,10 @@ enum ShellFileScripts {
             df -Pk -- "$1" 2>/dev/null | awk 'NR == 2 { print $4 }'
             """#)
 
+    /// Every script here, for tests.
     static let all = [
-        listBatch, list, stat, readLink, read, write, append, place, makeDirectory, remove, finishUpload, finishTree, replace, home,
-        freeSpace,
+        listBatch, list, stat, readLink, read, write, append, place, makeDirectory, remove, finishUpload, makeFolders, finishTree, replace,
+        home, freeSpace,
     ]
 
     /// A flag as a word: `1` or `0`.
