@@ -53,6 +53,7 @@ extension SSHConnection {
                 continue
             }
         }
+        // The folders' times last: writing their contents changed them.
         let root = try Self.localEntry(localPath, relative: "")
         let finishing =
             [.path(partial), .path(path), .word(String(links.count / 2))] + links + Self.timesAndModes(root: root, tree, in: partial)
