@@ -24,6 +24,8 @@ public final class PortForward: Sendable {
 
     private let listener: Int32
     private let stopSignal = WakeSignal()
+    /// The accept loop's, which closes the listener as it ends: ``close()`` waits for it.
+    private let acceptThread = Mutex<JoinableThread?>(nil)
     private let counters = Mutex(Counters())
     private let report: AsyncStream<Failure>.Continuation
     /// Why a connection could not be carried, one element each (the box refused the port, the
@@ -72,19 +74,27 @@ public final class PortForward: Sendable {
         self.remoteHost = remoteHost
         self.remotePort = remotePort
         (failures, report) = AsyncStream.makeStream(of: Failure.self)
-        let thread = Thread { [self] in acceptLoop(connection) }
-        thread.stackSize = 256 * 1024
-        thread.start()
+        do {
+            let thread = try JoinableThread(stackSize: 256 * 1024) { [self] in acceptLoop(connection) }
+            acceptThread.withLock { $0 = thread }
+        } catch {
+            SystemCall.close(fd)
+            report.finish()
+            throw .channelFailed(operation: "listening on 127.0.0.1:\(localPort)", reason: error.reason)
+        }
     }
 
-    /// Stops accepting and closes the listening socket; the connections under way end with
-    /// their channels (or the connection). Safe to call more than once.
+    /// Stops accepting and closes the listening socket: when it returns, the port refuses
+    /// connections (a message saying so is true). The connections under way end with their
+    /// channels (or the connection). Safe to call more than once, from anywhere.
     public func close() {
         let first = counters.withLock { counters in
             defer { counters.closed = true }
             return !counters.closed
         }
         if first { stopSignal.wake() }
+        // The accept loop only polls and hands connections to tasks: it ends at once.
+        acceptThread.withLock { $0 }?.join()
     }
 
     private var isClosed: Bool { counters.withLock { $0.closed } }
