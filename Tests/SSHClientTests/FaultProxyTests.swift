@@ -64,6 +64,28 @@ import Testing
         #expect(connection.isClosed)
     }
 
+    /// A write the loop tries on the reset link fails as connection lost, as the command does:
+    /// a detached conversation writes its answer again after the reattach only then (the race
+    /// finder saw it fail as "writing command input failed (libssh2 error -43)").
+    @Test func aWriteToACommandOverACutLinkFailsWithConnectionLost() async throws {
+        let server = try SharedTestServer.get()
+        for _ in 0..<20 {
+            let proxy = try FaultProxy(targetPort: server.port)
+            defer { proxy.stop() }
+            let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+            let command = try connection.stream("cat > /dev/null")
+            try await command.write("before\n")
+            proxy.cutAll()
+            await #expect {
+                try await command.write("after\n")
+            } throws: { error in
+                guard case SSHError.connectionLost = error else { return false }
+                return true
+            }
+            await connection.close()
+        }
+    }
+
     @Test func aConnectionIsResetByTheTimeCutAllReturns() throws {
         let echo = try EchoServer()
         defer { echo.stop() }

@@ -36,8 +36,10 @@ struct PendingInput {
             case .wouldBlock:
                 return progressed
             case .failed(let rc):
-                if LibSSH2Code.isFatal(rc) { loop.lose(loop.transport.error("writing command input")) }
-                failPending(loop.transport.error("writing command input"))
+                let error = loop.transport.error("writing command input")
+                // A dead link leaves the input to the loss, which fails it as connection lost, as
+                // everything else on the link: a caller may write again after a reconnect.
+                if LibSSH2Code.isFatal(rc) { loop.lose(error) } else { failPending(error) }
                 return true
             case .done(let count):
                 progressed = true

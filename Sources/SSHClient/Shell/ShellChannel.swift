@@ -156,12 +156,14 @@ final class ShellChannel: ChannelOperation {
         // window-change wants no reply (libssh2 sends it and returns), so it needs no request turn.
         let sent = channel.resizeTerminal(columns: size.columns, rows: size.rows)
         if case .wouldBlock = sent { return false }
+        if case .failed(let rc) = sent, LibSSH2Code.isFatal(rc) {
+            // Left to the loss, which fails it as connection lost (as the shell's input).
+            loop.lose(loop.transport.error("resizing the terminal"))
+            return true
+        }
         pendingResize = nil
         var result: Result<Void, SSHError> = .success(())
-        if case .failed(let rc) = sent {
-            result = .failure(loop.transport.error("resizing the terminal"))
-            if LibSSH2Code.isFatal(rc) { loop.lose(loop.transport.error("resizing the terminal")) }
-        }
+        if case .failed = sent { result = .failure(loop.transport.error("resizing the terminal")) }
         for completion in size.completions { completion(result) }
         return true
     }
