@@ -112,6 +112,30 @@ import Testing
         await connection.close()
     }
 
+    /// A cancelled copy stops between files (not at the end of the tree) and leaves its
+    /// temporary for `resume`, never the target.
+    @Test func aCancelledTreeUploadOverASlowLinkStopsSoonAndLeavesNoTarget() async throws {
+        let (_, remote) = try Self.fixture()
+        let local = try FileFixtures.scratchDirectory("slow-files")
+        for index in 0..<100 { try FileFixtures.makeFile(local + "/\(index).txt", Data("\(index)".utf8)) }
+        let server = try SharedTestServer.get(.default)
+        let proxy = try FaultProxy(targetPort: server.port, link: .init(latency: .milliseconds(50)))
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+        let target = remote + "/cancelled"
+        let upload = Task { try await connection.uploadDirectory(local, to: target) }
+        try await Task.sleep(for: .seconds(2))
+        let cancelled = ContinuousClock.now
+        upload.cancel()
+        let outcome = await upload.result
+        let took = ContinuousClock.now - cancelled
+        await connection.close()
+        #expect(throws: (any Error).self) { try outcome.get() }
+        #expect(took < .seconds(5), "\(took)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(FileManager.default.fileExists(atPath: SSHConnection.partialTransferPath(for: target)))
+    }
+
     @Test func anExistingTargetOrAFileIsRefusedAndNothingIsWritten() async throws {
         let (local, remote) = try Self.fixture()
         try FileManager.default.createDirectory(atPath: remote + "/there", withIntermediateDirectories: false)

@@ -18,7 +18,8 @@ extension SSHConnection {
     ///   - progress: Called as bytes are sent; `total` counts every file of the tree.
     /// - Returns: The last progress.
     /// - Throws: ``TransferError/targetExists(path:)``, ``TransferError/notADirectory(path:)``,
-    ///   ``TransferError/localFile(path:reason:)``, and the errors of writing on the box.
+    ///   ``TransferError/localFile(path:reason:)``, the errors of writing on the box, and
+    ///   `CancellationError` when the task is cancelled (between files; the temporary stays).
     @discardableResult
     public func uploadDirectory(
         _ localPath: String, to path: String, resume: Bool = false, progress: (@Sendable (TransferProgress) -> Void)? = nil
@@ -43,6 +44,8 @@ extension SSHConnection {
         }
         var links: [RemoteScript.Argument] = []
         for item in tree {
+            // Between files, where a cancelled copy stops cleanly (the temporary stays for `resume`).
+            try Task.checkCancellation()
             let there = partial + "/" + item.relative
             switch item.kind {
             case .file:
