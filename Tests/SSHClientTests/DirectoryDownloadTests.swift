@@ -84,6 +84,38 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: local) == ["copy"])
     }
 
+    /// A cancelled copy stops between files (not at the end of the tree) and leaves its
+    /// temporary for `resume`, never the target.
+    @Test func aCancelledTreeDownloadOverASlowLinkStopsSoonAndLeavesNoTarget() async throws {
+        let remote = try FileFixtures.scratchDirectory("slow-files")
+        for index in 0..<100 { try FileFixtures.makeFile(remote + "/\(index).txt", Data("\(index)".utf8)) }
+        let target = try FileFixtures.scratchDirectory("gotslow") + "/cancelled"
+        let (outcome, took) = try await Self.cancelledAfterTwoSeconds { try await $0.downloadDirectory(remote, to: target) }
+        #expect(throws: (any Error).self) { try outcome.get() }
+        #expect(took < .seconds(5), "\(took)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(FileManager.default.fileExists(atPath: SSHConnection.partialTransferPath(for: target)))
+    }
+
+    /// Runs `transfer` over a link with 50 ms of latency, cancels it two seconds in, and returns
+    /// its outcome and how long it went on after the cancel.
+    static func cancelledAfterTwoSeconds(
+        _ transfer: @escaping @Sendable (SSHConnection) async throws -> TransferProgress
+    ) async throws -> (outcome: Result<TransferProgress, any Error>, took: Duration) {
+        let server = try SharedTestServer.get(.default)
+        let proxy = try FaultProxy(targetPort: server.port, link: .init(latency: .milliseconds(50)))
+        defer { proxy.stop() }
+        let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+        let running = Task { try await transfer(connection) }
+        try await Task.sleep(for: .seconds(2))
+        let cancelled = ContinuousClock.now
+        running.cancel()
+        let outcome = await running.result
+        let took = ContinuousClock.now - cancelled
+        await connection.close()
+        return (outcome, took)
+    }
+
     @Test func anExistingTargetIsRefusedAndAFileNeedsNoTree() async throws {
         let (remote, local) = try Self.fixture()
         try FileManager.default.createDirectory(atPath: local + "/there", withIntermediateDirectories: false)

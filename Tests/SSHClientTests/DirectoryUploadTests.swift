@@ -118,18 +118,8 @@ import Testing
         let (_, remote) = try Self.fixture()
         let local = try FileFixtures.scratchDirectory("slow-files")
         for index in 0..<100 { try FileFixtures.makeFile(local + "/\(index).txt", Data("\(index)".utf8)) }
-        let server = try SharedTestServer.get(.default)
-        let proxy = try FaultProxy(targetPort: server.port, link: .init(latency: .milliseconds(50)))
-        defer { proxy.stop() }
-        let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
         let target = remote + "/cancelled"
-        let upload = Task { try await connection.uploadDirectory(local, to: target) }
-        try await Task.sleep(for: .seconds(2))
-        let cancelled = ContinuousClock.now
-        upload.cancel()
-        let outcome = await upload.result
-        let took = ContinuousClock.now - cancelled
-        await connection.close()
+        let (outcome, took) = try await DirectoryDownloadTests.cancelledAfterTwoSeconds { try await $0.uploadDirectory(local, to: target) }
         #expect(throws: (any Error).self) { try outcome.get() }
         #expect(took < .seconds(5), "\(took)")
         #expect(!FileManager.default.fileExists(atPath: target))

@@ -18,8 +18,9 @@ extension SSHConnection {
     ///   - progress: Called as bytes arrive; `total` counts every file of the tree.
     /// - Returns: The last progress.
     /// - Throws: ``TransferError/targetExists(path:)``, ``TransferError/notADirectory(path:)``
-    ///   when `path` is not a directory, ``TransferError/localFile(path:reason:)``, and the errors
-    ///   of listing and reading on the box.
+    ///   when `path` is not a directory, ``TransferError/localFile(path:reason:)``, the errors
+    ///   of listing and reading on the box, and `CancellationError` when the task is cancelled
+    ///   (between folders listed and files copied; the temporary stays for `resume`).
     @discardableResult
     public func downloadDirectory(
         _ path: String, to localPath: String, resume: Bool = false, progress: (@Sendable (TransferProgress) -> Void)? = nil
@@ -37,6 +38,8 @@ extension SSHConnection {
         let counter = TreeProgress(total: total, report: progress)
         try Self.makeLocalDirectory(partial, for: localPath)
         for item in tree {
+            // Between files, where a cancelled copy stops cleanly (the temporary stays for `resume`).
+            try Task.checkCancellation()
             let here = partial + "/" + item.relative
             switch item.entry.kind {
             case .directory:
@@ -66,6 +69,7 @@ extension SSHConnection {
 
     /// Every entry under `path`, parents before their contents.
     private func collect(_ path: String, relative: String, into tree: inout [TreeEntry]) async throws {
+        try Task.checkCancellation()
         for entry in try await listDirectory(path, includeSymlinkTargets: true) {
             let name = relative.isEmpty ? entry.name : relative + "/" + entry.name
             tree.append(TreeEntry(relative: name, entry: entry))
