@@ -90,29 +90,32 @@ import Testing
         let remote = try FileFixtures.scratchDirectory("slow-files")
         for index in 0..<100 { try FileFixtures.makeFile(remote + "/\(index).txt", Data("\(index)".utf8)) }
         let target = try FileFixtures.scratchDirectory("gotslow") + "/cancelled"
-        let (outcome, took) = try await Self.cancelledAfterTwoSeconds { try await $0.downloadDirectory(remote, to: target) }
+        let (outcome, took) = try await Self.cancelledMidway { try await $0.downloadDirectory(remote, to: target, progress: $1) }
         #expect(throws: (any Error).self) { try outcome.get() }
         #expect(took < .seconds(5), "\(took)")
         #expect(!FileManager.default.fileExists(atPath: target))
         #expect(FileManager.default.fileExists(atPath: SSHConnection.partialTransferPath(for: target)))
     }
 
-    /// Runs `transfer` over a link with 50 ms of latency, cancels it two seconds in, and returns
-    /// its outcome and how long it went on after the cancel.
-    static func cancelledAfterTwoSeconds(
-        _ transfer: @escaping @Sendable (SSHConnection) async throws -> TransferProgress
+    /// Runs `transfer` over a link with 50 ms of latency, cancels it once three bytes (three of the
+    /// fixtures' one- and two-byte files) have gone, and returns its outcome and how long it went on
+    /// after the cancel.
+    static func cancelledMidway(
+        _ transfer: @escaping @Sendable (SSHConnection, @escaping @Sendable (TransferProgress) -> Void) async throws -> TransferProgress
     ) async throws -> (outcome: Result<TransferProgress, any Error>, took: Duration) {
         let server = try SharedTestServer.get(.default)
         let proxy = try FaultProxy(targetPort: server.port, link: .init(latency: .milliseconds(50)))
         defer { proxy.stop() }
         let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
-        let running = Task { try await transfer(connection) }
-        try await Task.sleep(for: .seconds(2))
+        let sent = Atomic<UInt64>(0)
+        let running = Task { try await transfer(connection) { sent.store($0.bytes, ordering: .relaxed) } }
+        let underway = try await Eventually.holds(within: .seconds(30)) { sent.load(ordering: .relaxed) >= 3 }
         let cancelled = ContinuousClock.now
         running.cancel()
         let outcome = await running.result
         let took = ContinuousClock.now - cancelled
         await connection.close()
+        try #require(underway, "the copy never got under way")
         return (outcome, took)
     }
 

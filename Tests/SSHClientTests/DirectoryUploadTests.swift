@@ -119,7 +119,9 @@ import Testing
         let local = try FileFixtures.scratchDirectory("slow-files")
         for index in 0..<100 { try FileFixtures.makeFile(local + "/\(index).txt", Data("\(index)".utf8)) }
         let target = remote + "/cancelled"
-        let (outcome, took) = try await DirectoryDownloadTests.cancelledAfterTwoSeconds { try await $0.uploadDirectory(local, to: target) }
+        let (outcome, took) = try await DirectoryDownloadTests.cancelledMidway {
+            try await $0.uploadDirectory(local, to: target, progress: $1)
+        }
         #expect(throws: (any Error).self) { try outcome.get() }
         #expect(took < .seconds(5), "\(took)")
         #expect(!FileManager.default.fileExists(atPath: target))
