@@ -6,11 +6,18 @@ public enum Eventually {
     public static func holds(
         within limit: Duration = .seconds(10), every interval: Duration = .milliseconds(50), _ condition: () async throws -> Bool
     ) async throws -> Bool {
+        try await value(within: limit, every: interval) { try await condition() ? true : nil } ?? false
+    }
+
+    /// Calls `look` every `interval` until it gives a value, for at most `limit`; nil if none came.
+    public static func value<T>(
+        within limit: Duration = .seconds(10), every interval: Duration = .milliseconds(50), _ look: () async throws -> T?
+    ) async throws -> T? {
         let deadline = ContinuousClock.now + limit
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { return false }
+        while true {
+            if let found = try await look() { return found }
+            guard ContinuousClock.now < deadline else { return nil }
             try await Task.sleep(for: interval)
         }
-        return true
     }
 }

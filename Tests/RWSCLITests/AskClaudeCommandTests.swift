@@ -25,11 +25,7 @@ import Testing
         try tmux.type("~.", enter: false)
         try await tmux.wait(for: "rws-exit=255")
         // The PTY's hangup ends Claude Code on the box.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !ClaudeCodeCLI.processes(in: box.project).isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+        #expect(try await Eventually.holds(every: .milliseconds(100)) { ClaudeCodeCLI.processes(in: box.project).isEmpty })
     }
 
     @Test func claudeWithoutATerminalSaysToUseAsk() async throws {

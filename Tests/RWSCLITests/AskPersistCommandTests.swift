@@ -11,14 +11,9 @@ import Testing
     /// The conversations folder on the box (a local path: the box is this machine).
     static func folder(_ box: AskBox) -> String { box.server.remoteHome + "/.rws/conversations" }
 
-    /// Waits until `condition` holds or `limit` passes, looking every 100 ms.
-    static func wait(within limit: Duration = .seconds(20), until condition: () async throws -> Bool) async rethrows -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return try await condition()
+    /// Waits until `condition` holds or 20 s pass, looking every 100 ms.
+    static func wait(until condition: () async throws -> Bool) async throws -> Bool {
+        try await Eventually.holds(within: .seconds(20), every: .milliseconds(100), condition)
     }
 
     /// A model turn that says "Running it." and calls Bash with `command`.
@@ -57,7 +52,7 @@ import Testing
         #expect(outcome.stderr.contains("link lost") && outcome.stderr.contains("reattached"), "\(outcome.stderr)")
         #expect(outcome.stderr.components(separatedBy: "⏺ Bash").count == 2, "\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: box.project + "/tool-ran.txt"))
-        #expect(await Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
+        #expect(try await Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
         #expect(try await Self.wait { try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty })
     }
 
@@ -83,7 +78,7 @@ import Testing
         let attached = await box.rws(["ask", "--attach", id])
         #expect(attached.status == 0, "\(attached.stderr)")
         #expect(attached.stdout == words + "\n", "\(attached.stdout)")
-        #expect(await Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
+        #expect(try await Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
         let after = await box.rws(["ask", "--list-detached", "--json"])
         #expect(after.status == 0 && after.stdout == "[]\n", "\(after)")
     }
@@ -113,7 +108,7 @@ import Testing
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.first?.wholeMatch(of: /\{"type":"detached","conversation_id":"[0-9a-f]{8}"\}/) != nil, "\(outcome.stdout)")
         #expect(lines.last?.contains("\"type\":\"result\"") == true, "\(outcome.stdout)")
-        #expect(await Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
+        #expect(try await Self.wait { ClaudeCodeCLI.processes(in: box.project).isEmpty })
         #expect(try FileManager.default.contentsOfDirectory(atPath: Self.folder(box)).isEmpty)
     }
 

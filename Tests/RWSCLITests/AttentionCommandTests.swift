@@ -157,10 +157,7 @@ import Testing
         let lease = box.server.remoteHome + "/.claude/rws/lease"
         let asked = HookRun()
         Task {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while !FileManager.default.fileExists(atPath: lease), ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(50))
-            }
+            _ = try? await Eventually.holds(within: .seconds(20)) { FileManager.default.fileExists(atPath: lease) }
             let outcome = try? await RWSBinary.run(
                 ["ask"] + box.server.rwsFlags + ["--permission-mode", "default", "app", "What is here?"], home: box.home)
             asked.output.withLock { $0 = outcome.map { "\($0.status) \($0.stdout)" } ?? "rws ask did not run" }
@@ -197,11 +194,9 @@ import Testing
 
     /// What the hook printed, once it ended (within 20 seconds).
     static func output(of hook: HookRun) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if let output = hook.output.withLock({ $0 }) { return output }
-            try await Task.sleep(for: .milliseconds(50))
+        guard let output = try await Eventually.value(within: .seconds(20), { hook.output.withLock { $0 } }) else {
+            throw ScriptCase.Failure("the hook did not end")
         }
-        throw ScriptCase.Failure("the hook did not end")
+        return output
     }
 }

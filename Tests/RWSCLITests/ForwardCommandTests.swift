@@ -137,12 +137,9 @@ import Testing
     /// Waits up to 15 s until `read()` contains `text`; returns the line holding it.
     @discardableResult
     private static func wait(for text: String, in read: () -> String) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
-            if let line = read().split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw ScriptCase.Failure("never saw \(text.debugDescription); got: \(read())")
+        let line = try await Eventually.value(within: .seconds(15)) { read().split(separator: "\n").first { $0.contains(text) } }
+        guard let line else { throw ScriptCase.Failure("never saw \(text.debugDescription); got: \(read())") }
+        return String(line)
     }
 
     @Test func aPortTakenHereIsAUsageErrorNamingIt() async throws {

@@ -114,10 +114,10 @@ final class FollowingRws {
     /// Whether rws ended within `seconds`, and its output and errors with it: a reader may not
     /// have taken the last bytes yet when the process is gone.
     func waitForExit(within seconds: Double) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        var ended: Bool { !process.isRunning && output.ended && errors.ended }
-        while !ended, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        if !ended { return false }
+        let ended = try? await Eventually.holds(within: .seconds(seconds), every: .milliseconds(10)) {
+            !process.isRunning && output.ended && errors.ended
+        }
+        if ended != true { return false }
         process.waitUntilExit()
         return true
     }

@@ -79,11 +79,8 @@ import Testing
 
         let killed = await box.rws(["claude", "--kill-persistent", name])
         #expect(killed.status == 0, "\(killed.stderr)")
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !ClaudeCodeCLI.processes(in: box.project).isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty, "Claude Code outlived --kill-persistent")
+        let gone = try await Eventually.holds(every: .milliseconds(100)) { ClaudeCodeCLI.processes(in: box.project).isEmpty }
+        #expect(gone, "Claude Code outlived --kill-persistent")
     }
 
     @Test func attachingToASessionThatIsNotThereSaysSoAndStartsNothing() async throws {

@@ -223,11 +223,7 @@ final class OutputCollector: @unchecked Sendable {
     }
 
     func waitFor(_ needle: String, seconds: Double) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if lock.withLock({ text.contains(needle) }) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        (try? await Eventually.holds(within: .seconds(seconds), every: .milliseconds(20)) { lock.withLock { text.contains(needle) } })
+            ?? false
     }
 }

@@ -146,11 +146,8 @@ struct ClaudeOracleTests {
         defer { box.stop() }
         let command = try box.startClaude("Take your time")
         // Wait for the file to hold the prompt, then list and load while the answer streams.
-        var listing: RemoteSessionListing?
-        let deadline = ContinuousClock.now + .seconds(30)
-        while listing == nil, ContinuousClock.now < deadline {
-            listing = try await box.sessions().listSessions(project: box.project).first
-            if listing == nil { try await Task.sleep(for: .milliseconds(100)) }
+        let listing = try await Eventually.value(within: .seconds(30), every: .milliseconds(100)) {
+            try await box.sessions().listSessions(project: box.project).first
         }
         let live = try #require(listing, "the running session was never listed")
         #expect(live.summary.title == "Take your time")

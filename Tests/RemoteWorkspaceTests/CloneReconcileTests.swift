@@ -58,9 +58,7 @@ import Testing
                 if case .progress(let step) = event, step.phase == .receiving { receiving.store(true, ordering: .relaxed) }
             }
         }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !receiving.load(ordering: .relaxed), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let reached = receiving.load(ordering: .relaxed)
+        let reached = try await Eventually.holds(within: .seconds(20), every: .milliseconds(20)) { receiving.load(ordering: .relaxed) }
         try #require(reached, "the clone reached the receiving phase")
         rwsLink.cutAll()
         let error = await #expect(throws: ProjectError.self) { try await clone.value }

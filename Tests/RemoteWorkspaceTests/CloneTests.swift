@@ -103,9 +103,8 @@ import Testing
                     if case .progress(let step) = event, step.phase == .receiving { receiving.set() }
                 }
             }
-            let deadline = ContinuousClock.now + .seconds(20)
-            while !receiving.isSet, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            try #require(receiving.isSet, "the clone reached the receiving phase")
+            let reached = try await Eventually.holds(within: .seconds(20), every: .milliseconds(20)) { receiving.isSet }
+            try #require(reached, "the clone reached the receiving phase")
             #expect(sandbox.workspaceEntries().contains { $0.hasPrefix(".rws-clone-") }, "the clone is under way")
             clone.cancel()
             return await clone.result

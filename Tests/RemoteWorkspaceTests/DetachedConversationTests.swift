@@ -145,11 +145,10 @@ import Testing
             #expect(try await ClaudeConversation.listDetached(on: ssh).map(\.state) == [.detached])
             #expect(try await box.waitUntilNoProcess(timeout: .seconds(30)).isEmpty)
             let folder = Self.folder(box) + "/" + id
-            let deadline = ContinuousClock.now + .seconds(20)
-            while FileManager.default.fileExists(atPath: folder), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(200))
-            }
-            #expect(!FileManager.default.fileExists(atPath: folder))
+            #expect(
+                try await Eventually.holds(within: .seconds(20), every: .milliseconds(200)) {
+                    !FileManager.default.fileExists(atPath: folder)
+                })
             // Interrupted before it was ended: the session file says so in Claude Code's own words.
             let session = try String(contentsOfFile: box.sessionFile(try #require(conversation.sessionID)), encoding: .utf8)
             #expect(session.contains("[Request interrupted by user"), "\(session.suffix(2000))")
@@ -161,9 +160,8 @@ import Testing
 
     /// Waits until the file at `path` holds `text`.
     static func waitFor(_ text: String, in path: String, timeout: Duration = .seconds(20)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, !((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains(text) {
-            try await Task.sleep(for: .milliseconds(100))
+        try await Eventually.holds(within: timeout, every: .milliseconds(100)) {
+            ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains(text)
         }
     }
 }

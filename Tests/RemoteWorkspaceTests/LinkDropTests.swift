@@ -108,8 +108,7 @@ import Testing
         try await writer.value
         await commands.value
         let expected = state.written.withLock { $0 }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while state.seen.withLock({ $0 }) != expected, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        try await Eventually.holds(within: .seconds(20)) { state.seen.withLock { $0 } == expected }
         try await follow.stop()
         _ = try? await reader.value
         try? await shell.close()
@@ -151,8 +150,7 @@ import Testing
                 if seen.count > 200_000 { seen.removeFirst(100_000) }
             }
         }
-        let deadline = ContinuousClock.now + limit
-        while !found.load(ordering: .relaxed), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        try await Eventually.holds(within: limit) { found.load(ordering: .relaxed) }
         watcher.cancel()
         return found.load(ordering: .relaxed)
     }

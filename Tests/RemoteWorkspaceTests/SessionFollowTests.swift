@@ -238,12 +238,9 @@ private final class EventCollector: Sendable {
 
     /// The event after the `count` already taken and when the stream delivered it.
     func arrival(after count: Int, within seconds: Double) async throws -> (event: SessionFollowEvent, arrival: ContinuousClock.Instant)? {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if let item = store.events.withLock({ $0.count > count ? $0[count] : nil }) { return item }
-            try await Task.sleep(for: .milliseconds(10))
+        try await Eventually.value(within: .seconds(seconds), every: .milliseconds(10)) {
+            store.events.withLock { $0.count > count ? $0[count] : nil }
         }
-        return nil
     }
 
     func stop() async {
