@@ -81,45 +81,44 @@ enum SessionLoader {
     /// Reads the session's first 32 KiB, then the 256 KiB after it, raw and each timed: with a read
     /// taking a round trip plus its bytes over the rate, the two give the rate without the round
     /// trip. A difference shorter than ``LinkRate/ambiguous`` is as much the box's scheduling as
-    /// the link, and scheduling only ever slows a read: while the rate says compress and the
-    /// difference was that short, the next pair of stretches is timed too (up to
-    /// ``LinkRate/maximumPairs``), and the fastest pair counts. Returns the bytes read (the file's
-    /// start).
+    /// the link (either way: a late first read makes a slow link look fast), so the next 32 KiB
+    /// and up to ``LinkRate/confirmingStretch`` after them are timed too, and that pair decides.
+    /// Returns the bytes read (the file's start).
     private static func probe(
         _ listing: RemoteSessionListing, host: any ScriptHost, link: LinkRate
     ) async throws -> (bytes: [UInt8], transferred: Int) {
         let reader = RemoteByteReader(host: host, compressionLevel: nil)
-        var bytes: [UInt8] = []
-        var transferred = 0
-        var rate = 0.0
-        var measurements: [String] = []
-        for _ in 0..<LinkRate.maximumPairs {
-            guard bytes.count + LinkRate.probes.second <= listing.file.size else { break }
-            let pair = try await timedPair(listing.file.path, from: bytes.count, reader: reader)
+        let first = LinkRate.probes.first
+        var pair = try await timedPair(listing.file.path, from: 0, lengths: LinkRate.probes, reader: reader)
+        var bytes = pair.bytes
+        var transferred = pair.transferred
+        var measurements = [pair.description]
+        let stretch = min(LinkRate.confirmingStretch, listing.file.size - bytes.count - first)
+        if pair.difference < LinkRate.ambiguous, stretch > LinkRate.probes.second - first {
+            pair = try await timedPair(listing.file.path, from: bytes.count, lengths: (first, first + stretch), reader: reader)
             bytes += pair.bytes
             transferred += pair.transferred
-            rate = max(rate, pair.rate)
             measurements.append(pair.description)
-            if LinkRate.level(for: rate) == nil || pair.difference >= LinkRate.ambiguous { break }
         }
-        link.record(rate)
-        let choice = LinkRate.level(for: rate).map { "gzip -\($0)" } ?? "raw bytes"
+        link.record(pair.rate)
+        let choice = LinkRate.level(for: pair.rate).map { "gzip -\($0)" } ?? "raw bytes"
         let timings = measurements.joined(separator: "; ")
-        host.logger.info("loading \(listing.id): link measured at \(LinkRate.describe(rate)) (\(timings)): \(choice) from here on")
+        host.logger.info("loading \(listing.id): link measured at \(LinkRate.describe(pair.rate)) (\(timings)): \(choice) from here on")
         return (bytes, transferred)
     }
 
-    /// One timed pair of raw reads from `offset`: 32 KiB, then the 256 KiB after it.
+    /// One timed pair of raw reads from `offset`: `lengths.first` bytes, then the
+    /// `lengths.second - lengths.first` after them.
     private static func timedPair(
-        _ path: String, from offset: Int, reader: RemoteByteReader
+        _ path: String, from offset: Int, lengths: (first: Int, second: Int), reader: RemoteByteReader
     ) async throws -> (bytes: [UInt8], transferred: Int, rate: Double, difference: Duration, description: String) {
         let clock = ContinuousClock()
         var start = clock.now
-        let (first, firstMoved) = try await reader.read([RemoteByteRange(path: path, offset: offset, length: LinkRate.probes.first)])
+        let (first, firstMoved) = try await reader.read([RemoteByteRange(path: path, offset: offset, length: lengths.first)])
         let firstTime = start.duration(to: clock.now)
         start = clock.now
         let (second, secondMoved) = try await reader.read([
-            RemoteByteRange(path: path, offset: offset + first[0].count, length: LinkRate.probes.second - LinkRate.probes.first)
+            RemoteByteRange(path: path, offset: offset + first[0].count, length: lengths.second - lengths.first)
         ])
         let secondTime = start.duration(to: clock.now)
         let extraBytes = Double(second[0].count - first[0].count)

@@ -4,8 +4,8 @@ import Synchronization
 public enum TransferCompression: Sendable, Equatable {
     /// Measured per connection: the first load of a big session times two raw reads of its
     /// start (32 KiB, then 256 KiB: the difference leaves the round trip out; a difference under
-    /// 40 ms that says compress is timed again on the next stretches, up to three pairs, and the
-    /// fastest counts), and the link's rate
+    /// 40 ms, as much the box's scheduling as the link, is timed again with 4 MiB in place of
+    /// the 256 KiB, and that pair counts), and the link's rate
     /// picks raw bytes (≥ 40 MB/s: gzip would be the bottleneck), `gzip -1` (≥ 7 MB/s) or
     /// `gzip -6` (slower links, where the better ratio wins). Logged at `-v`.
     case automatic
@@ -28,11 +28,13 @@ final class LinkRate: Sendable {
     static let probes = (first: 32_768, second: 32_768 + 262_144)
 
     /// A timed difference shorter than this says as much about the box's scheduling as about
-    /// the link (starting a remote command varies by milliseconds): the next pair is timed too.
+    /// the link (starting a remote command varies by milliseconds, tens on a busy box): the
+    /// next pair is timed with ``confirmingStretch`` instead.
     static let ambiguous = Duration.milliseconds(40)
 
-    /// The most probe pairs one load times.
-    static let maximumPairs = 3
+    /// The extra bytes of the confirming pair's second read: ~100 ms at 40 MB/s, where the two
+    /// choices meet, so jitter of a few tens of milliseconds cannot move a link across.
+    static let confirmingStretch = 4 << 20
 
     /// Files smaller than this are not worth probing: compressed at level 1 (cheap everywhere).
     static let probeThreshold = 4 << 20
