@@ -55,7 +55,7 @@ import Testing
     }
 }
 
-/// `rws history -v` says how it chose to move a big session's bytes.
+/// `rws history -v` says how it chose to move a big session's bytes, and why.
 @Suite struct HistoryTransferChoiceTests {
     @Test func verboseHistorySaysTheMeasuredLinkAndTheChoice() async throws {
         let box = try SessionCommandsTests()
@@ -68,6 +68,14 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: box.claude + "/projects/-home-dev-proj/\(id).jsonl"))
         let history = await box.rws(["history", "-v", id, "--format", "json"])
         #expect(history.status == 0, "\(history.stderr)")
-        #expect(history.stderr.contains("link measured at") && history.stderr.contains("raw bytes from here on"), "\(history.stderr)")
+        // The link's rate decides (SessionLoadCompressionTests checks it is the link's): the
+        // choice said must be the one for the rate said.
+        let said = try #require(
+            history.stderr.firstMatch(
+                of: /link measured at (too fast to time|([0-9.]+) MB\/s) \(.*\): (raw bytes|gzip -1|gzip -6) from here on/),
+            "\(history.stderr)")
+        let rate = said.output.2.flatMap { Double($0) } ?? .infinity
+        let choice = rate >= 40 ? "raw bytes" : rate >= 7 ? "gzip -1" : "gzip -6"
+        #expect(said.output.3 == choice, "\(history.stderr)")
     }
 }

@@ -25,6 +25,10 @@ public final class RemoteSessions: Sendable {
     /// The link's rate as the first big load measured it (``TransferCompression/automatic``).
     let linkRate = LinkRate()
 
+    /// The link's rate in bytes per second as the first big load measured it; nil until a load
+    /// with ``TransferCompression/automatic`` has timed it (infinite when too fast to time).
+    public var measuredLinkRate: Double? { linkRate.measured }
+
     /// Sessions of the box behind `connection`.
     public convenience init(
         connection: SSHConnection, locations: WorkspaceLocations = WorkspaceLocations(),
