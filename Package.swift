@@ -48,8 +48,8 @@ let package = Package(
             dependencies: [
                 "SSHClient", "RWSTestSupport", "Platform", .product(name: "Logging", package: "swift-log"),
             ]),
-        .testTarget(name: "SessionHistoryTests", dependencies: ["SessionHistory"], exclude: ["Fixtures"]),
-        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
+        .testTarget(name: "SessionHistoryTests", dependencies: ["SessionHistory", "RWSTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig", "RWSTestSupport"]),
         .testTarget(
             name: "RemoteWorkspaceTests",
             dependencies: [

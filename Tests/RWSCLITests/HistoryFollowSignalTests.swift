@@ -95,14 +95,16 @@ final class FollowingRws {
         process.executableURL = URL(fileURLWithPath: RWSBinary.path)
         process.arguments = ["history"] + (flags ?? session.server.rwsFlags) + ["--claude-dir", session.claude, "7777", "--follow"] + extra
         process.environment = ["HOME": session.home, "PATH": "/usr/bin:/bin"]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let output = try ChildOutputPipe(), errors = try ChildOutputPipe()
+        process.standardOutput = output.forChild
+        process.standardError = errors.forChild
         process.standardInput = FileHandle.nullDevice
-        self.output = OutputCollector(output.fileHandleForReading)
-        self.errors = OutputCollector(errors.fileHandleForReading)
+        self.output = OutputCollector(output.reading)
+        self.errors = OutputCollector(errors.reading)
         self.process = process
         try process.run()
+        output.closeChildEnd()
+        errors.closeChildEnd()
     }
 
     /// A watch on the polling loop of the follow, told apart from the commands that load the

@@ -204,6 +204,8 @@ final class OutputCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var text = ""
     private var atEnd = false
+    /// Held here: nothing else may, and a closed read end would end the child with SIGPIPE.
+    private let handle: FileHandle
 
     /// Everything gathered so far.
     var collected: String { lock.withLock { text } }
@@ -212,6 +214,7 @@ final class OutputCollector: @unchecked Sendable {
     var ended: Bool { lock.withLock { atEnd } }
 
     init(_ handle: FileHandle) {
+        self.handle = handle
         handle.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }

@@ -34,4 +34,26 @@ import Testing
         #expect(!held.contains(name), "the \(kind) server holds the test process's \(name): \(held)")
         withExtendedLifetime(pipe) {}
     }
+
+    /// Foundation's `Process` closes in its child only what was open when it looked, so a pipe
+    /// made meanwhile by another test reaches that child unless it is close-on-exec.
+    @Test func aChildOutputPipeIsCloseOnExecAndStillReachesTheChildItIsGivenTo() throws {
+        let pipe = try ChildOutputPipe()
+        for handle in [pipe.reading, pipe.forChild] {
+            let info = try String(contentsOfFile: "/proc/self/fdinfo/\(handle.fileDescriptor)", encoding: .utf8)
+            let flags = try #require(
+                info.split(separator: "\n").first { $0.hasPrefix("flags:") }.flatMap {
+                    Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8)
+                })
+            #expect(flags & Int(O_CLOEXEC) != 0, "\(info)")
+        }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sh")
+        child.arguments = ["-c", "echo reached"]
+        child.standardOutput = pipe.forChild
+        try child.run()
+        pipe.closeChildEnd()
+        #expect(String(decoding: pipe.reading.readDataToEndOfFile(), as: UTF8.self) == "reached\n")
+        child.waitUntilExit()
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RWSTestSupport
 import Testing
 
 /// Runs the installed OpenSSH client to see how it resolves a configuration.
@@ -69,13 +70,15 @@ enum OpenSSH {
         // ssh takes ~ from the password database, not $HOME; HOME is set anyway
         // so that nothing else it might consult points at the real home.
         process.environment = ["HOME": fakeHome, "PATH": "/usr/bin:/bin"]
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
+        let stdout = try ChildOutputPipe(), stderr = try ChildOutputPipe()
+        process.standardOutput = stdout.forChild
+        process.standardError = stderr.forChild
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let out = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stdout.closeChildEnd()
+        stderr.closeChildEnd()
+        let out = String(decoding: stdout.reading.readDataToEndOfFile(), as: UTF8.self)
+        let err = String(decoding: stderr.reading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         if expectSuccess, process.terminationStatus != 0 {
             throw Failure(description: "ssh \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(err)")

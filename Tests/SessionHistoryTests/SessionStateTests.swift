@@ -1,4 +1,5 @@
 import Foundation
+import RWSTestSupport
 import Testing
 
 @testable import SessionHistory
@@ -150,11 +151,12 @@ import Testing
         let grep = Process()
         grep.executableURL = URL(fileURLWithPath: "/bin/sh")
         grep.arguments = ["-c", "LC_ALL=C grep -c -E -e \"$1\" \"$2\"", "sh", MessageLines.extendedRegex, file.path]
-        let pipe = Pipe()
-        grep.standardOutput = pipe
+        let pipe = try ChildOutputPipe()
+        grep.standardOutput = pipe.forChild
         try grep.run()
+        pipe.closeChildEnd()
         grep.waitUntilExit()
-        #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "3\n")
+        #expect(String(decoding: pipe.reading.readDataToEndOfFile(), as: UTF8.self) == "3\n")
     }
 
     @Test func agreesWithGrepOnACorpusSession() throws {

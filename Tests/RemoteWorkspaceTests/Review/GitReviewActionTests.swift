@@ -99,17 +99,18 @@ import Testing
             s.serve_forever()
             """,
         ]
-        let output = Pipe()
-        server.standardOutput = output
+        let output = try ChildOutputPipe()
+        server.standardOutput = output.forChild
         // Not the test's own stderr: a server still holding it would keep `swift test`'s pipe open.
         server.standardError = FileHandle.nullDevice
         try server.run()
+        output.closeChildEnd()
         // KILL: a child of a test thread may inherit a mask that blocks TERM.
         defer {
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
         }
-        let port = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(
+        let port = String(decoding: output.reading.availableData, as: UTF8.self).trimmingCharacters(
             in: .whitespacesAndNewlines)
         try #require(Int(port) != nil, "the HTTP server did not start")
         try Shell.sh("cd '\(repo)' && git remote add origin http://127.0.0.1:\(port)/app.git")
