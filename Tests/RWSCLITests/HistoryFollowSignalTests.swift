@@ -119,7 +119,11 @@ final class FollowingRws {
         let ended = try? await Eventually.holds(within: .seconds(seconds), every: .milliseconds(10)) {
             !process.isRunning && output.ended && errors.ended
         }
-        if ended != true { return false }
+        if ended != true {
+            let state = process.isRunning ? "still runs" : "exited with \(process.terminationStatus)"
+            Issue.record("after \(seconds) s rws \(state); its output ended: \(output.ended), its errors: \(errors.ended)")
+            return false
+        }
         process.waitUntilExit()
         return true
     }

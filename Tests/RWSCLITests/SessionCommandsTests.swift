@@ -200,33 +200,39 @@ import Testing
 }
 
 /// Gathers a child's output in the background so a test can wait for a line.
+///
+/// A thread of its own reads until the end, not `FileHandle.readabilityHandler`: on Linux that
+/// sometimes misses the end of a pipe (swift-corelibs-foundation issue 3275), and race finder
+/// run 41 saw a follow's output not end in 60 s after rws had exited.
 final class OutputCollector: @unchecked Sendable {
     private let lock = NSLock()
-    private var text = ""
+    private var bytes: [UInt8] = []
     private var atEnd = false
-    /// Held here: nothing else may, and a closed read end would end the child with SIGPIPE.
-    private let handle: FileHandle
 
-    /// Everything gathered so far.
-    var collected: String { lock.withLock { text } }
+    /// Everything gathered so far (decoded whole: a read may end inside a character).
+    var collected: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
 
     /// Whether the output reached its end: once the child has exited, nothing more comes.
     var ended: Bool { lock.withLock { atEnd } }
 
+    /// Reads `handle` to its end; the reading thread holds it (a closed read end would end the
+    /// child with SIGPIPE).
     init(_ handle: FileHandle) {
-        self.handle = handle
-        handle.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            guard let self else { return }
-            self.lock.withLock {
-                if data.isEmpty { self.atEnd = true } else { self.text += String(decoding: data, as: UTF8.self) }
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                lock.withLock { bytes += buffer[..<count] }
             }
+            lock.withLock { atEnd = true }
+            withExtendedLifetime(handle) {}
         }
     }
 
     func waitFor(_ needle: String, seconds: Double) async -> Bool {
-        (try? await Eventually.holds(within: .seconds(seconds), every: .milliseconds(20)) { lock.withLock { text.contains(needle) } })
+        (try? await Eventually.holds(within: .seconds(seconds), every: .milliseconds(20)) { collected.contains(needle) })
             ?? false
     }
 }
