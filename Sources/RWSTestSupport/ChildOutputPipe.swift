@@ -9,6 +9,8 @@ import Platform
 /// `run` was between looking and spawning went to that test's child too (seen: 4 pipes in 300
 /// beside a thread starting `sleep 3`s; none with these). Its output then did not end until
 /// that child did, so a test waiting for the end timed out on a program long gone.
+/// For a program the test waits for to its end, ``Spawn/capture(_:_:environment:directory:stdin:mergingErrors:timeout:)``
+/// is the way (files, not pipes); this is for output read while the program runs.
 public final class ChildOutputPipe: Sendable {
     /// The end this process reads.
     public let reading: FileHandle

@@ -64,24 +64,12 @@ enum OpenSSH {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw Failure(description: "\(path) not found: install openssh-client (apt-get install openssh-client)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
         // ssh takes ~ from the password database, not $HOME; HOME is set anyway
         // so that nothing else it might consult points at the real home.
-        process.environment = ["HOME": fakeHome, "PATH": "/usr/bin:/bin"]
-        let stdout = try ChildOutputPipe(), stderr = try ChildOutputPipe()
-        process.standardOutput = stdout.forChild
-        process.standardError = stderr.forChild
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        stdout.closeChildEnd()
-        stderr.closeChildEnd()
-        let out = String(decoding: stdout.reading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: stderr.reading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if expectSuccess, process.terminationStatus != 0 {
-            throw Failure(description: "ssh \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(err)")
+        let ended = try Spawn.capture(path, arguments, environment: ["HOME": fakeHome, "PATH": "/usr/bin:/bin"])
+        let (out, err) = (ended.stdout, ended.stderr)
+        if expectSuccess, ended.status != 0 {
+            throw Failure(description: "ssh \(arguments.joined(separator: " ")) exited \(ended.status): \(err)")
         }
         return (out, err)
     }

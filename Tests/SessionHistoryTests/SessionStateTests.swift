@@ -148,15 +148,9 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rws-lines-\(UUID().uuidString).jsonl")
         try Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let grep = Process()
-        grep.executableURL = URL(fileURLWithPath: "/bin/sh")
-        grep.arguments = ["-c", "LC_ALL=C grep -c -E -e \"$1\" \"$2\"", "sh", MessageLines.extendedRegex, file.path]
-        let pipe = try ChildOutputPipe()
-        grep.standardOutput = pipe.forChild
-        try grep.run()
-        pipe.closeChildEnd()
-        grep.waitUntilExit()
-        #expect(String(decoding: pipe.reading.readDataToEndOfFile(), as: UTF8.self) == "3\n")
+        let grep = try Spawn.capture(
+            "/bin/sh", ["-c", "LC_ALL=C grep -c -E -e \"$1\" \"$2\"", "sh", MessageLines.extendedRegex, file.path], environment: nil)
+        #expect(grep.stdout == "3\n")
     }
 
     @Test func agreesWithGrepOnACorpusSession() throws {
