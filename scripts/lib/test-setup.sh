@@ -1,4 +1,4 @@
-# Sourced by scripts/test and scripts/test-side-by-side (from the checkout's top): installs what
+# Sourced by scripts/test (from the checkout's top): installs what
 # the tests need, checks the corpus, defines `failures LOG`, `test_list` and `check_test_lists`,
 # and builds with no warning allowed.
 source scripts/lib/prerequisites.sh
