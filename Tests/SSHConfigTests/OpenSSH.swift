@@ -67,10 +67,9 @@ enum OpenSSH {
         // ssh takes ~ from the password database, not $HOME; HOME is set anyway
         // so that nothing else it might consult points at the real home.
         let ended = try Spawn.capture(path, arguments, environment: ["HOME": fakeHome, "PATH": "/usr/bin:/bin"])
-        let (out, err) = (ended.stdout, ended.stderr)
         if expectSuccess, ended.status != 0 {
-            throw Failure(description: "ssh \(arguments.joined(separator: " ")) exited \(ended.status): \(err)")
+            throw Failure(description: "ssh \(arguments.joined(separator: " ")) exited \(ended.status): \(ended.stderr)")
         }
-        return (out, err)
+        return (ended.stdout, ended.stderr)
     }
 }
