@@ -63,8 +63,11 @@ enum FaultSoakCommands {
         }
     }
 
-    /// rws's words for a connection that never carried the command.
+    /// rws's words for a connection that never carried the command ("cannot connect": the
+    /// link reset while the connection was being made).
     private static func isConnectFailure(_ stderr: String) -> Bool {
-        ["could not connect", "connection failed", "handshake", "timed out", "connection lost", "closed"].contains { stderr.contains($0) }
+        ["cannot connect", "could not connect", "connection failed", "handshake", "timed out", "connection lost", "closed"].contains {
+            stderr.contains($0)
+        }
     }
 }
