@@ -8,8 +8,8 @@
 # control group of its own is outside the autogroups; the group's weight (128, against 1024 for
 # each autogroup) holds for every process started in it, sshd's sessions included.
 #
-# Needs a writable cgroup v1 `cpu` hierarchy (root, as in CI); elsewhere `lane_group_make` fails
-# and scripts/test runs the solo tests after the lanes, alone.
+# Used with RWS_TEST_SOLO_BESIDE=1. Needs a writable cgroup v1 `cpu` hierarchy (root); elsewhere
+# `lane_group_make` fails and scripts/test runs the solo tests after the lanes, alone.
 
 lane_group=
 lane_group_root=/sys/fs/cgroup/cpu
@@ -24,6 +24,10 @@ lane_group_make() {
         return 1
     fi
     trap 'lane_group_remove; rm -rf "$TMPDIR"' EXIT
+    # A stopped run removes its group too (bash runs no EXIT trap when a signal ends it).
+    trap 'exit 129' HUP
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
 }
 
 # Runs "$@" in the group (or as it is, without one); its children stay in it.
