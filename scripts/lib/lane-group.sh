@@ -23,11 +23,7 @@ lane_group_make() {
         lane_group=
         return 1
     fi
-    trap 'lane_group_remove; rm -rf "$TMPDIR"' EXIT
-    # A stopped run removes its group too (bash runs no EXIT trap when a signal ends it).
-    trap 'exit 129' HUP
-    trap 'exit 130' INT
-    trap 'exit 143' TERM
+    exit_steps="lane_group_remove; $exit_steps"
 }
 
 # Runs "$@" in the group (or as it is, without one); its children stay in it.

@@ -16,7 +16,13 @@ fi
 # end with what it holds. The scripts' own logs live there too.
 TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/rws-tests.XXXXXX")
 export TMPDIR
-trap 'rm -rf "$TMPDIR"' EXIT
+# What the run undoes when it exits (scripts/lib/lane-group.sh adds its group); a signal ends
+# it through `exit`, since bash runs no EXIT trap when a signal ends it.
+exit_steps='rm -rf "$TMPDIR"'
+trap 'eval "$exit_steps"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # What failed in a log, repeated at the end: a run prints thousands of lines and a CI log may
 # keep only its end.
