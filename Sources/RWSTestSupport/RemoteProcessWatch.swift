@@ -11,48 +11,20 @@ import Platform
 /// is not the command's. Zombies do not count: PID 1 here does not reap, so killed children can
 /// stay zombies forever.
 public final class RemoteProcessWatch: @unchecked Sendable {
-    /// One row of `ps`.
-    public struct Process: Sendable, CustomStringConvertible {
-        /// Process id.
-        public var pid: Int
-        /// Parent process id.
-        public var parent: Int
-        /// Process group id.
-        public var group: Int
-        /// `ps` state letters; `Z` first for a zombie.
-        public var state: String
-        /// The command line.
-        public var arguments: String
-
-        /// `pid pgid state args`, as `ps` shows it.
-        public var description: String { "\(pid) \(group) \(state) \(arguments)" }
-    }
-
     /// The texts that together name the command's processes.
     public let markers: [String]
     private let lock = NSLock()
-    private var groups: Set<Int> = []
-    private var seen: Set<Int> = []
+    private var groups: Set<Int32> = []
+    private var seen: Set<Int32> = []
 
     /// Watches the processes whose command line holds all of `markers`.
     public init(markers: String...) {
         self.markers = markers
     }
 
-    /// Every live (non-zombie) process on the machine.
-    public static func liveProcesses() throws -> [Process] {
-        try Shell.run("/bin/ps", ["-eo", "pid=,ppid=,pgid=,stat=,args="]).split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: true)
-            guard fields.count >= 4, let pid = Int(fields[0]), let parent = Int(fields[1]), let group = Int(fields[2]) else { return nil }
-            let state = String(fields[3])
-            guard !state.hasPrefix("Z") else { return nil }
-            return Process(pid: pid, parent: parent, group: group, state: state, arguments: fields.count > 4 ? String(fields[4]) : "")
-        }
-    }
-
     /// The command's live processes now; remembers them (and the groups they lead) for later looks.
-    public func running() throws -> [Process] {
-        let table = try Self.liveProcesses()
+    public func running() -> [LocalProcessTable.Process] {
+        let table = LocalProcessTable.processes().filter { !$0.isZombie }
         return lock.withLock {
             var frontier = table.filter { markers.allSatisfy($0.arguments.contains) }.map(\.pid)
             for process in table where frontier.contains(process.pid) && process.pid == process.group { groups.insert(process.group) }
@@ -68,17 +40,17 @@ public final class RemoteProcessWatch: @unchecked Sendable {
     public func waitUntilRunning(within seconds: Double) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
-            if try !running().isEmpty { return true }
+            if !running().isEmpty { return true }
             try await Task.sleep(for: .milliseconds(50))
         }
         return false
     }
 
     /// Waits until none of the command's processes is left; returns the ones still there after `seconds`.
-    public func leftovers(after seconds: Double) async throws -> [Process] {
+    public func leftovers(after seconds: Double) async throws -> [LocalProcessTable.Process] {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while true {
-            let left = try running()
+            let left = running()
             if left.isEmpty || ContinuousClock.now >= deadline { return left }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -86,6 +58,6 @@ public final class RemoteProcessWatch: @unchecked Sendable {
 
     /// Sends `signal` to each of the command's processes, as someone on the box would.
     public func signal(_ signal: Int32) throws {
-        for process in try running() { try SystemCall.kill(pid_t(process.pid), signal) }
+        for process in running() { try SystemCall.kill(process.pid, signal) }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension TestSSHServer {
     /// How many processes run under the listening OpenSSH server: one or more per open
-    /// connection, none when no client is connected. Read from the process table (`ps`), with
+    /// connection, none when no client is connected. Read from the process table (`/proc`), with
     /// the listener found through its PidFile; OpenSSH only.
     public func connectionProcessCount() throws -> Int {
         guard kind == .openssh else { throw TestServerError.commandFailed("connectionProcessCount needs an OpenSSH test server") }
@@ -10,20 +10,7 @@ extension TestSSHServer {
         guard let root = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw TestServerError.commandFailed("sshd.pid holds no PID: \(pidText)")
         }
-        let table = try Shell.run("/bin/ps", ["-eo", "pid=,ppid="])
-        var children: [Int32: [Int32]] = [:]
-        for line in table.split(separator: "\n") {
-            let fields = line.split(separator: " ").compactMap { Int32($0) }
-            if fields.count == 2 { children[fields[1], default: []].append(fields[0]) }
-        }
-        var count = 0
-        var frontier = [root]
-        while let next = frontier.popLast() {
-            let direct = children[next] ?? []
-            count += direct.count
-            frontier += direct
-        }
-        return count
+        return LocalProcessTable.descendants(of: root).count
     }
 
     /// Polls ``connectionProcessCount()`` until it equals `expected` or `limit` passes; returns the last count.

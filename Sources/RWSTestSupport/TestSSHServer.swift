@@ -193,31 +193,14 @@ public final class TestSSHServer: @unchecked Sendable {
 
     private static func connectionProcesses(_ kind: ServerKind, root: pid_t) -> [pid_t] {
         let name = kind == .openssh ? "sshd" : "dropbear"  // not the dropbear watchdog's shell and sleep
-        return descendants(of: root).filter { pid in
+        return LocalProcessTable.descendants(of: root).filter { pid in
             ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").hasPrefix(name)
         }
     }
 
     static func signalTree(_ root: pid_t, _ signal: Int32) {
         // A process gone meanwhile is what the signal wanted anyway.
-        for pid in descendants(of: root) + [root] { try? SystemCall.kill(pid, signal) }
-    }
-
-    private static func descendants(of root: pid_t) -> [pid_t] {
-        guard let table = try? Shell.run("/bin/ps", ["-eo", "pid=,ppid="]) else { return [] }
-        var children: [pid_t: [pid_t]] = [:]
-        for line in table.split(separator: "\n") {
-            let fields = line.split(separator: " ").compactMap { pid_t($0) }
-            if fields.count == 2 { children[fields[1], default: []].append(fields[0]) }
-        }
-        var result: [pid_t] = []
-        var frontier = [root]
-        while let next = frontier.popLast() {
-            let direct = children[next] ?? []
-            result += direct
-            frontier += direct
-        }
-        return result
+        for pid in LocalProcessTable.descendants(of: root) + [root] { try? SystemCall.kill(pid, signal) }
     }
 
     /// Leaves the server running after this object and this process are gone (the sandbox of the

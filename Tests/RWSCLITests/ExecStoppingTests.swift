@@ -11,9 +11,8 @@ import Testing
     private func unique() -> Int { Int.random(in: 100_000...999_999) }
 
     /// Live processes whose command line holds `marker` (the servers run on this machine).
-    private func running(_ marker: String) throws -> [String] {
-        try Shell.run("/bin/ps", ["-eo", "stat=,args="]).split(separator: "\n")
-            .filter { $0.contains(marker) && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("Z") }.map(String.init)
+    private func running(_ marker: String) -> [String] {
+        LocalProcessTable.live(containing: marker).map(\.description)
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -24,8 +23,8 @@ import Testing
             ["exec"] + server.rwsFlags + ["--timeout", "2s", "--", "sleep \(first) & sleep \(second)"], home: home)
         #expect(outcome.status == 124)
         #expect(outcome.stderr.contains("timed out after 2s and was stopped"))
-        #expect(try running("sleep \(first)") == [])
-        #expect(try running("sleep \(second)") == [])
+        #expect(running("sleep \(first)") == [])
+        #expect(running("sleep \(second)") == [])
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -37,8 +36,8 @@ import Testing
             home: home, after: "started\n")
         #expect(outcome.status == 130)
         #expect(outcome.stderr.contains("cancelled and stopped"))
-        #expect(try running("sleep \(first)") == [])
-        #expect(try running("sleep \(second)") == [])
+        #expect(running("sleep \(first)") == [])
+        #expect(running("sleep \(second)") == [])
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -49,8 +48,7 @@ import Testing
         let outcome = try await RWSBinary.run(
             ["exec"] + server.rwsFlags
                 + ["--timeout", "1s", "--", TestSSHServer.commandLeavingAnUnkillableChild(seconds)], home: home)
-        let left = try Shell.run("/bin/ps", ["-eo", "pid=,args="]).split(separator: "\n")
-            .filter { $0.hasSuffix(" sleep \(seconds)") }.compactMap { Int32($0.split(separator: " ").first ?? "") }
+        let left = LocalProcessTable.live(running: "sleep \(seconds)").map(\.pid)
         #expect(left.count == 1)
         #expect(outcome.status == 125)
         #expect(outcome.stderr.contains("could not stop: PIDs \(left.map(String.init).joined(separator: " ")) still running"))
@@ -68,7 +66,7 @@ import Testing
         #expect(outcome.status == 124, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("timed out after 2s and was stopped"))
         #expect(!outcome.stderr.contains("could not be checked"))
-        #expect(try running("sleep \(seconds)") == [])
+        #expect(running("sleep \(seconds)") == [])
         // Thousands of killed children wait as zombies for init to reap them: a test after this
         // one would meet them in every look at the process table (its first stop took 0.3-1.2 s
         // instead of 0.05 s), so this one ends once they are gone.

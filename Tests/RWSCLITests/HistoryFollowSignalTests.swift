@@ -32,7 +32,7 @@ import Testing
             let exited = await run.waitForExit(within: 10)
             let exitTime = ContinuousClock.now - sent
             // Checked once, at exit: rws must not exit before the stop was carried out.
-            let leftAtExit = try watch.running()
+            let leftAtExit = watch.running()
             #expect(exited, "try \(attempt): rws still runs 10 s after signal \(signal)")
             guard exited else {
                 run.kill()
@@ -63,7 +63,7 @@ import Testing
         #expect(try await watch.waitUntilRunning(within: 30))
         try tmux.press("C-c")
         try await tmux.wait(for: "rws-exit=130", within: .seconds(10))
-        let left = try watch.running()
+        let left = watch.running()
         #expect(left.isEmpty, "the remote loop outlived rws: \(left)")
         if !left.isEmpty { try watch.signal(SIGKILL) }
     }
@@ -76,7 +76,7 @@ import Testing
         #expect(try await watch.waitUntilRunning(within: 30))
         try SystemCall.kill(run.process.processIdentifier, SIGHUP)
         #expect(await run.waitForExit(within: 10))
-        let left = try watch.running()
+        let left = watch.running()
         #expect(left.isEmpty, "the remote loop outlived rws: \(left)")
         if !left.isEmpty { try watch.signal(SIGKILL) }
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 129)

@@ -11,10 +11,8 @@ import Testing
     /// seconds instead of rws's default 20.
     static let keepalive = (interval: 1, count: 4)
 
-    private func sleeping(_ seconds: Int) throws -> [(pid: String, sid: String)] {
-        try Shell.run("/bin/ps", ["-eo", "pid=,sid=,args="]).split(separator: "\n")
-            .map { $0.split(separator: " ", maxSplits: 2).map(String.init) }.filter { $0.count == 3 && $0[2] == "sleep \(seconds)" }
-            .map { ($0[0], $0[1]) }
+    private func sleeping(_ seconds: Int) -> [LocalProcessTable.Process] {
+        LocalProcessTable.live(running: "sleep \(seconds)")
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -28,8 +26,8 @@ import Testing
             ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "4s", "--", "echo started; sleep \(seconds)"], home: home,
             after: "started\n", within: .seconds(20)
         ) { _ in proxy.cutAll() }
-        let left = try sleeping(seconds)
-        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        let left = sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(process.pid, SIGKILL) } }
         #expect(outcome.status == 124, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("rws reconnected and, at its timeout of 4s, stopped it"), "\(outcome.stderr)")
         #expect(ContinuousClock.now - started >= .seconds(4))
@@ -45,11 +43,11 @@ import Testing
             ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "3s", "--", "echo started; sleep \(seconds)"], home: home,
             after: "started\n", within: .seconds(20)
         ) { _ in proxy.stop() }
-        let left = try sleeping(seconds)
-        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        let left = sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(process.pid, SIGKILL) } }
         try #require(left.count == 1)
         #expect(outcome.status == 255, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("the command may still be running on the box as PID \(left[0].sid)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the command may still be running on the box as PID \(left[0].session)"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("could not reconnect within its timeout of 3s"), "\(outcome.stderr)")
     }
 
@@ -63,11 +61,10 @@ import Testing
             ["exec"] + server.rwsFlags(through: proxy) + ["--", "echo started; sleep \(seconds)"], home: home, after: "started\n"
         ) { _ in proxy.cutAll() }
         #expect(outcome.status == 255)
-        let sleeping = try Shell.run("/bin/ps", ["-eo", "pid=,sid=,args="]).split(separator: "\n")
-            .map { $0.split(separator: " ", maxSplits: 2).map(String.init) }.filter { $0.count == 3 && $0[2] == "sleep \(seconds)" }
-        defer { for process in sleeping { _ = try? SystemCall.kill(Int32(process[0]) ?? 0, SIGKILL) } }
+        let sleeping = self.sleeping(seconds)
+        defer { for process in sleeping { _ = try? SystemCall.kill(process.pid, SIGKILL) } }
         try #require(sleeping.count == 1, "the command should outlive the cut link (no terminal hangs it up)")
-        let session = sleeping[0][1]
+        let session = sleeping[0].session
         #expect(outcome.stderr.contains("connection lost"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("the command may still be running on the box as PID \(session)"), "\(outcome.stderr)")
     }
@@ -82,11 +79,11 @@ import Testing
             ["exec"] + server.rwsFlags(through: proxy, keepalive: Self.keepalive) + ["--", "echo started; sleep \(seconds)"],
             home: home, after: "started\n", within: .seconds(20)
         ) { _ in proxy.setBlackHole(true) }
-        let left = try sleeping(seconds)
-        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        let left = sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(process.pid, SIGKILL) } }
         try #require(left.count == 1, "the command should outlive the lost link (no terminal hangs it up)")
         #expect(outcome.status == 255)
-        #expect(outcome.stderr.contains("the command may still be running on the box as PID \(left[0].sid)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the command may still be running on the box as PID \(left[0].session)"), "\(outcome.stderr)")
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -104,8 +101,8 @@ import Testing
             Thread.sleep(forTimeInterval: 8)
             proxy.setBlackHole(false)
         }
-        let left = try sleeping(seconds)
-        defer { for process in left { _ = try? SystemCall.kill(Int32(process.pid) ?? 0, SIGKILL) } }
+        let left = sleeping(seconds)
+        defer { for process in left { _ = try? SystemCall.kill(process.pid, SIGKILL) } }
         #expect(outcome.status == 124, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("rws reconnected and, at its timeout of 14s, stopped it"), "\(outcome.stderr)")
         #expect(left.isEmpty)

@@ -189,7 +189,7 @@ import Testing
         #expect(await run.output.waitFor("  Two files.", seconds: 10))
         run.process.interrupt()
         #expect(await run.waitForExit(within: 10), "Ctrl+C ends rws history --follow")
-        let left = try watch.running()
+        let left = watch.running()
         #expect(left.isEmpty, "the remote loop is gone when rws exits: \(left)")
         if !left.isEmpty { try watch.signal(SIGKILL) }
         if run.process.isRunning { run.kill() }

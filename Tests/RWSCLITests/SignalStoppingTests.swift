@@ -18,11 +18,8 @@ import Testing
 
     /// Live processes on the box (the servers run on this machine) whose command line is `words`
     /// (not rws itself, whose command line ends with them).
-    private func running(_ words: String) throws -> [String] {
-        try Shell.run("/bin/ps", ["-eo", "stat=,args="]).split(separator: "\n").filter { line in
-            let fields = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-            return fields.count == 2 && !fields[0].hasPrefix("Z") && fields[1].trimmingCharacters(in: .whitespaces) == words
-        }.map(String.init)
+    private func running(_ words: String) -> [String] {
+        LocalProcessTable.live(running: words).map(\.description)
     }
 
     @Test(arguments: cases)
@@ -35,8 +32,8 @@ import Testing
         #expect(outcome.status == status, "\(outcome.stderr)")
         #expect(outcome.killedBy == nil, "rws must stop the box's processes and exit, not die of the signal")
         #expect(outcome.stderr.contains("cancelled and stopped"))
-        #expect(try running("sleep \(first)") == [])
-        #expect(try running("sleep \(second)") == [])
+        #expect(running("sleep \(first)") == [])
+        #expect(running("sleep \(second)") == [])
     }
 
     @Test(arguments: cases)
@@ -50,8 +47,8 @@ import Testing
             home: home, after: "started\n", signal: signal)
         #expect(outcome.status == status, "\(outcome.stderr)")
         #expect(outcome.killedBy == nil, "rws must stop the box's processes and exit, not die of the signal")
-        #expect(try running("sleep \(first)") == [])
-        #expect(try running("sleep \(second)") == [])
+        #expect(running("sleep \(first)") == [])
+        #expect(running("sleep \(second)") == [])
     }
 
     /// A clone whose git waits on a server that never answers (a black-holed proxy): the signal
@@ -77,8 +74,7 @@ import Testing
         #expect(outcome.killedBy == nil, "rws must stop the box's processes and exit, not die of the signal")
         let left = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         #expect(left.isEmpty, "no partial project: \(left)")
-        let running = try Shell.run("/bin/ps", ["-eo", "stat=,args="]).split(separator: "\n")
-            .filter { $0.contains(repository) && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("Z") }
+        let running = LocalProcessTable.live(containing: repository)
         #expect(running.isEmpty, "git and its ssh are gone from the box: \(running)")
     }
 
@@ -93,10 +89,10 @@ import Testing
         try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "exec"] + server.rwsFlags + ["--", command]))
         try await tmux.wait(for: "ready-42", within: .seconds(20))
         // The echo comes before the sleep starts.
-        try #require(try await Eventually.holds { try running("sleep \(seconds)").count == 1 })
+        try #require(try await Eventually.holds { running("sleep \(seconds)").count == 1 })
         tmux.stop()  // the terminal closes: its session leader and foreground job get SIGHUP
-        try await Eventually.holds(within: .seconds(15)) { try running("sleep \(seconds)").isEmpty }
-        #expect(try running("sleep \(seconds)") == [])
+        try await Eventually.holds(within: .seconds(15)) { running("sleep \(seconds)").isEmpty }
+        #expect(running("sleep \(seconds)") == [])
     }
 
     @Test(arguments: cases)
@@ -112,13 +108,12 @@ import Testing
         try tmux.type(
             try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags + ["--command", command]) + "; echo rws-exit=$?")
         try await tmux.wait(for: "ready-42", within: .seconds(20))
-        try #require(try await Eventually.holds { try running("sleep \(seconds)").count == 1 })
-        let rws = try Shell.run("/bin/ps", ["-eo", "pid=,args="]).split(separator: "\n")
-            .filter { $0.contains(RWSBinary.path + " shell") && $0.contains("sleep \(seconds)") }
-            .compactMap { Int32($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") }
+        try #require(try await Eventually.holds { running("sleep \(seconds)").count == 1 })
+        let rws = LocalProcessTable.live(containing: RWSBinary.path + " shell").filter { $0.arguments.contains("sleep \(seconds)") }
+            .map(\.pid)
         try #require(rws.count == 1)
         try SystemCall.kill(rws[0], signal)
         try await tmux.wait(for: "rws-exit=\(status)", within: .seconds(15))
-        #expect(try running("sleep \(seconds)") == [])
+        #expect(running("sleep \(seconds)") == [])
     }
 }

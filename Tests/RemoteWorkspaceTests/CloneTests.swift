@@ -111,8 +111,8 @@ import Testing
         }
         #expect(throws: ProjectError.cancelled(url: url)) { try outcome.get() }
         #expect(sandbox.workspaceEntries() == [])
-        let left = try Shell.sh("ps -eo args | grep -c '[1]27.0.0.1:\(proxy.port)' || true")
-        #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "git was stopped")
+        let left = LocalProcessTable.live(containing: "127.0.0.1:\(proxy.port)")
+        #expect(left == [], "git was stopped")
     }
 
     @Test(arguments: ServerKind.allCases)

@@ -190,7 +190,7 @@ import Testing
         try await whileFollowing(on: kind) { follow, watch, _, connection in
             let task = Task { for try await _ in follow {} }
             try await follow.stop()
-            let left = try watch.running()  // checked once: stop() waited for the kill
+            let left = watch.running()  // checked once: stop() waited for the kill
             #expect(left.isEmpty, "the remote loop outlived stop(): \(left)")
             try await task.value
             try await follow.stop()  // again: nothing left to do

@@ -15,6 +15,6 @@ import Testing
             #expect(said.hasSuffix("; open turn: free, request turn: free"), "\(said)")
             remote.cancel()
         }
-        #expect(try RemoteProcesses.matching("sleep \(seconds)") == [])
+        #expect(RemoteProcesses.matching("sleep \(seconds)") == [])
     }
 }

@@ -99,12 +99,12 @@ import Testing
         let shell = try await connection.openShell()
         try await shell.send("sleep \(inShell)\n")
         try await RemoteProcesses.waitUntil {
-            try !RemoteProcesses.matching("sleep \(foreground)").isEmpty && !RemoteProcesses.matching("sleep \(inShell)").isEmpty
+            !RemoteProcesses.matching("sleep \(foreground)").isEmpty && !RemoteProcesses.matching("sleep \(inShell)").isEmpty
         }
         await connection.close()
         await #expect(throws: SSHError.connectionClosed) { try await running.value }
         for seconds in [background, foreground, inShell] {
-            #expect(try RemoteProcesses.matching("sleep \(seconds)") == [], "sleep \(seconds) survived close()")
+            #expect(RemoteProcesses.matching("sleep \(seconds)") == [], "sleep \(seconds) survived close()")
         }
     }
 }

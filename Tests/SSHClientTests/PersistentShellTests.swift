@@ -18,10 +18,10 @@ import Testing
         let transcript = ShellTranscript(shell)
         try await shell.send("echo mark-$((6*7)); sleep \(seconds)\n")
         _ = try await transcript.wait(for: "mark-42", within: .seconds(10))
-        try await RemoteProcesses.waitUntil { try !RemoteProcesses.matching("sleep \(seconds)").isEmpty }
+        try await RemoteProcesses.waitUntil { !RemoteProcesses.matching("sleep \(seconds)").isEmpty }
         proxy.cutAll()  // the laptop closed
         _ = try? await transcript.waitForEnd(within: .seconds(10))
-        #expect(try !RemoteProcesses.matching("sleep \(seconds)").isEmpty, "the program died with the link")
+        #expect(!RemoteProcesses.matching("sleep \(seconds)").isEmpty, "the program died with the link")
 
         _ = try await server.withConnection { connection in
             #expect(try await connection.listPersistentShells().contains { $0.name == name && $0.multiplexer == multiplexer })
@@ -29,9 +29,9 @@ import Testing
             // Attaching redraws the screen: what the program printed before the drop is back.
             _ = try await ShellTranscript(again).wait(for: "mark-42", within: .seconds(10))
             try await again.close()
-            #expect(try !RemoteProcesses.matching("sleep \(seconds)").isEmpty, "closing the client ended the session")
+            #expect(!RemoteProcesses.matching("sleep \(seconds)").isEmpty, "closing the client ended the session")
             try await connection.killPersistentShell(named: name)
-            try await RemoteProcesses.waitUntil { try RemoteProcesses.matching("sleep \(seconds)").isEmpty }
+            try await RemoteProcesses.waitUntil { RemoteProcesses.matching("sleep \(seconds)").isEmpty }
             #expect(try await !connection.listPersistentShells().contains { $0.name == name })
         }
     }
@@ -49,17 +49,17 @@ import Testing
             named: name, multiplexer: multiplexer, ShellConfiguration(columns: 200, command: command))
         let transcript = ShellTranscript(shell)
         _ = try await transcript.wait(for: "started-6 home=\(server.remoteHome)", within: .seconds(10))
-        try await RemoteProcesses.waitUntil { try !RemoteProcesses.matching("sleep \(seconds)").isEmpty }
+        try await RemoteProcesses.waitUntil { !RemoteProcesses.matching("sleep \(seconds)").isEmpty }
 
         _ = try await server.withConnection { connection in
             let taken = try await connection.openPersistentShell(named: name, opening: .takeOver)
             _ = try await ShellTranscript(taken).wait(for: "started-6", within: .seconds(10))
             // The first terminal is detached: its client ends, the program runs on.
             _ = try await transcript.waitForEnd(within: .seconds(10))
-            #expect(try !RemoteProcesses.matching("sleep \(seconds)").isEmpty)
+            #expect(!RemoteProcesses.matching("sleep \(seconds)").isEmpty)
             try await taken.close()
             try await connection.killPersistentShell(named: name)
-            try await RemoteProcesses.waitUntil { try RemoteProcesses.matching("sleep \(seconds)").isEmpty }
+            try await RemoteProcesses.waitUntil { RemoteProcesses.matching("sleep \(seconds)").isEmpty }
             await #expect(throws: SSHError.persistentShellNotFound(name: name, host: "127.0.0.1")) {
                 _ = try await connection.openPersistentShell(named: name, opening: .takeOver)
             }

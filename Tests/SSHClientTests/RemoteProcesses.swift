@@ -5,21 +5,15 @@ import Testing
 
 /// The test servers run on this machine, so the local process table is the remote one.
 enum RemoteProcesses {
-    /// Live (not zombie) processes whose command line contains `marker`, as "PID STAT ARGS".
-    static func matching(_ marker: String) throws -> [String] {
-        try Shell.run("/bin/ps", ["-eo", "pid=,stat=,args="]).split(separator: "\n")
-            .filter { $0.contains(marker) }
-            .filter { $0.split(separator: " ", maxSplits: 2).dropFirst().first?.hasPrefix("Z") == false }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+    /// Live (not zombie) processes whose command line contains `marker`, as "PID STATE ARGS".
+    static func matching(_ marker: String) -> [String] {
+        LocalProcessTable.live(containing: marker).map(\.description)
     }
 
     /// The PIDs of live processes whose whole command line is `commandLine` (the shells that
     /// run a command hold it in their own arguments too, so ``matching(_:)`` finds those as well).
-    static func pids(running commandLine: String) throws -> [Int] {
-        try matching(commandLine).compactMap { line in
-            let fields = line.split(separator: " ", maxSplits: 2)
-            return fields.count == 3 && fields[2].trimmingCharacters(in: .whitespaces) == commandLine ? Int(fields[0]) : nil
-        }
+    static func pids(running commandLine: String) -> [Int] {
+        LocalProcessTable.live(running: commandLine).map { Int($0.pid) }
     }
 
     /// A number no other test uses, for `sleep N` markers.

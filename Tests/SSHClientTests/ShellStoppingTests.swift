@@ -23,10 +23,10 @@ import Testing
             try await session.shell.send("sh -c 'trap \"\" HUP INT TERM; printf \"ign\"\"oring\\n\"; exec sleep \(stubborn)'\r")
             try await session.transcript.wait(for: "ignoring\r\n")
             // A job is `sleep` only once its shell's fork has exec'd it, which may come after the prompt.
-            let sleeps = { try [job, nohup, stubborn].map { try Remote.pids(running: "sleep \($0)").count } }
-            try await Remote.waitUntil(state: { "running: \((try? sleeps()) ?? [])" }) { try sleeps() == [1, 1, 1] }
+            let sleeps = { [job, nohup, stubborn].map { Remote.pids(running: "sleep \($0)").count } }
+            try await Remote.waitUntil(state: { "running: \(sleeps())" }) { sleeps() == [1, 1, 1] }
             try await session.shell.close()
-            for seconds in [job, nohup, stubborn] { #expect(try Remote.matching("sleep \(seconds)") == []) }
+            for seconds in [job, nohup, stubborn] { #expect(Remote.matching("sleep \(seconds)") == []) }
             #expect(try await connection.run("echo still here").stdoutText == "still here\n")
         }
     }
@@ -36,10 +36,10 @@ import Testing
         try await withConnection(kind) { (connection) async throws in
             let child = Remote.uniqueSeconds(), parent = Remote.uniqueSeconds()
             let shell = try await connection.openShell(ShellConfiguration(command: "sleep \(child) & sleep \(parent)"))
-            try await Remote.waitUntil { try Remote.pids(running: "sleep \(parent)").count == 1 }
+            try await Remote.waitUntil { Remote.pids(running: "sleep \(parent)").count == 1 }
             try await shell.close()
-            #expect(try Remote.matching("sleep \(child)") == [])
-            #expect(try Remote.matching("sleep \(parent)") == [])
+            #expect(Remote.matching("sleep \(child)") == [])
+            #expect(Remote.matching("sleep \(parent)") == [])
         }
     }
 
@@ -50,11 +50,11 @@ import Testing
             let other = try connection.stream("sleep \(bystander)")
             let shell = try await connection.openShell(ShellConfiguration(command: "sleep \(inShell)"))
             try await Remote.waitUntil {
-                try Remote.pids(running: "sleep \(inShell)").count == 1 && Remote.pids(running: "sleep \(bystander)").count == 1
+                Remote.pids(running: "sleep \(inShell)").count == 1 && Remote.pids(running: "sleep \(bystander)").count == 1
             }
             try await shell.close()
-            #expect(try Remote.matching("sleep \(inShell)") == [])
-            #expect(try Remote.pids(running: "sleep \(bystander)").count == 1)
+            #expect(Remote.matching("sleep \(inShell)") == [])
+            #expect(Remote.pids(running: "sleep \(bystander)").count == 1)
             #expect(try await connection.run("echo still here").stdoutText == "still here\n")
             other.cancel()
             await #expect(throws: SSHError.cancelled(command: "sleep \(bystander)")) { _ = try await other.exitStatus() }

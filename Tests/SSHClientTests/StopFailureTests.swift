@@ -22,11 +22,11 @@ import Testing
                 _ = try await connection.run(command, timeout: .seconds(1))
                 Issue.record("the command should have timed out")
             } catch let error as SSHError {
-                let running = try Remote.pids(running: "sleep \(seconds)")
-                #expect(running.count == 1)
+                let running = Remote.pids(running: "sleep \(seconds)")
+                defer { Remote.killLocally(running) }
+                try #require(running.count == 1)
                 #expect(error == .stopFailed(command: command, survivors: running, commandLines: [running[0]: "sleep \(seconds)"]))
                 #expect(error.description.contains("could not stop: PIDs \(running.map(String.init).joined(separator: " ")) still running"))
-                Remote.killLocally(running)
             }
             #expect(try await connection.run("echo still here").stdoutText == "still here\n")
         }
@@ -40,15 +40,15 @@ import Testing
         let command = TestSSHServer.commandLeavingAnUnkillableChild(seconds)
         try await server.withConnection(adjusting: { $0.terminationGracePeriod = .milliseconds(300) }) { (connection) async throws in
             let shell = try await connection.openShell(ShellConfiguration(command: command))
-            try await Remote.waitUntil { try Remote.pids(running: "sleep \(seconds)").count == 1 }
+            try await Remote.waitUntil { Remote.pids(running: "sleep \(seconds)").count == 1 }
             do {
                 try await shell.close()
                 Issue.record("close() should have reported the surviving process")
             } catch let error as SSHError {
-                let running = try Remote.pids(running: "sleep \(seconds)")
-                #expect(running.count == 1)
+                let running = Remote.pids(running: "sleep \(seconds)")
+                defer { Remote.killLocally(running) }
+                try #require(running.count == 1)
                 #expect(error == .stopFailed(command: command, survivors: running, commandLines: [running[0]: "sleep \(seconds)"]))
-                Remote.killLocally(running)
             }
         }
     }

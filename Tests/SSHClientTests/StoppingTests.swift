@@ -16,8 +16,8 @@ import Testing
             await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
                 try await connection.run(command, timeout: .seconds(1))
             }
-            #expect(try Remote.matching("sleep \(child)") == [])
-            #expect(try Remote.matching("sleep \(parent)") == [])
+            #expect(Remote.matching("sleep \(child)") == [])
+            #expect(Remote.matching("sleep \(parent)") == [])
             #expect(try await connection.run("echo still here").stdoutText == "still here\n")
         }
     }
@@ -27,10 +27,10 @@ import Testing
         let seconds = Remote.uniqueSeconds()
         try await SharedTestServer.get(kind).withConnection { (connection) async throws in
             let task = Task { try await connection.run("sleep \(seconds) & wait") }
-            try await Remote.waitUntil { try !Remote.matching("sleep \(seconds)").isEmpty }
+            try await Remote.waitUntil { !Remote.matching("sleep \(seconds)").isEmpty }
             task.cancel()
             await #expect(throws: SSHError.cancelled(command: "sleep \(seconds) & wait")) { try await task.value }
-            #expect(try Remote.matching("sleep \(seconds)") == [])
+            #expect(Remote.matching("sleep \(seconds)") == [])
             #expect(try await connection.run("echo still here").stdoutText == "still here\n")
         }
     }
@@ -44,7 +44,7 @@ import Testing
             #expect(try await iterator.next() == .stdout(Array("started\n".utf8)))
             remote.cancel()
             await #expect(throws: SSHError.cancelled(command: "echo started; sleep \(seconds)")) { _ = try await iterator.next() }
-            #expect(try Remote.matching("sleep \(seconds)") == [])
+            #expect(Remote.matching("sleep \(seconds)") == [])
         }
     }
 
@@ -57,8 +57,8 @@ import Testing
             await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
                 try await connection.run(command, timeout: .seconds(1))
             }
-            #expect(try Remote.matching("sleep \(stubborn)") == [])
-            #expect(try Remote.matching("sleep \(parent)") == [])
+            #expect(Remote.matching("sleep \(stubborn)") == [])
+            #expect(Remote.matching("sleep \(parent)") == [])
         }
     }
 
@@ -70,8 +70,8 @@ import Testing
             await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
                 try await connection.run(command, timeout: .seconds(1))
             }
-            #expect(try Remote.matching("sleep \(first)") == [])
-            #expect(try Remote.matching("sleep \(second)") == [])
+            #expect(Remote.matching("sleep \(first)") == [])
+            #expect(Remote.matching("sleep \(second)") == [])
         }
     }
 
@@ -83,7 +83,7 @@ import Testing
             await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
                 try await connection.run(command, timeout: .seconds(1))
             }
-            #expect(try Remote.matching("sleep \(seconds)") == [])
+            #expect(Remote.matching("sleep \(seconds)") == [])
         }
     }
 
@@ -97,8 +97,8 @@ import Testing
             await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
                 try await connection.run(command, timeout: .seconds(1))
             }
-            #expect(try Remote.matching("sleep \(orphan)") == [])
-            #expect(try Remote.matching("sleep \(parent)") == [])
+            #expect(Remote.matching("sleep \(orphan)") == [])
+            #expect(Remote.matching("sleep \(parent)") == [])
         }
     }
 
@@ -113,7 +113,7 @@ import Testing
             await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
                 try await connection.run(command, timeout: .seconds(1))
             }
-            let escaped = try Remote.pids(running: "sleep \(daemon)")
+            let escaped = Remote.pids(running: "sleep \(daemon)")
             #expect(escaped.count == 1)
             Remote.killLocally(escaped)
         }
@@ -124,16 +124,16 @@ import Testing
         let bystander = Remote.uniqueSeconds(), stopped = Remote.uniqueSeconds()
         try await SharedTestServer.get(kind).withConnection { (connection) async throws in
             let other = try connection.stream("sleep \(bystander)")
-            try await Remote.waitUntil { try !Remote.matching("sleep \(bystander)").isEmpty }
+            try await Remote.waitUntil { !Remote.matching("sleep \(bystander)").isEmpty }
             await #expect(throws: SSHError.timedOut(command: "sleep \(stopped) & wait", after: .seconds(1))) {
                 try await connection.run("sleep \(stopped) & wait", timeout: .seconds(1))
             }
-            #expect(try Remote.matching("sleep \(stopped)") == [])
-            #expect(try Remote.pids(running: "sleep \(bystander)").count == 1)
+            #expect(Remote.matching("sleep \(stopped)") == [])
+            #expect(Remote.pids(running: "sleep \(bystander)").count == 1)
             #expect(try await connection.run("echo still here").stdoutText == "still here\n")
             other.cancel()
             await #expect(throws: SSHError.cancelled(command: "sleep \(bystander)")) { _ = try await other.exitStatus() }
-            #expect(try Remote.matching("sleep \(bystander)") == [])
+            #expect(Remote.matching("sleep \(bystander)") == [])
         }
     }
 
@@ -152,7 +152,7 @@ import Testing
                 }
                 try await group.waitForAll()
             }
-            #expect(try Remote.matching("sleep \(seconds)") == [])
+            #expect(Remote.matching("sleep \(seconds)") == [])
         }
     }
 }
@@ -182,8 +182,8 @@ import Testing
             await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
                 try await connection.run(command, timeout: .seconds(1))
             }
-            #expect(try Remote.matching("sleep \(orphan)") == [])
-            #expect(try Remote.matching("sleep \(parent)") == [])
+            #expect(Remote.matching("sleep \(orphan)") == [])
+            #expect(Remote.matching("sleep \(parent)") == [])
         }
     }
 }
