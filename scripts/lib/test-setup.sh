@@ -1,6 +1,6 @@
 # Sourced by scripts/test (from the checkout's top): installs what
 # the tests need, checks the corpus, defines `failures LOG`, `test_list` and `check_test_lists`,
-# and builds with no warning allowed.
+# and builds with no warning allowed (with `build_flags`, an array the script sets first).
 source scripts/lib/prerequisites.sh
 install_prerequisites
 install_claude_cli
@@ -34,8 +34,9 @@ failures() {
 
 # Swift 6 with strict concurrency, and no warnings: a build that prints one fails the run (what
 # a build compiles is what it warns about, so a fresh clone, as in CI, checks every file).
+# scripts/test sets build_flags (the whole run builds optimized); none is a debug build.
 build_log=$(mktemp)
-{ swift build && swift build --build-tests; } 2>&1 | tee "$build_log"
+{ swift build "${build_flags[@]}" && swift build "${build_flags[@]}" --build-tests; } 2>&1 | tee "$build_log"
 if grep -q "warning:" "$build_log"; then
     echo "== the build printed warnings (none are allowed), repeated from above:" >&2
     grep -A12 "warning:" "$build_log" | head -100 >&2
