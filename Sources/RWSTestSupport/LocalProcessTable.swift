@@ -100,7 +100,7 @@ public enum LocalProcessTable {
     /// `pid`'s children, from each of its threads' `children` list; from every process's parent
     /// where the kernel keeps no such list (built without CONFIG_PROC_CHILDREN).
     private static func children(of pid: Int32) -> [Int32] {
-        guard SystemCall.exists("/proc/self/task/\(SystemCall.processID)/children") else {
+        guard kernelListsChildren else {
             return pids().filter { process($0, withArguments: false)?.parent == pid }
         }
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
@@ -109,6 +109,10 @@ public enum LocalProcessTable {
             return list.split(separator: UInt8(ascii: " ")).compactMap { Int32(String(decoding: $0, as: UTF8.self)) }
         }
     }
+
+    /// Whether the kernel keeps `children` lists (CONFIG_PROC_CHILDREN), looked up once: a
+    /// server's start polls its descendants every 5 ms.
+    private static let kernelListsChildren = SystemCall.exists("/proc/self/task/\(SystemCall.processID)/children")
 
     /// What each of `pid`'s open descriptors is (`pipe:[N]`, a path, ...); none once it is gone.
     public static func descriptors(of pid: Int32) -> [String] {
