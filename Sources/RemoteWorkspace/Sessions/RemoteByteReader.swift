@@ -29,16 +29,25 @@ struct RemoteByteReader: Sendable {
         self.compressionLevel = compressionLevel.map { min(9, max(1, $0)) }
     }
 
+    /// `r FILE OFFSET LENGTH` writes the range; `z` is `raw` or the gzip level, and raw bytes
+    /// go straight out (no `cat` stage: on a box short of CPU every copy slows the link).
+    private static let rangeFunction: StaticString = #"""
+        r() { if [ "$2" -eq 0 ]; then head -c "$3" -- "$1"; else tail -c +$(($2 + 1)) -- "$1" | head -c "$3"; fi; }
+        [ "$z" != raw ] && ! command -v gzip >/dev/null 2>&1 && z=raw
+
+        """#
+
     /// Its arguments on stdin: a list of any length fits in one command.
     static let script = RemoteScript(
         step: "reading session files", body: RemoteScript.argumentsFromInput,
         #"""
         b=$1 z=$2; shift 2
-        [ "$z" != raw ] && ! command -v gzip >/dev/null 2>&1 && z=raw
+
+        """#, rangeFunction,
+        #"""
         while [ $# -ge 3 ]; do
           printf '\n%s range %s %s %s\n' "$b" "$2" "$3" "$z"
-          if [ "$2" -eq 0 ]; then head -c "$3" -- "$1"; else tail -c +$(($2 + 1)) -- "$1" | head -c "$3"; fi |
-            if [ "$z" = raw ]; then cat; else gzip -c "-$z"; fi
+          if [ "$z" = raw ]; then r "$1" "$2" "$3"; else r "$1" "$2" "$3" | gzip -c "-$z"; fi
           shift 3
         done
         printf '\n%s end\n' "$b"
@@ -67,12 +76,13 @@ struct RemoteByteReader: Sendable {
     static let streamScript = RemoteScript(
         step: "reading a session file",
         body: #"""
-            z=$1 f=$2 o=$3 n=$4
-            [ "$z" != raw ] && ! command -v gzip >/dev/null 2>&1 && z=raw
-            printf '%s\n' "$z"
-            if [ "$o" -eq 0 ]; then head -c "$n" -- "$f"; else tail -c +$((o + 1)) -- "$f" | head -c "$n"; fi |
-              if [ "$z" = raw ]; then cat; else gzip -c "-$z"; fi
-            """#)
+            z=$1
+
+            """#, rangeFunction,
+        #"""
+        printf '%s\n' "$z"
+        if [ "$z" = raw ]; then r "$2" "$3" "$4"; else r "$2" "$3" "$4" | gzip -c "-$z"; fi
+        """#)
 
     /// The bytes of one range handed to `consume` as they arrive (gunzipped here when they come
     /// compressed), for a file too big to hold: nothing is kept. Returns how many bytes crossed
