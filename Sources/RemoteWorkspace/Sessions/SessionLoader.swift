@@ -82,8 +82,11 @@ enum SessionLoader {
     /// taking a round trip plus its bytes over the rate, the two give the rate without the round
     /// trip. A difference shorter than ``LinkRate/ambiguous`` is as much the box's scheduling as
     /// the link (either way: a late first read makes a slow link look fast), so the next 32 KiB
-    /// and up to ``LinkRate/confirmingStretch`` after them are timed too, and that pair decides.
-    /// Returns the bytes read (the file's start).
+    /// and up to ``LinkRate/confirmingStretch`` after them are timed too, and that pair decides;
+    /// near the line (``LinkRate/isNearTheLine(_:)``), where one stall of the box can halve a
+    /// rate, a second such pair is timed when the file has room for it, and the faster counts.
+    /// The bytes are the file's next ones, not read twice. Returns the bytes read (the file's
+    /// start).
     private static func probe(
         _ listing: RemoteSessionListing, host: any ScriptHost, link: LinkRate
     ) async throws -> (bytes: [UInt8], transferred: Int) {
@@ -99,6 +102,14 @@ enum SessionLoader {
             bytes += pair.bytes
             transferred += pair.transferred
             measurements.append(pair.description)
+            let room = listing.file.size - bytes.count - first
+            if LinkRate.isNearTheLine(pair.rate), stretch == LinkRate.confirmingStretch, room >= stretch {
+                let again = try await timedPair(listing.file.path, from: bytes.count, lengths: (first, first + stretch), reader: reader)
+                bytes += again.bytes
+                transferred += again.transferred
+                measurements.append(again.description)
+                if again.rate > pair.rate { pair = again }
+            }
         }
         link.record(pair.rate)
         let choice = LinkRate.level(for: pair.rate).map { "gzip -\($0)" } ?? "raw bytes"

@@ -5,7 +5,8 @@ public enum TransferCompression: Sendable, Equatable {
     /// Measured per connection: the first load of a big session times two raw reads of its
     /// start (32 KiB, then 256 KiB: the difference leaves the round trip out; a difference under
     /// 40 ms, as much the box's scheduling as the link, is timed again with 4 MiB in place of
-    /// the 256 KiB, and that pair counts), and the link's rate
+    /// the 256 KiB, and that pair counts; within twice 40 MB/s either way a second such pair is
+    /// timed, room permitting, and the faster counts), and the link's rate
     /// picks raw bytes (≥ 40 MB/s: gzip would be the bottleneck), `gzip -1` (≥ 7 MB/s) or
     /// `gzip -6` (slower links, where the better ratio wins). Logged at `-v`.
     case automatic
@@ -36,12 +37,20 @@ final class LinkRate: Sendable {
     /// choices meet, so jitter of a few tens of milliseconds cannot move a link across.
     static let confirmingStretch = 4 << 20
 
+    /// Whether `rate` is within twice the 40 MB/s line either way: a single confirming pair there
+    /// may have been halved by a stall of the box (seen on a CI box: 30 MB/s measured on a link
+    /// that moved 60), so a second is timed.
+    static func isNearTheLine(_ rate: Double) -> Bool { rate >= line / 2 && rate < line * 2 }
+
+    /// Where raw bytes start to beat `gzip -1`: 40 MB/s.
+    static let line = 40_000_000.0
+
     /// Files smaller than this are not worth probing: compressed at level 1 (cheap everywhere).
     static let probeThreshold = 4 << 20
 
     /// The gzip level for a link of `rate` bytes per second, nil for raw bytes.
     static func level(for rate: Double) -> Int? {
-        if rate >= 40_000_000 { return nil }
+        if rate >= line { return nil }
         return rate >= 7_000_000 ? 1 : 6
     }
 
