@@ -1,5 +1,5 @@
-# Sourced by scripts/test: a CPU control group of low weight for the lanes, so the solo tests can
-# run beside them and still get the CPU whenever they want it.
+# Sourced by scripts/test: a CPU control group of low weight for the main lane, so the solo tests
+# can run beside it and still get the CPU whenever they want it.
 #
 # `nice` is not enough: with the kernel's autogroups (sched_autogroup_enabled, on in most
 # distributions) every session gets its own group of equal weight, and the test servers start

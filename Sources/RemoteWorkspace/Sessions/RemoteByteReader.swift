@@ -29,8 +29,8 @@ struct RemoteByteReader: Sendable {
         self.compressionLevel = compressionLevel.map { min(9, max(1, $0)) }
     }
 
-    /// `r FILE OFFSET LENGTH` writes the range; `z` is `raw` or the gzip level, and raw bytes
-    /// go straight out (no `cat` stage: on a box short of CPU every copy slows the link).
+    /// Both scripts': `z` (a gzip level, or `raw`) becomes `raw` on a box without gzip, and
+    /// `r FILE OFFSET LENGTH` writes a range; raw ranges go straight out, with no `cat` stage.
     private static let rangeFunction: StaticString = #"""
         r() { if [ "$2" -eq 0 ]; then head -c "$3" -- "$1"; else tail -c +$(($2 + 1)) -- "$1" | head -c "$3"; fi; }
         [ "$z" != raw ] && ! command -v gzip >/dev/null 2>&1 && z=raw
