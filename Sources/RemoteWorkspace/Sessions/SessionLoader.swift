@@ -92,22 +92,24 @@ enum SessionLoader {
     ) async throws -> (bytes: [UInt8], transferred: Int) {
         let reader = RemoteByteReader(host: host, compressionLevel: nil)
         let first = LinkRate.probes.first
-        var pair = try await timedPair(listing.file.path, from: 0, lengths: LinkRate.probes, reader: reader)
-        var bytes = pair.bytes
-        var transferred = pair.transferred
-        var measurements = [pair.description]
-        let stretch = min(LinkRate.confirmingStretch, listing.file.size - bytes.count - first)
-        if pair.difference < LinkRate.ambiguous, stretch > LinkRate.probes.second - first {
-            pair = try await timedPair(listing.file.path, from: bytes.count, lengths: (first, first + stretch), reader: reader)
+        var bytes: [UInt8] = []
+        var transferred = 0
+        var measurements: [String] = []
+        // Times the next pair (from where the last one ended) and keeps its bytes.
+        func timeNext(_ lengths: (first: Int, second: Int)) async throws -> TimedPair {
+            let pair = try await timedPair(listing.file.path, from: bytes.count, lengths: lengths, reader: reader)
             bytes += pair.bytes
             transferred += pair.transferred
             measurements.append(pair.description)
+            return pair
+        }
+        var pair = try await timeNext(LinkRate.probes)
+        let stretch = min(LinkRate.confirmingStretch, listing.file.size - bytes.count - first)
+        if pair.difference < LinkRate.ambiguous, stretch > LinkRate.probes.second - first {
+            pair = try await timeNext((first, first + stretch))
             let room = listing.file.size - bytes.count - first
             if LinkRate.isNearTheLine(pair.rate), stretch == LinkRate.confirmingStretch, room >= stretch {
-                let again = try await timedPair(listing.file.path, from: bytes.count, lengths: (first, first + stretch), reader: reader)
-                bytes += again.bytes
-                transferred += again.transferred
-                measurements.append(again.description)
+                let again = try await timeNext((first, first + stretch))
                 if again.rate > pair.rate { pair = again }
             }
         }
@@ -118,11 +120,15 @@ enum SessionLoader {
         return (bytes, transferred)
     }
 
+    /// A timed pair's bytes, what crossed the link, the rate it gives, the time between its two
+    /// reads and how it is logged.
+    private typealias TimedPair = (bytes: [UInt8], transferred: Int, rate: Double, difference: Duration, description: String)
+
     /// One timed pair of raw reads from `offset`: `lengths.first` bytes, then the
     /// `lengths.second - lengths.first` after them.
     private static func timedPair(
         _ path: String, from offset: Int, lengths: (first: Int, second: Int), reader: RemoteByteReader
-    ) async throws -> (bytes: [UInt8], transferred: Int, rate: Double, difference: Duration, description: String) {
+    ) async throws -> TimedPair {
         let clock = ContinuousClock()
         var start = clock.now
         let (first, firstMoved) = try await reader.read([RemoteByteRange(path: path, offset: offset, length: lengths.first)])
