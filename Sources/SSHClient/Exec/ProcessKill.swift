@@ -68,7 +68,7 @@ enum ProcessKill {
               j=0
               while [ $j -lt 20 ]; do
                 signal STOP; before=$known
-                members || return 1
+                look
                 [ "$known" = "$before" ] && break
                 j=$((j+1))
               done
@@ -78,20 +78,25 @@ enum ProcessKill {
               kill -HUP -- -$p 2>/dev/null; kill -TERM -- -$p 2>/dev/null; sleep "$pause"
               kill -KILL -- -$p 2>/dev/null; echo rws-stop:unverified; exit 0
             fi
+            # After the first look, a table that cannot be read is reported as such.
+            look() { members || { echo rws-stop:unverified; exit 0; }; }
             signal HUP; signal TERM; signal CONT
+            # Each look is a scan of the whole process table (tens of milliseconds on a busy box),
+            # so none is repeated: every loop below starts from the last look and ends on a fresh
+            # one, and a look that finds nothing left ends the script.
             # The grace period by the clock too (whole seconds, rounded up, and one for the second
             # already begun): a look at a table of thousands takes most of a second, and twenty
             # looks would stretch two seconds of grace to twenty.
             i=0 end=$(($(date +%s) + (tenths + 9) / 10 + 1))
-            while [ $i -lt "$tenths" ] && [ "$(date +%s)" -lt $end ] && members && [ -n "$known" ]; do sleep 0.1; i=$((i+1)); done
+            while look && [ -n "$known" ] && [ $i -lt "$tenths" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.1; i=$((i+1)); done
             # Bounded: at most 40 rounds and about 10 seconds; a round that changed nothing ends it.
             r=0 last='' end=$(($(date +%s) + 10))
-            while members && [ -n "$known" ] && [ "$known" != "$last" ] && [ $r -lt 40 ] && [ "$(date +%s)" -le $end ]; do
+            while [ -n "$known" ] && [ "$known" != "$last" ] && [ $r -lt 40 ] && [ "$(date +%s)" -le $end ]; do
               last=$known
-              freeze_and_kill || break
+              freeze_and_kill
               sleep 0.05; r=$((r+1))
+              look
             done
-            members || { echo rws-stop:unverified; exit 0; }
             for q in $known; do
               a=$(ps -o args= -p "$q" 2>/dev/null) || a=$(tr '\0' ' ' <"/proc/$q/cmdline" 2>/dev/null)
               printf 'rws-stop-cmd:%s %s\n' "$q" "$a"
