@@ -3,7 +3,8 @@ import SSHClient
 
 /// `rws forward --auto`: follows the box's listening ports and forwards each one that appears
 /// (the dev server the agent just started), until cancelled. Ports listening when it starts are
-/// left alone; a forwarded port that stops listening is closed here too.
+/// left alone; a forwarded port that stops listening is closed here too. Its own forwards are
+/// never forwarded again (where the box is this machine they show up among its listeners).
 struct AutoForwarding {
     let ssh: SSHConnection
     /// How often the box's ports are listed.
@@ -16,7 +17,7 @@ struct AutoForwarding {
         while !Task.isCancelled {
             // A listing that fails (the link is down) is tried again at the next round.
             if let listed = try? await ssh.listeningPorts() {
-                let reachable = listed.filter(\.isReachableFromTheBox)
+                let reachable = listed.filter { $0.isReachableFromTheBox && !Self.isOwn($0, forwards) }
                 let ports = Dictionary(reachable.map { ($0.port, $0) }, uniquingKeysWith: { first, _ in first })
                 if let before = known {
                     for port in ports.keys.sorted() where !before.contains(port) && forwards[port] == nil {
@@ -37,6 +38,14 @@ struct AutoForwarding {
             }
             try? await Task.sleep(for: Self.interval)
         }
+    }
+
+    /// Whether `port` is the local end of one of `forwards`, seen on a box that is this machine:
+    /// held by this process, or by an owner the box does not show. A box port that is also a
+    /// forwarded one (its own number taken here) is the box's, not ours.
+    static func isOwn(_ port: ListeningPort, _ forwards: [Int: PortForward]) -> Bool {
+        guard forwards[port.port] == nil, forwards.values.contains(where: { $0.localPort == port.port }) else { return false }
+        return port.process.map { $0.pid == Int(ProcessInfo.processInfo.processIdentifier) } ?? true
     }
 
     /// The forward of `port`, on its own number here when free; its URL on stdout.
