@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RWSTestSupport
 import SSHClient
 import Testing
@@ -34,9 +35,11 @@ import Testing
         let direct = try await server.withConnection { try await $0.listDirectory(path) }
         let smallDirect = try await server.withConnection { try await $0.listDirectory(small) }
 
-        let proxy = try FaultProxy(targetPort: server.port, link: .init(latency: .milliseconds(100)))
+        // Slow only after the handshake: SFTP is chosen, and runs past its budget.
+        let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let connection = try await SSHConnection.connect(try server.configuration(through: proxy))
+        proxy.setLink(.init(latency: .milliseconds(100)))
         do {
             let started = ContinuousClock.now
             let slow = try await connection.listDirectory(path)
@@ -51,6 +54,52 @@ import Testing
             throw error
         }
         await connection.close()
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func overALinkSlowFromTheHandshakeTheFirstListingIsOneCommandAndOpensNoSFTPSession(kind: ServerKind) async throws {
+        let server = try TestSSHServer(kind)
+        defer { server.stop() }
+        let directory = server.remoteHome + "/few"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for name in ["a", "b b", "c\nd"] { try FileFixtures.makeFile(directory + "/" + name, Data(name.utf8)) }
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: "a")
+        // The same directory over SFTP, through another server (this machine is the box of both).
+        let overSFTP = try await SharedTestServer.get(kind).withConnection(adjusting: { $0.fileTransport = .sftp }) {
+            try await $0.listDirectory(directory)
+        }
+        let sftpSessions = { Self.sftpSessions(on: server) }
+
+        let proxy = try FaultProxy(targetPort: server.port, link: .init(latency: .milliseconds(100)))
+        defer { proxy.stop() }
+        let log = LogLines()
+        var configuration = try server.configuration(through: proxy)
+        configuration.logger = Logger(label: "test") { _ in log }
+        let connection = try await SSHConnection.connect(configuration)
+        do {
+            #expect(try await connection.listDirectory(directory) == overSFTP)
+            #expect(log.text.contains("by exec, not SFTP"), "\(log.text)")
+            #expect(sftpSessions() == 0)
+            // The count above sees an SFTP session where there is one.
+            #expect(try await connection.activeFileTransport() == .sftp)
+            #expect(sftpSessions() == 1)
+        } catch {
+            await connection.close()
+            throw error
+        }
+        await connection.close()
+    }
+
+    /// The SFTP sessions of `server`: sshd (internal-sftp) logs each start; dropbear runs an
+    /// sftp-server process for each, which lives as long as its session.
+    private static func sftpSessions(on server: TestSSHServer) -> Int {
+        guard server.kind == .dropbear else {
+            let log = (try? String(contentsOfFile: server.logPath, encoding: .utf8)) ?? ""
+            return log.components(separatedBy: "Starting session: subsystem 'sftp'").count - 1
+        }
+        return server.connectionProcesses.flatMap(LocalProcessTable.descendants(of:)).filter { pid in
+            ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").hasPrefix("sftp-server")
+        }.count
     }
 
     @Test(arguments: ServerKind.allCases, FileRoute.allCases)

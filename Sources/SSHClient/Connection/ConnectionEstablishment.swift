@@ -6,9 +6,20 @@ import Logging
 struct ConnectionEstablishment {
     let configuration: SSHConnectionConfiguration
 
-    /// The socket, the authenticated session, and the server's identification string
-    /// (`SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3`) as it sent it.
-    func establish() throws(SSHError) -> (TCPSocket, SSHTransport, String?) {
+    /// What establishing gives the loop.
+    struct Session {
+        let socket: TCPSocket
+        let transport: SSHTransport
+        /// The server's identification string (`SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3`) as it sent it.
+        let identification: String?
+        /// An upper bound of the link's round trip: half the SSH handshake, whose key exchange
+        /// waits for the server twice (its banner and key exchange init, then its reply). A busy
+        /// box makes it larger, never smaller.
+        let roundTripBound: Duration
+    }
+
+    /// The socket and the authenticated session, and what the handshake showed of the server and the link.
+    func establish() throws(SSHError) -> Session {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         let logger = configuration.logger
         logger.info("connecting", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
@@ -27,17 +38,21 @@ struct ConnectionEstablishment {
             logger.debug("TCP connected")
             let knownHosts = try openKnownHosts(transport)
             preferKnownHostKeyTypes(transport, knownHosts)
+            let handshakeStart = ContinuousClock.now
             let rc = try waiter.retry { transport.handshake(socket: socket.fd) }
             if rc != 0 {
                 throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: describeHandshakeFailure(transport))
             }
+            let handshake = ContinuousClock.now - handshakeStart
             let identification = transport.serverBanner
-            logger.debug("SSH handshake done", metadata: ["server": "\(identification ?? "?")"])
+            logger.debug(
+                "SSH handshake done",
+                metadata: ["server": "\(identification ?? "?")", "took": "\(handshake.formatted(.units(allowed: [.milliseconds])))"])
             try HostKeyVerification(configuration: configuration, deadline: deadline).verify(transport, knownHosts)
             try Authenticator(configuration: configuration, transport: transport, waiter: waiter).authenticate()
             logger.info("authenticated", metadata: ["user": "\(configuration.user)"])
             try socket.setUserTimeout(configuration.deadPeerTimeout)
-            return (socket, transport, identification)
+            return Session(socket: socket, transport: transport, identification: identification, roundTripBound: handshake / 2)
         } catch {
             socket.shutdownBoth()
             socket.closeDescriptor()

@@ -29,6 +29,7 @@ final class ConnectionLoop: Sendable {
         var work: [@Sendable (LoopContext) -> Void] = []
         var terminalError: SSHError?
         var serverIdentification: String?
+        var roundTripBound: Duration?
     }
 
     private init(configuration: SSHConnectionConfiguration) {
@@ -103,6 +104,9 @@ final class ConnectionLoop: Sendable {
     /// The server's identification string, once the handshake is done.
     var serverIdentification: String? { inbox.withLock { $0.serverIdentification } }
 
+    /// The link's round trip is at most this, as the handshake showed it (``ConnectionEstablishment/Session/roundTripBound``).
+    var roundTripBound: Duration? { inbox.withLock { $0.roundTripBound } }
+
     /// Waits until the loop has torn down; returns why it ended.
     func terminated() async -> SSHError {
         try? await stopped.value()
@@ -115,8 +119,11 @@ final class ConnectionLoop: Sendable {
     func threadStarted() { loopThread.withLock { $0 = pthread_self() } }
 
     /// The session is established: callers of ``start(_:)`` go on.
-    func established(serverIdentification: String?) {
-        inbox.withLock { $0.serverIdentification = serverIdentification }
+    func established(serverIdentification: String?, roundTripBound: Duration) {
+        inbox.withLock {
+            $0.serverIdentification = serverIdentification
+            $0.roundTripBound = roundTripBound
+        }
         ready.complete(.success(()))
     }
 

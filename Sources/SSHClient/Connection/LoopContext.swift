@@ -61,9 +61,10 @@ final class LoopContext {
         SystemCall.nameCurrentThread("rws-ssh-io")
         let context: LoopContext
         do {
-            let (socket, transport, identification) = try ConnectionEstablishment(configuration: handle.configuration).establish()
-            context = LoopContext(handle: handle, socket: socket, transport: transport, serverIdentification: identification ?? "")
-            handle.established(serverIdentification: identification)
+            let session = try ConnectionEstablishment(configuration: handle.configuration).establish()
+            context = LoopContext(
+                handle: handle, socket: session.socket, transport: session.transport, serverIdentification: session.identification ?? "")
+            handle.established(serverIdentification: session.identification, roundTripBound: session.roundTripBound)
         } catch {
             handle.failedToEstablish(error)
             return

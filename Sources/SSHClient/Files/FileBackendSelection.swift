@@ -36,31 +36,58 @@ extension SSHConnection {
 
     /// Runs `body` with the backend and `path` as that backend takes it; errors name `path` as given.
     /// `idempotent` reads are retried over the next link when the connection was lost and reconnects.
+    /// `commandsOnASlowLink`: on a link slower than ``slowLinkRoundTrip``, the exec fallback serves
+    /// the call where commands run, whatever the transport chosen.
     func withFileBackend<T>(
-        _ path: String, idempotent: Bool = false,
+        _ path: String, idempotent: Bool = false, commandsOnASlowLink: Bool = false,
         _ body: (any FileBackend, String) async throws -> T
     ) async throws -> T {
         try await retryingAfterReconnect(idempotent: idempotent) {
-            try await withFileBackendOnce(path, body)
+            try await withFileBackendOnce(path, commandsOnASlowLink: commandsOnASlowLink, body)
         }
     }
 
-    private func withFileBackendOnce<T>(_ path: String, _ body: (any FileBackend, String) async throws -> T) async throws -> T {
+    /// The round trip from which a directory is listed by one command rather than over SFTP:
+    /// the command takes two round trips (channel open, then its output), SFTP at least three
+    /// (open, read, close) and one more per hundred names, and its session's start three more.
+    static let slowLinkRoundTrip = Duration.milliseconds(50)
+
+    private func withFileBackendOnce<T>(
+        _ path: String, commandsOnASlowLink: Bool, _ body: (any FileBackend, String) async throws -> T
+    ) async throws -> T {
         let normalized = try RemotePath.normalized(path)
         let backend: any FileBackend
         var remotePath = normalized
-        switch try await fileBackend() {
-        case .shell(let shell):
+        if commandsOnASlowLink, let shell = await commandsServingASlowLink() {
             backend = shell
-        case .sftp(let sftp):
-            backend = sftp
-            if RemotePath.isHomeRelative(normalized) { remotePath = RemotePath.resolved(normalized, home: try await home(sftp)) }
+        } else {
+            switch try await fileBackend() {
+            case .shell(let shell):
+                backend = shell
+            case .sftp(let sftp):
+                backend = sftp
+                if RemotePath.isHomeRelative(normalized) { remotePath = RemotePath.resolved(normalized, home: try await home(sftp)) }
+            }
         }
         do {
             return try await body(backend, remotePath)
         } catch let error as RemoteFileError {
             throw error.replacingPathPrefix(remotePath, with: path)
         }
+    }
+
+    /// The exec fallback where the transport is chosen automatically, the handshake put the link's
+    /// round trip at ``slowLinkRoundTrip`` or more, and commands run; else nil. A busy box can
+    /// make a fast link look slow here: the fallback's results are the same, only slower there.
+    private func commandsServingASlowLink() async -> ShellFileBackend? {
+        guard configuration.fileTransport == .automatic, let loop = try? await link.usableLoop(),
+            let bound = loop.roundTripBound, bound >= Self.slowLinkRoundTrip
+        else { return nil }
+        let shell = ShellFileBackend(connection: self)
+        guard await shell.commandsRun() else { return nil }
+        configuration.logger.debug(
+            "by exec, not SFTP: the handshake put the link's round trip at up to \(bound.formatted(.units(allowed: [.milliseconds])))")
+        return shell
     }
 
     /// The remote home: `$HOME` of a remote shell, as the shell fallback and ``ShellQuoting/quotePath(_:)``

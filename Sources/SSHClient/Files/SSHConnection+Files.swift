@@ -9,7 +9,8 @@
 /// with running commands and shells.
 extension SSHConnection {
     /// Lists a directory: every entry except `.` and `..`, sorted by name bytes, with `lstat`
-    /// attributes (a symlink is reported as a symlink, never followed).
+    /// attributes (a symlink is reported as a symlink, never followed). On a slow link (a
+    /// handshake of 100 ms or more) one command lists it where commands run, with the same entries.
     ///
     /// - Parameters:
     ///   - path: The directory on the box.
@@ -17,7 +18,7 @@ extension SSHConnection {
     /// - Throws: ``RemoteFileError/noSuchFile(path:)``, ``RemoteFileError/notADirectory(path:)``,
     ///   ``RemoteFileError/permissionDenied(path:)``. A file removed while the listing runs is left out.
     public func listDirectory(_ path: String, includeSymlinkTargets: Bool = false) async throws -> [RemoteFileEntry] {
-        let listed = try await withFileBackend(path, idempotent: true) { backend, remotePath in
+        let listed = try await withFileBackend(path, idempotent: true, commandsOnASlowLink: true) { backend, remotePath in
             try await backend.list(remotePath, symlinkTargets: includeSymlinkTargets)
         }
         return listed.sorted { $0.name.lexicographicallyPrecedes($1.name) }.map { entry in
