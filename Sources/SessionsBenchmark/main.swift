@@ -8,7 +8,8 @@ import SSHClient
 // Run with scripts/bench-sessions; `SessionsBenchmark slow-link` (scripts/bench-history-remote) measures
 // loading one 50 MB session over a slow link instead; `SessionsBenchmark search` measures
 // searching every session (SearchBenchmark); `SessionsBenchmark big-history` lists a
-// 4,000-session, ~4 GB history (BigHistoryListing).
+// 4,000-session, ~4 GB history (BigHistoryListing); `SessionsBenchmark load` loads the 99 MB
+// session ten times beside `cat` (BigSessionLoad).
 
 let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("shared/claude-corpus/jsonl")
@@ -23,6 +24,12 @@ let claude = server.remoteHome + "/.claude"
 let cacheFile = server.directory.appendingPathComponent("client-cache/sessions.cache")
 if CommandLine.arguments.dropFirst().first == "big-history" {
     try await BigHistoryListing.run(server: server, corpus: corpus, claude: claude, cacheFile: cacheFile)
+    server.stop()
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "load" {
+    try await BigSessionLoad.run(server: server, corpus: corpus, claude: claude)
     server.stop()
     exit(0)
 }

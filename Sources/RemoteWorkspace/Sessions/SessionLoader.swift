@@ -20,27 +20,15 @@ enum SessionLoader {
         }
         let reader = RemoteByteReader(host: host, compressionLevel: level)
         let rest = RemoteByteRange(path: listing.file.path, offset: head.count, length: max(0, listing.file.size - head.count))
-        if options.retention == .conversation {
-            return try await stream(listing, head: head, rest: rest, reader: reader, transferred: transferred, options: options)
-        }
-        let files = [listing.file] + listing.subagentFiles
-        var ranges = files.map { RemoteByteRange(path: $0.path, offset: 0, length: $0.size) }
-        ranges[0] = rest
-        let (contents, moved) = try await reader.read(ranges)
-        let bytes = head + contents[0]
-        let agents = subagentSources(Array(zip(files, contents).dropFirst()))
-        return assemble(
-            listing, byteCount: bytes.count, followOffset: followOffset(after: bytes, from: 0), from: 0,
-            records: SessionParser.parse(bytes), agents: agents, transferred: transferred + moved, options: options)
+        return try await stream(listing, head: head, rest: rest, reader: reader, transferred: transferred, options: options)
     }
 
-    /// Reads the session file as a stream decoded as it arrives (``SourceRetention/conversation``),
-    /// then its subagent files.
+    /// Reads the session file as a stream decoded as it arrives, then its subagent files.
     private static func stream(
         _ listing: RemoteSessionListing, head: [UInt8], rest: RemoteByteRange, reader: RemoteByteReader, transferred: Int,
         options: SessionLoadOptions
     ) async throws -> RemoteSession {
-        var stream = SessionStream(retention: .conversation)
+        var stream = SessionStream(retention: options.retention)
         var lines = stream.append(head)
         var byteCount = head.count
         var moved = try await reader.stream(rest) { bytes in
