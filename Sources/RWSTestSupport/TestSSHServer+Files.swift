@@ -12,7 +12,7 @@ extension TestSSHServer {
     }
 
     /// Runs `body` with `connection`, then closes it whether `body` returned or threw.
-    static func closing<T>(_ connection: SSHConnection, _ body: (SSHConnection) async throws -> T) async throws -> T {
+    public static func closing<T>(_ connection: SSHConnection, _ body: (SSHConnection) async throws -> T) async throws -> T {
         do {
             let value = try await body(connection)
             await connection.close()

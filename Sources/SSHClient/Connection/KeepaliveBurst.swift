@@ -19,9 +19,8 @@ struct KeepaliveBurst {
 
     func isDone(_ probe: LivenessProbe) -> Bool { sent >= count && !probe.inFlight }
 
-    func finish() -> KeepaliveBurst? {
+    func finish() {
         done.complete(.success(()))
-        return nil
     }
 
     /// Sends up to 64 global requests while the socket takes them; true when any went out.

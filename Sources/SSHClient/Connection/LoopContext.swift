@@ -14,8 +14,9 @@ final class LoopContext {
     private var openHolder: (any ChannelOperation)?
     /// The keepalive; it holds libssh2's channel-open state machine while in flight, like ``openHolder``.
     let probe = LivenessProbe()
-    /// Back-to-back keepalives a benchmark asked for (``SSHConnection/sendKeepalives(_:count:)``).
-    var keepaliveBurst: KeepaliveBurst?
+    /// Back-to-back keepalives asked for, one burst at a time: a benchmark's
+    /// (``SSHConnection/sendKeepalives(_:count:)``) or one timed probe (``SSHConnection/probeRoundTrip()``).
+    var keepaliveBursts: [KeepaliveBurst] = []
     /// The one channel allowed to wait for a request reply (libssh2 1.10 mixes up concurrent replies).
     var requestHolder: (any ChannelOperation)?
     /// Ports the box listens on for this connection (`ssh -R`).
@@ -271,8 +272,15 @@ final class LoopContext {
 
     /// One step of a benchmark's keepalive burst; true when it sent anything.
     private func runKeepaliveBurst() -> Bool {
-        guard var burst = keepaliveBurst else { return false }
-        defer { keepaliveBurst = burst.isDone(probe) ? burst.finish() : burst }
+        guard var burst = keepaliveBursts.first else { return false }
+        defer {
+            if burst.isDone(probe) {
+                keepaliveBursts.removeFirst()
+                burst.finish()
+            } else {
+                keepaliveBursts[0] = burst
+            }
+        }
         switch burst.kind {
         case .probe:
             guard burst.sent < burst.count, openHolder == nil, listenHolder == nil, probe.isIdle else { return false }
@@ -371,7 +379,7 @@ final class LoopContext {
         // the process at once must not race the session's teardown (seen as a crash at exit).
         for operation in all { operation.failForConnection(error) }
         for listener in ended { listener.connectionEnded(error) }
-        keepaliveBurst?.done.complete(.failure(error))
+        for burst in keepaliveBursts { burst.done.complete(.failure(error)) }
         handle.stoppedServing()
     }
 }

@@ -9,8 +9,17 @@ extension SSHConnection {
     public func sendKeepalives(_ kind: KeepaliveKind, count: Int) async throws {
         let done = Promise<Void>()
         let burst = KeepaliveBurst(kind: kind, count: count, done: done)
-        if let error = loop.submit({ loop in loop.keepaliveBurst = burst }) { throw error }
+        if let error = loop.submit({ loop in loop.keepaliveBursts.append(burst) }) { throw error }
         try await done.value()
+    }
+
+    /// The link's round trip as one keepalive probe takes it: a channel open the server refuses
+    /// at once, starting no process on the box (a handshake does start one, so a busy box
+    /// lengthens it more).
+    func probeRoundTrip() async throws -> Duration {
+        let started = ContinuousClock.now
+        try await sendKeepalives(.probe, count: 1)
+        return ContinuousClock.now - started
     }
 
     /// Keepalive probes answered on the current loop, and whether a keepalive reply sits in the

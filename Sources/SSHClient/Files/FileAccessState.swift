@@ -12,6 +12,7 @@ final class FileAccessState: Sendable {
         var decision: Decision?
         var home: String?
         var commandsRun: Bool?
+        var linkIsSlow: Bool?
     }
 
     private let learned = Mutex(Learned())
@@ -24,6 +25,12 @@ final class FileAccessState: Sendable {
     var home: String? {
         get { learned.withLock { $0.home } }
         set { learned.withLock { $0.home = newValue } }
+    }
+
+    /// Whether the link's round trip is ``SSHConnection/slowLinkRoundTrip`` or more, once measured.
+    var linkIsSlow: Bool? {
+        get { learned.withLock { $0.linkIsSlow } }
+        set { learned.withLock { $0.linkIsSlow = newValue } }
     }
 
     /// Whether exec commands run (false for an SFTP-only account), once tried.

@@ -76,18 +76,32 @@ extension SSHConnection {
         }
     }
 
-    /// The exec fallback where the transport is chosen automatically, the handshake put the link's
-    /// round trip at ``slowLinkRoundTrip`` or more, and commands run; else nil. A busy box can
-    /// make a fast link look slow here: the fallback's results are the same, only slower there.
+    /// The exec fallback where the transport is chosen automatically, the link is slow
+    /// (``linkIsSlow(_:)``) and commands run; else nil.
     private func commandsServingASlowLink() async -> ShellFileBackend? {
-        guard configuration.fileTransport == .automatic, let loop = try? await link.usableLoop(),
-            let bound = loop.roundTripBound, bound >= Self.slowLinkRoundTrip
-        else { return nil }
+        guard configuration.fileTransport == .automatic, let loop = try? await link.usableLoop(), await linkIsSlow(loop) else {
+            return nil
+        }
         let shell = ShellFileBackend(connection: self)
-        guard await shell.commandsRun() else { return nil }
-        configuration.logger.debug(
-            "by exec, not SFTP: the handshake put the link's round trip at up to \(bound.formatted(.units(allowed: [.milliseconds])))")
-        return shell
+        return await shell.commandsRun() ? shell : nil
+    }
+
+    /// Whether the link's round trip is ``slowLinkRoundTrip`` or more, learned once per
+    /// connection. Half the handshake bounds it from above, and where that bound is below the
+    /// line nothing more is sent; else one keepalive probe times it, since the handshake also
+    /// waited for the box to start the session's process, which a busy box makes long (143 ms
+    /// seen on loopback beside the test suite).
+    private func linkIsSlow(_ loop: ConnectionLoop) async -> Bool {
+        if let known = loop.files.linkIsSlow { return known }
+        var slow = false
+        if let bound = loop.roundTripBound, bound >= Self.slowLinkRoundTrip, let probed = try? await probeRoundTrip() {
+            slow = probed >= Self.slowLinkRoundTrip
+            let milliseconds = { (duration: Duration) in duration.formatted(.units(allowed: [.milliseconds])) }
+            let choice = slow ? "by exec, not SFTP" : "SFTP"
+            configuration.logger.debug("\(choice): a round trip took \(milliseconds(probed)) (half the handshake: \(milliseconds(bound)))")
+        }
+        loop.files.linkIsSlow = slow
+        return slow
     }
 
     /// The remote home: `$HOME` of a remote shell, as the shell fallback and ``ShellQuoting/quotePath(_:)``

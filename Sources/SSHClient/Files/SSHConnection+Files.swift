@@ -9,8 +9,8 @@
 /// with running commands and shells.
 extension SSHConnection {
     /// Lists a directory: every entry except `.` and `..`, sorted by name bytes, with `lstat`
-    /// attributes (a symlink is reported as a symlink, never followed). On a slow link (a
-    /// handshake of 100 ms or more) one command lists it where commands run, with the same entries.
+    /// attributes (a symlink is reported as a symlink, never followed). On a slow link (a round
+    /// trip of 50 ms or more) one command lists it where commands run, with the same entries.
     ///
     /// - Parameters:
     ///   - path: The directory on the box.
