@@ -8,7 +8,7 @@
 # control group of its own is outside the autogroups; the group's weight (128, against 1024 for
 # each autogroup) holds for every process started in it, sshd's sessions included.
 #
-# Used with RWS_TEST_SOLO_BESIDE=1. Needs a writable cgroup v1 `cpu` hierarchy (root); elsewhere
+# Used unless RWS_TEST_SOLO_BESIDE=0. Needs a writable cgroup v1 `cpu` hierarchy (root); elsewhere
 # `lane_group_make` fails and scripts/test runs the solo tests after the lanes, alone.
 
 lane_group=
