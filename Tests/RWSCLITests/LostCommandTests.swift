@@ -1,6 +1,7 @@
 import Foundation
 import Platform
 import RWSTestSupport
+import Synchronization
 import Testing
 
 /// A command whose link is lost while it runs is accounted for: rws says it may still be running
@@ -32,6 +33,44 @@ import Testing
         #expect(outcome.stderr.contains("rws reconnected and, at its timeout of 4s, stopped it"), "\(outcome.stderr)")
         #expect(ContinuousClock.now - started >= .seconds(4))
         #expect(left.isEmpty)
+    }
+
+    /// The link lost while the command ran, and again while rws's stop ran at the timeout: rws
+    /// reconnects once more and stops it. The command ignores HUP and TERM, so the stop takes its
+    /// 2 s grace, long enough to be found on the box and cut.
+    @Test(arguments: ServerKind.allCases)
+    func aStopTheLinkCutsOffIsTriedAgainOnANewConnection(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let seconds = Int.random(in: 100_000...999_999)
+        let stopCut = Mutex(false)
+        let sleeps: @Sendable () -> [LocalProcessTable.Process] = { LocalProcessTable.live(running: "sleep \(seconds)") }
+        let outcome = try await RWSBinary.run(
+            ["exec"] + server.rwsFlags(through: proxy)
+                + ["--timeout", "3s", "--", "trap '' HUP TERM; echo started; while :; do sleep \(seconds); done"],
+            home: home, after: "started\n", within: .seconds(20)
+        ) { _ in
+            proxy.cutAll()
+            let deadline = ContinuousClock.now + .seconds(15)
+            while ContinuousClock.now < deadline {
+                // The kill script names the command's session leader among its arguments.
+                if let session = sleeps().first?.session,
+                    LocalProcessTable.live(containing: "rws-stop-cmd:").contains(where: { $0.arguments.contains(" rws \(session) ") })
+                {
+                    proxy.cutAll()
+                    stopCut.withLock { $0 = true }
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        let left = LocalProcessTable.live(containing: "while :; do sleep \(seconds)")
+        defer { for process in sleeps() + left { _ = try? SystemCall.kill(process.pid, SIGKILL) } }
+        #expect(stopCut.withLock { $0 }, "the stop at the timeout was never seen on the box")
+        #expect(outcome.status == 124, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("rws reconnected and, at its timeout of 3s, stopped it"), "\(outcome.stderr)")
+        #expect(left.isEmpty && sleeps().isEmpty, "\(left)")
     }
 
     @Test(arguments: ServerKind.allCases)

@@ -26,8 +26,9 @@ import Testing
         let unreadable = ProcessKill.error(
             ProcessKill.outcome(of: report("rws-stop:unverified\n")), reason: .connectionClosed, command: "c")
         #expect(unreadable.description.contains("the remote process table could not be read"))
-        let failed = ProcessKill.error(
-            ProcessKill.outcome(of: .failure(.connectionLost(reason: "reset"))), reason: .connectionClosed, command: "c")
+        let cutOff = ProcessKill.outcome(of: .failure(.connectionLost(reason: "reset")))
+        #expect(cutOff == .notRun(.connectionLost(reason: "reset")), "a stop cut off keeps the link's error, for a retry")
+        let failed = ProcessKill.error(cutOff, reason: .connectionClosed, command: "c")
         #expect(failed.description.contains("the stop could not run"))
         #expect(!failed.description.contains("process table"))
     }

@@ -227,8 +227,10 @@ public final class SSHConnection: Sendable {
     /// reported (``RemoteCommand/processID``): the same stop as a timeout's (hang up, terminate,
     /// then freeze and kill in rounds), checked in the box's process table.
     ///
-    /// - Throws: ``SSHError/stopFailed(command:survivors:commandLines:)`` when processes survived
-    ///   or the table could not be read; a connection error when the stop could not run at all.
+    /// - Throws: ``SSHError/stopFailed(command:survivors:commandLines:)`` when processes survived,
+    ///   ``SSHError/stopUnverified(command:reason:)`` when the table could not be read; the
+    ///   connection's error when the stop could not run to its end (the link was lost meanwhile):
+    ///   the processes may then still run, and another connection may try again.
     public func stopRemoteProcesses(of pid: Int, command: String) async throws {
         let outcome = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ProcessKill.Outcome, Error>) in
             let failure = loop.submit { loop in
@@ -236,6 +238,7 @@ public final class SSHConnection: Sendable {
             }
             if let failure { continuation.resume(throwing: failure) }
         }
+        if case .notRun(let error) = outcome { throw error }
         if outcome != .stopped { throw ProcessKill.error(outcome, reason: .connectionClosed, command: command) }
     }
 

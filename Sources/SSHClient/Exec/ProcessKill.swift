@@ -27,8 +27,10 @@ enum ProcessKill {
         case stopped
         /// These PIDs still ran after SIGKILL and the wait; what each runs, where the box said.
         case survivors([Int], commandLines: [Int: String])
-        /// The script could not read the process table, or did not report (the channel failed): why.
+        /// The script could not read the process table, or did not report: why.
         case unverified(String)
+        /// The script did not run to its end: its channel or the connection failed, with this error.
+        case notRun(SSHError)
     }
 
     /// The kill script: `$1` the PID, `$2` the grace period in tenths of a second, `$3` the same in seconds.
@@ -116,7 +118,7 @@ enum ProcessKill {
         let output: CommandResult
         switch result {
         case .success(let result): output = result
-        case .failure(let error): return .unverified("the stop could not run: \(error)")
+        case .failure(let error): return .notRun(error)
         }
         guard let line = output.stdoutText.split(separator: "\n").last(where: { $0.hasPrefix("rws-stop:") }) else {
             return .unverified("the stop script did not report")
@@ -146,6 +148,7 @@ enum ProcessKill {
         case .stopped: return reason
         case .survivors(let pids, let commandLines): return .stopFailed(command: command, survivors: pids, commandLines: commandLines)
         case .unverified(let why): return .stopUnverified(command: command, reason: why)
+        case .notRun(let error): return .stopUnverified(command: command, reason: "the stop could not run: \(error)")
         }
     }
 }
