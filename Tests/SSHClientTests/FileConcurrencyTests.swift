@@ -42,11 +42,13 @@ import Testing
         return false
     }
 
+    /// SFTP chosen outright: where the link looked slow (a stall of a busy machine), the automatic
+    /// choice lists by command, and this test is about the one SFTP session.
     @Test(arguments: ServerKind.allCases)
     func sftpOperationsFromManyTasksShareOneSessionAndAllComplete(kind: ServerKind) async throws {
         let (path, expected) = try FileFixtures.bigDirectory.get()
         let (bigPath, bigBytes) = try FileFixtures.bigFile.get()
-        try await FileRoute.sftp.withConnection(kind) { connection in
+        try await SharedTestServer.get(kind).withConnection(fileTransport: .sftp) { connection in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<8 {
                     group.addTask {
