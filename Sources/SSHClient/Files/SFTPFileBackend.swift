@@ -29,14 +29,15 @@ struct SFTPFileBackend: FileBackend {
     }
 
     /// How long an SFTP listing may take before the exec listing (one command, one round trip)
-    /// takes over: READDIR requests go one at a time, ~100 names each, so a big directory over
+    /// takes over, where the transport is chosen automatically (``RemoteFileTransport/sftp`` is
+    /// SFTP only): READDIR requests go one at a time, ~100 names each, so a big directory over
     /// a slow link takes a round trip per hundred names.
     static let listingBudget: Duration = .milliseconds(750)
 
     func list(_ path: String, symlinkTargets: Bool) async throws -> [ListedEntry] {
         var entries: [ListedEntry] = []
         var bufferSize = 4096
-        var deadline: ContinuousClock.Instant? = .now + Self.listingBudget
+        var deadline: ContinuousClock.Instant? = loop.configuration.fileTransport == .automatic ? .now + Self.listingBudget : nil
         while true {
             do {
                 let (size, until) = (bufferSize, deadline)
