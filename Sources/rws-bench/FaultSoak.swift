@@ -123,7 +123,8 @@ enum FaultSoak {
     }
 
     /// A long-lived rws process's descriptors and threads: after its first 20 s, never more than
-    /// the scripts/bench-soak bounds above that first sample.
+    /// the scripts/bench-soak bounds above that first sample. The lanes sample only while the
+    /// process shows that its link works, so no sample falls inside a reconnect.
     private static func flatness(_ name: String, _ samples: [ProcessResources]) -> [String] {
         guard let baseline = samples.first(where: { $0.seconds >= 20 }) else { return ["\(name): no resource sample after 20 s"] }
         return GrowthBounds(rssKiB: Int.max / 2).violations(baseline: baseline, later: samples.filter { $0.seconds > baseline.seconds })

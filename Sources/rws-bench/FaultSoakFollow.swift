@@ -17,10 +17,13 @@ enum FaultSoakFollow {
             while ContinuousClock.now < context.end - .seconds(5) {
                 written += 1
                 try append(written, to: file)
-                if seconds(since: context.start) >= nextSample {
+                // Sampled only while the link works (the line of half a second ago is shown): in a
+                // reconnect the dead loop's wake-up pipe outlives its socket until the new loop is
+                // adopted, a passing overlap, not growth.
+                if seconds(since: context.start) >= nextSample, follow.stdoutSoFar.contains("follow-line-\(written - 1).") {
                     let sample = ProcessResources.sample(at: seconds(since: context.start), process: "\(follow.pid)")
                     ledger.update { $0.followResources.append(sample) }
-                    nextSample += context.options.sampleEvery
+                    nextSample = seconds(since: context.start) + context.options.sampleEvery
                 }
                 try? await Task.sleep(for: .milliseconds(500))
             }

@@ -21,20 +21,7 @@ enum FaultSoakShell {
             try tmux.type("SOAK=persisted-$((6*7)); echo ready-$((6*7))")
             try await tmux.wait(for: "ready-42", within: .seconds(30))
             let pid = try rwsPID(name)
-            var typed = 0
-            var answered = Set<Int>()
-            var nextSample = 0.0
-            while ContinuousClock.now < context.end - .seconds(10) {
-                typed += 1
-                try tmux.type("echo typed-$((\(typed)+0))-ok")
-                try? await Task.sleep(for: .seconds(2))
-                answered.formUnion(answers(in: try tmux.screen()))
-                if seconds(since: context.start) >= nextSample {
-                    let sample = ProcessResources.sample(at: seconds(since: context.start), process: "\(pid)")
-                    ledger.update { $0.shellResources.append(sample) }
-                    nextSample += context.options.sampleEvery
-                }
-            }
+            var (typed, answered) = try await typeAndSample(context, tmux: tmux, pid: pid, ledger: ledger)
             // After the quiet time the same shell answers: the variable set at the start is there.
             try tmux.type("echo still-$SOAK")
             try await tmux.wait(for: "still-persisted-42", within: .seconds(60))
@@ -62,6 +49,34 @@ enum FaultSoakShell {
         } catch {
             ledger.fail("shell: ending it: \(error)")
         }
+    }
+
+    /// Types a numbered `echo` every 2 s until 10 s before the end; returns how many were typed
+    /// and which were answered. The rws process is sampled only while its link works: as soon as
+    /// the line just typed is answered, as the follow is.
+    private static func typeAndSample(
+        _ context: FaultSoak.Context, tmux: Tmux, pid: Int32, ledger: FaultSoakLedger
+    ) async throws -> (typed: Int, answered: Set<Int>) {
+        var typed = 0
+        var answered = Set<Int>()
+        var nextSample = 0.0
+        while ContinuousClock.now < context.end - .seconds(10) {
+            typed += 1
+            try tmux.type("echo typed-$((\(typed)+0))-ok")
+            let next = ContinuousClock.now + .seconds(2)
+            var due = seconds(since: context.start) >= nextSample
+            while ContinuousClock.now < next {
+                try? await Task.sleep(for: .milliseconds(200))
+                answered.formUnion(answers(in: try tmux.screen()))
+                if due, answered.contains(typed) {
+                    let sample = ProcessResources.sample(at: seconds(since: context.start), process: "\(pid)")
+                    ledger.update { $0.shellResources.append(sample) }
+                    nextSample = seconds(since: context.start) + context.options.sampleEvery
+                    due = false
+                }
+            }
+        }
+        return (typed, answered)
     }
 
     /// Whether a `ps` row is the box's tmux server serving sessions other than `name`: one server
