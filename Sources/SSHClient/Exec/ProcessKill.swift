@@ -15,8 +15,9 @@ import Foundation
 /// rounded up, plus one and one look at the table, however long a look takes), then freeze and kill what is left
 /// in rounds (SIGSTOP until a look finds no new process, so a loop that forks faster than it is
 /// killed cannot outrun it, then SIGKILL), until the table shows none, for at most 40 rounds and
-/// about 10 seconds; print `rws-stop-cmd:` with each survivor's command line and `rws-stop:`
-/// with the PIDs still running. Zombies do not count: they are
+/// about 10 seconds, and what is left once more for about 2 seconds (a busy box runs a killed
+/// process's exit later than the next look); print `rws-stop-cmd:` with each survivor's command
+/// line and `rws-stop:` with the PIDs still running. Zombies do not count: they are
 /// dead and only unreaped (in containers whose PID 1 does not reap, they stay forever).
 /// The process table comes from `ps -A -o pid=,ppid=,sid=,stat=` (procps, BusyBox), else from
 /// `/proc/*/stat`; without either the script says `rws-stop:unverified`.
@@ -97,6 +98,13 @@ enum ProcessKill {
               last=$known
               freeze_and_kill
               sleep 0.05; r=$((r+1))
+              look
+            done
+            # A SIGKILL takes effect when the process next runs, which on a busy box can be after
+            # the look above: what is left gets about two seconds more, killed again on each look.
+            w=0 end=$(($(date +%s) + 2))
+            while [ -n "$known" ] && [ $w -lt 20 ] && [ "$(date +%s)" -le $end ]; do
+              signal KILL; sleep 0.1; w=$((w+1))
               look
             done
             for q in $known; do
