@@ -66,7 +66,8 @@ enum FaultSoakShell {
             let next = ContinuousClock.now + .seconds(2)
             var due = seconds(since: context.start) >= nextSample
             while ContinuousClock.now < next {
-                try? await Task.sleep(for: .milliseconds(200))
+                // The screen is read once a turn, and every 200 ms only while a sample waits for the answer.
+                try? await Task.sleep(until: due ? min(next, .now + .milliseconds(200)) : next, clock: .continuous)
                 answered.formUnion(answers(in: try tmux.screen()))
                 if due, answered.contains(typed) {
                     let sample = ProcessResources.sample(at: seconds(since: context.start), process: "\(pid)")
