@@ -16,6 +16,18 @@ import Testing
         LocalProcessTable.live(running: "sleep \(seconds)")
     }
 
+    /// The command's `sleep` that should outlive the link, waited for up to 3 s: on a busy box
+    /// rws may report the loss before the shell behind `echo started` has exec'd its `sleep`.
+    private func outliving(_ seconds: Int) async throws -> [LocalProcessTable.Process] {
+        let deadline = ContinuousClock.now + .seconds(3)
+        var found = sleeping(seconds)
+        while found.isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            found = sleeping(seconds)
+        }
+        return found
+    }
+
     @Test(arguments: ServerKind.allCases)
     func aCutLinkDoesNotExemptACommandFromItsTimeout(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
@@ -82,9 +94,9 @@ import Testing
             ["exec"] + server.rwsFlags(through: proxy) + ["--timeout", "3s", "--", "echo started; sleep \(seconds)"], home: home,
             after: "started\n", within: .seconds(20)
         ) { _ in proxy.stop() }
-        let left = sleeping(seconds)
+        let left = try await outliving(seconds)
         defer { for process in left { _ = try? SystemCall.kill(process.pid, SIGKILL) } }
-        try #require(left.count == 1)
+        try #require(left.count == 1, "the command should outlive the stopped link; rws said: \(outcome.stderr)")
         #expect(outcome.status == 255, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("the command may still be running on the box as PID \(left[0].session)"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("could not reconnect within its timeout of 3s"), "\(outcome.stderr)")
@@ -100,9 +112,9 @@ import Testing
             ["exec"] + server.rwsFlags(through: proxy) + ["--", "echo started; sleep \(seconds)"], home: home, after: "started\n"
         ) { _ in proxy.cutAll() }
         #expect(outcome.status == 255)
-        let sleeping = self.sleeping(seconds)
+        let sleeping = try await outliving(seconds)
         defer { for process in sleeping { _ = try? SystemCall.kill(process.pid, SIGKILL) } }
-        try #require(sleeping.count == 1, "the command should outlive the cut link (no terminal hangs it up)")
+        try #require(sleeping.count == 1, "the command should outlive the cut link (no terminal hangs it up); rws said: \(outcome.stderr)")
         let session = sleeping[0].session
         #expect(outcome.stderr.contains("connection lost"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("the command may still be running on the box as PID \(session)"), "\(outcome.stderr)")
@@ -118,9 +130,9 @@ import Testing
             ["exec"] + server.rwsFlags(through: proxy, keepalive: Self.keepalive) + ["--", "echo started; sleep \(seconds)"],
             home: home, after: "started\n", within: .seconds(20)
         ) { _ in proxy.setBlackHole(true) }
-        let left = sleeping(seconds)
+        let left = try await outliving(seconds)
         defer { for process in left { _ = try? SystemCall.kill(process.pid, SIGKILL) } }
-        try #require(left.count == 1, "the command should outlive the lost link (no terminal hangs it up)")
+        try #require(left.count == 1, "the command should outlive the lost link (no terminal hangs it up); rws said: \(outcome.stderr)")
         #expect(outcome.status == 255)
         #expect(outcome.stderr.contains("the command may still be running on the box as PID \(left[0].session)"), "\(outcome.stderr)")
     }

@@ -99,7 +99,15 @@ import Testing
         let connection = try await SSHConnection.connect(try sandbox.server.configuration(through: link))
         let manager = ProjectManager(connection: connection, locations: sandbox.locations)
         let delete = Task { try await manager.deleteProject(name: "big") }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cut once the removal runs on the box (or has just ended): its answer is then still at
+        // least the link's 200 ms away. A fixed wait was too long on a busy box, and the delete won.
+        let big = sandbox.workspaceRoot + "/big"
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, sandbox.exists(big),
+            !LocalProcessTable.live(containing: "rm -rf -- ").contains(where: { $0.arguments.hasSuffix("/big") })
+        {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         link.cutAll()
         let error = await #expect(throws: ProjectError.self) { try await delete.value }
         guard case .interrupted(let operation, _, let boxState) = error else {
