@@ -16,8 +16,9 @@ import Testing
         LocalProcessTable.live(running: "sleep \(seconds)")
     }
 
-    /// The command's `sleep` that should outlive the link, waited for up to 3 s: on a busy box
-    /// rws may report the loss before the shell behind `echo started` has exec'd its `sleep`.
+    /// The command's `sleep` that should outlive the link, waited for up to 3 s. Once, on a busy
+    /// box, none was found at once on either server (why is not known); the wait tells a `sleep`
+    /// not exec'd yet from one that something killed.
     private func outliving(_ seconds: Int) async throws -> [LocalProcessTable.Process] {
         let deadline = ContinuousClock.now + .seconds(3)
         var found = sleeping(seconds)
