@@ -20,6 +20,9 @@ package struct ScriptCase: Sendable, CustomStringConvertible {
     /// The arguments go on stdin (``RemoteScript/input(_:)``), for a script that reads them there.
     package var argumentsOnInput = false
     package var timeout: Duration = .seconds(30)
+    /// For a script that loops until stopped: the run ends (its process group killed) once its
+    /// output holds this, not after a fixed time a busy machine may not be enough for.
+    package var endsOnceOutputHolds: String?
     /// Makes runs comparable (a PID that differs from run to run).
     package var normalize: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { $0 }
     /// Checks one run (and the sandbox after it): throws ``ScriptCase/Failure`` to say what is wrong.
@@ -40,7 +43,7 @@ package struct ScriptCase: Sendable, CustomStringConvertible {
 
     package init(
         _ name: String, _ script: RemoteScript, alsoCovers: [RemoteScript] = [], setup: String = "", input: [UInt8] = [],
-        argumentsOnInput: Bool = false, timeout: Duration = .seconds(30),
+        argumentsOnInput: Bool = false, timeout: Duration = .seconds(30), endsOnceOutputHolds: String? = nil,
         normalize: @escaping @Sendable (ScriptShells.Run) -> ScriptShells.Run = { $0 },
         arguments: @escaping @Sendable (String) -> [RemoteScript.Argument],
         check: @escaping @Sendable (ScriptShells.Run, String) throws -> Void
@@ -52,6 +55,7 @@ package struct ScriptCase: Sendable, CustomStringConvertible {
         self.input = input
         self.argumentsOnInput = argumentsOnInput
         self.timeout = timeout
+        self.endsOnceOutputHolds = endsOnceOutputHolds
         self.normalize = normalize
         self.arguments = arguments
         self.check = check
@@ -80,7 +84,7 @@ package struct ScriptCase: Sendable, CustomStringConvertible {
             let (positional, stdin) = argumentsOnInput ? ([], try RemoteScript.input(arguments(sandbox))) : (arguments(sandbox), input)
             let run = try ScriptShells.run(
                 script, positional, shell: shell, input: stdin, directory: sandbox,
-                home: sandbox + "/home", timeout: timeout)
+                home: sandbox + "/home", timeout: timeout, endingOnceOutputHolds: endsOnceOutputHolds)
             do { try check(run, sandbox) } catch { problems.append("\(name) under \(shell): \(error) in \(run)") }
             if FileManager.default.fileExists(atPath: sandbox + "/CANARY") {
                 problems.append("\(name) under \(shell) ran a command from an argument")

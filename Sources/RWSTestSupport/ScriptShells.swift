@@ -67,10 +67,11 @@ package enum ScriptShells {
 
     /// Runs `script` with `arguments` under `shell`, in `directory`, with `home` as `$HOME`: the
     /// command line rws sends, read by `/bin/sh` as the login shell would, in a process group of
-    /// its own (Foundation starts it so; a script may signal its process group). Killed after `timeout`.
+    /// its own (Foundation starts it so; a script may signal its process group). Killed after
+    /// `timeout`, or once its output holds `marker` (a loop that never ends by itself).
     package static func run(
         _ script: RemoteScript, _ arguments: [RemoteScript.Argument], shell: Shell, input: [UInt8] = [],
-        directory: String, home: String, timeout: Duration = .seconds(30)
+        directory: String, home: String, timeout: Duration = .seconds(30), endingOnceOutputHolds marker: String? = nil
     ) throws -> Run {
         let line = try script.commandLine(arguments, shell: shell.path)
         let environment = [
@@ -80,17 +81,17 @@ package enum ScriptShells {
         ]
         return try execute(
             "/bin/sh", ["-c", line], input: input, directory: directory,
-            environment: environment, timeout: timeout)
+            environment: environment, timeout: timeout, endingOnceOutputHolds: marker)
     }
 
     /// Runs `program` with output to files, so that a process it leaves behind does not hold a pipe open.
     package static func execute(
         _ program: String, _ arguments: [String], input: [UInt8] = [], directory: String,
-        environment: [String: String] = [:], timeout: Duration = .seconds(30)
+        environment: [String: String] = [:], timeout: Duration = .seconds(30), endingOnceOutputHolds marker: String? = nil
     ) throws -> Run {
         let ended = try Spawn.capture(
             program, arguments, environment: environment.isEmpty ? nil : environment,
-            directory: directory, stdin: input, timeout: timeout)
+            directory: directory, stdin: input, timeout: timeout, endingOnceOutputHolds: marker)
         return Run(status: ended.status, stdout: ended.output, stderr: ended.stderr)
     }
 

@@ -43,9 +43,11 @@ public enum Spawn {
     /// them (a daemon, a server it started) cannot make the wait hang, and nothing waits for a
     /// pipe's buffer. It reaps only its own child, unlike Foundation's `Process`, whose reaping
     /// makes every `Process` wait for the longest-running one: tests can run side by side.
+    /// A program that never ends by itself (a polling loop) is ended, its whole group killed,
+    /// once its output holds `marker`, or after `timeout`.
     public static func capture(
         _ executable: String, _ arguments: [String], environment: [String: String]?, directory: String? = nil,
-        stdin: [UInt8] = [], mergingErrors: Bool = false, timeout: Duration? = nil
+        stdin: [UInt8] = [], mergingErrors: Bool = false, timeout: Duration? = nil, endingOnceOutputHolds marker: String? = nil
     ) throws -> Ended {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("rws-spawn-\(UUID().uuidString)").path
         let (inPath, outPath, errPath) = (base + ".in", base + ".out", base + ".err")
@@ -54,21 +56,24 @@ public enum Spawn {
         let child = try start(
             executable, arguments, environment: (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" },
             directory: directory, stdinPath: inPath, stdoutPath: outPath, stderrPath: mergingErrors ? nil : errPath)
-        let status = wait(for: child, killingGroupAfter: timeout)
         let read = { (path: String) in Array((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()) }
+        let done = marker.map { marker in { String(decoding: read(outPath), as: UTF8.self).contains(marker) } }
+        let status = wait(for: child, killingGroupAfter: timeout, orOnce: done)
         return Ended(output: read(outPath), errors: mergingErrors ? [] : read(errPath), status: exitCode(status), signal: signal(status))
     }
 
-    /// Waits for `child` to end and returns its raw wait status; after `timeout` (if given) kills
-    /// the process group it leads first.
-    public static func wait(for child: pid_t, killingGroupAfter timeout: Duration? = nil) -> Int32 {
+    /// Waits for `child` to end and returns its raw wait status; after `timeout` (if given), or
+    /// once `done` (if given, asked every 20 ms) holds, kills the process group it leads first.
+    public static func wait(
+        for child: pid_t, killingGroupAfter timeout: Duration? = nil, orOnce done: (() -> Bool)? = nil
+    ) -> Int32 {
         var status: Int32 = 0
-        if let timeout {
-            let deadline = ContinuousClock.now + timeout
+        if timeout != nil || done != nil {
+            let deadline = timeout.map { ContinuousClock.now + $0 }
             while true {
                 let reaped = waitpid(child, &status, WNOHANG)
                 if reaped == child || (reaped < 0 && errno != EINTR) { return status }
-                if ContinuousClock.now >= deadline {
+                if deadline.map({ ContinuousClock.now >= $0 }) ?? false || done?() == true {
                     try? SystemCall.kill(-child, SIGKILL)
                     break
                 }

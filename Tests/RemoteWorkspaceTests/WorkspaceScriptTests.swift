@@ -153,7 +153,9 @@ import Testing
             try ScriptCase.require(run.stdoutText == "\nB range 2 4 raw\ntype\nB end\n", "\(run)")
         },
         ScriptCase(
-            "following a session", FollowScript.script, setup: sessions, timeout: .seconds(1), normalize: withoutInodes,
+            // The loop runs until stopped: it is, once its first report is out.
+            "following a session", FollowScript.script, setup: sessions, endsOnceOutputHolds: "\nB done\n",
+            normalize: withoutInodes,
             arguments: { [.word("B"), .path($0 + "/claude/projects/p/s.jsonl"), .word("0"), .word(""), .word("0.1"), .word("50")] }
         ) { run, _ in
             try ScriptCase.require(run.stdoutText.hasPrefix("\nB data 0 ") && run.stdoutText.hasSuffix("\nB done\n"), "\(run)")
