@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import SSHClient
 
 /// The real Claude Code CLI the conversation tests run on the test box: the one bundled in the
 /// `claude-agent-sdk` wheel, which `scripts/test` unpacks into a cache folder keyed by version.
@@ -37,21 +38,33 @@ public enum ClaudeCodeCLI {
         return path
     }
 
-    /// Puts `claude` on the test box: a symlink in the sandbox home's `~/.local/bin`, where Claude
-    /// Code's installer puts it and where the conversation command line looks.
+    /// Puts `claude` on the test box in the sandbox home's `~/.local/bin`, where Claude Code's
+    /// installer puts it and where the conversation command line looks: a launcher that `exec`s
+    /// the CLI (the same process, PID and command line) with ``engineEnvironment``, which Claude
+    /// Code started through rws cannot get otherwise (its settings' `env` is read after the
+    /// engine started).
     public static func install(on server: TestSSHServer) throws {
         let program = try require()
         let bin = server.remoteHome + "/.local/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        let link = bin + "/claude"
-        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != program {
-            try? FileManager.default.removeItem(atPath: link)
-            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: program)
+        let assignments = engineEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let launcher = "#!/bin/sh\nexec " + (try ShellQuoting.commandLine(["env"] + assignments + [program])) + " \"$@\"\n"
+        let path = bin + "/claude"
+        if (try? String(contentsOfFile: path, encoding: .utf8)) != launcher {
+            try? FileManager.default.removeItem(atPath: path)
+            try launcher.write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         }
     }
 
+    /// How the tests run Claude Code's JavaScript engine: without its JIT. A test's short turn
+    /// costs ~0.2 CPU-seconds less (0.93 against 1.12, five `-p` turns each way here), and the
+    /// suite starts it ~100 times on a CPU-bound box. What it writes and sends is the same.
+    public static let engineEnvironment = ["BUN_JSC_useJIT": "0"]
+
     /// The environment that points Claude Code at `server` with a test key, no traffic of its
-    /// own and no retries (so scripted API errors end the turn at once), and no JIT.
+    /// own and no retries (so scripted API errors end the turn at once), and
+    /// ``engineEnvironment`` for a test that starts the program itself.
     public static func environment(for server: ScriptedModelServer, apiKey: String? = "sk-test") -> [String: String] {
         var environment = [
             "ANTHROPIC_BASE_URL": "http://127.0.0.1:\(server.port)",
@@ -59,11 +72,7 @@ public enum ClaudeCodeCLI {
             "CLAUDE_CODE_MAX_RETRIES": "0",
             // Tests run as root in containers; Claude Code refuses bypassPermissions for root elsewhere.
             "IS_SANDBOX": "1",
-            // Its JavaScript engine without the JIT: a test's short turn costs ~0.2 CPU-seconds
-            // less (0.93 against 1.12, five `-p` turns each way here); the suite starts it
-            // ~100 times on a CPU-bound box. What it writes and sends is the same.
-            "BUN_JSC_useJIT": "0",
-        ]
+        ].merging(engineEnvironment) { first, _ in first }
         if let apiKey { environment["ANTHROPIC_API_KEY"] = apiKey }
         return environment
     }
