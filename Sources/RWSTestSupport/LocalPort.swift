@@ -14,9 +14,9 @@ enum LocalPort {
 
     /// Waits until `process` answers a connection on `port` with its first bytes (an SSH server's
     /// identification line), then closes it: the server listens and has taken every connection
-    /// made before. Throws with the log when the process exits, or after 10 s.
+    /// made before. Throws with the log when the process exits, or after ``StartWait/limit``.
     static func waitForGreeting(port: Int, process: SpawnedProcess, name: String, logPath: String) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + StartWait.limit
         while ContinuousClock.now < deadline {
             guard process.isRunning else {
                 let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
@@ -26,7 +26,8 @@ enum LocalPort {
                 defer { SystemCall.close(fd) }
                 var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
                 guard try SystemCall.poll(&fds, timeout: max(.zero, deadline - .now)) > 0 else {
-                    throw TestServerError.startFailed("\(name) on 127.0.0.1:\(port) sent nothing within 10 s of its start")
+                    throw TestServerError.startFailed(
+                        "\(name) on 127.0.0.1:\(port) sent nothing within \(StartWait.seconds) s of its start")
                 }
                 var buffer = [UInt8](repeating: 0, count: 256)
                 _ = try buffer.withUnsafeMutableBytes { try SystemCall.receive(fd, into: $0) }
@@ -34,7 +35,7 @@ enum LocalPort {
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        throw TestServerError.startFailed("\(name) did not listen on 127.0.0.1:\(port) within 10 s")
+        throw TestServerError.startFailed("\(name) did not listen on 127.0.0.1:\(port) within \(StartWait.seconds) s")
     }
 
     /// A socket connected to `port`, or nil while nothing listens there.

@@ -98,10 +98,11 @@ public final class RealHome: @unchecked Sendable {
     }
 
     private static func waitUntilPresent(_ socket: String, process: SpawnedProcess) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + StartWait.limit
         while !FileManager.default.fileExists(atPath: socket) {
-            guard process.isRunning, ContinuousClock.now < deadline else {
-                throw TestServerError.startFailed("ssh-agent did not create its socket \(socket)")
+            guard process.isRunning else { throw TestServerError.startFailed("ssh-agent exited before it created its socket \(socket)") }
+            guard ContinuousClock.now < deadline else {
+                throw TestServerError.startFailed("ssh-agent did not create its socket \(socket) within \(StartWait.seconds) s")
             }
             usleep(10_000)
         }

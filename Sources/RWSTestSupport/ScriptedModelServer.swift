@@ -34,7 +34,7 @@ public final class ScriptedModelServer: @unchecked Sendable {
                 Self.programPath, "--script", directory + "/script.json",
                 "--port-file", portFile, "--log", directory + "/requests.jsonl",
             ])
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(TimeInterval(StartWait.seconds))
         var found: Int?
         while found == nil, Date() < deadline {
             found = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
@@ -45,7 +45,7 @@ public final class ScriptedModelServer: @unchecked Sendable {
         }
         guard let found else {
             process.stop()
-            throw TestServerError.startFailed("model_server.py did not listen within 10 s")
+            throw TestServerError.startFailed("model_server.py did not listen within \(StartWait.seconds) s")
         }
         port = found
     }

@@ -143,11 +143,12 @@ public final class TestSSHServer: @unchecked Sendable {
     /// connection against its five unauthenticated ones per address until its process ends, so a
     /// test's first connections could otherwise be closed unanswered.
     private static func settle(_ kind: ServerKind, root: pid_t) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + StartWait.limit
         while !connectionProcesses(kind, root: root).isEmpty {
             guard ContinuousClock.now < deadline else {
+                let left = connectionProcesses(kind, root: root)
                 throw TestServerError.startFailed(
-                    "\(kind): the processes of its first connections did not end within 10 s: \(connectionProcesses(kind, root: root))")
+                    "\(kind): the processes of its first connections did not end within \(StartWait.seconds) s: \(left)")
             }
             Thread.sleep(forTimeInterval: 0.005)
         }
