@@ -40,15 +40,20 @@ public enum ClaudeCodeCLI {
 
     /// Puts `claude` on the test box in the sandbox home's `~/.local/bin`, where Claude Code's
     /// installer puts it and where the conversation command line looks: a launcher that `exec`s
-    /// the CLI (the same process, PID and command line) with ``engineEnvironment``, which Claude
-    /// Code started through rws cannot get otherwise (its settings' `env` is read after the
-    /// engine started).
+    /// the CLI (the same process, PID and command line), with ``streamJSONEngineEnvironment``
+    /// when it is asked to speak stream-json. Claude Code started through rws cannot get the
+    /// engine's flags otherwise: its settings' `env` is read after the engine started.
     public static func install(on server: TestSSHServer) throws {
-        let program = try require()
+        let program = try ShellQuoting.quote(try require())
         let bin = server.remoteHome + "/.local/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        let assignments = engineEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let launcher = "#!/bin/sh\nexec " + (try ShellQuoting.commandLine(["env"] + assignments + [program])) + " \"$@\"\n"
+        let assignments = streamJSONEngineEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let launcher = """
+            #!/bin/sh
+            case " $* " in *" stream-json "*) exec env \(assignments.joined(separator: " ")) \(program) "$@" ;; esac
+            exec \(program) "$@"
+
+            """
         let path = bin + "/claude"
         if (try? String(contentsOfFile: path, encoding: .utf8)) != launcher {
             try? FileManager.default.removeItem(atPath: path)
@@ -57,14 +62,15 @@ public enum ClaudeCodeCLI {
         }
     }
 
-    /// How the tests run Claude Code's JavaScript engine: without its JIT. A test's short turn
-    /// costs ~0.2 CPU-seconds less (0.93 against 1.12, five `-p` turns each way here), and the
-    /// suite starts it ~100 times on a CPU-bound box. What it writes and sends is the same.
-    public static let engineEnvironment = ["BUN_JSC_useJIT": "0"]
+    /// How the tests run Claude Code's JavaScript engine for a stream-json run (`-p`, a
+    /// conversation): without its JIT, ~0.1 CPU-seconds less a start (1.28 against 1.39, six
+    /// `-p` turns each way here). Not for the interactive UI, which draws for seconds: 3.0
+    /// against 3.6 CPU-seconds over 8 s with the JIT (three runs each way). In one run's process
+    /// accounting the suite's ~110 starts took ~150 CPU-seconds. What it writes and sends is the same.
+    public static let streamJSONEngineEnvironment = ["BUN_JSC_useJIT": "0"]
 
     /// The environment that points Claude Code at `server` with a test key, no traffic of its
-    /// own and no retries (so scripted API errors end the turn at once), and
-    /// ``engineEnvironment`` for a test that starts the program itself.
+    /// own and no retries (so scripted API errors end the turn at once).
     public static func environment(for server: ScriptedModelServer, apiKey: String? = "sk-test") -> [String: String] {
         var environment = [
             "ANTHROPIC_BASE_URL": "http://127.0.0.1:\(server.port)",
@@ -72,7 +78,7 @@ public enum ClaudeCodeCLI {
             "CLAUDE_CODE_MAX_RETRIES": "0",
             // Tests run as root in containers; Claude Code refuses bypassPermissions for root elsewhere.
             "IS_SANDBOX": "1",
-        ].merging(engineEnvironment) { first, _ in first }
+        ]
         if let apiKey { environment["ANTHROPIC_API_KEY"] = apiKey }
         return environment
     }
