@@ -14,8 +14,9 @@ import Platform
 /// empty non-executable file is bind-mounted over it, as on a box without that package: dropbear
 /// still accepts the subsystem request (sshd refuses it), and the channel then closes.
 ///
-/// A watchdog started with the server kills it once the test process is gone, so a killed test
-/// run does not leave it listening.
+/// A watchdog started with the server kills it once the test process is gone (within ~5 s: a
+/// look every second started ~1,400 `sleep`s a run), so a killed test run does not leave it
+/// listening.
 enum DropbearServer {
     /// Checks the programs, writes the host key (`host_ed25519`, `.pub` in OpenSSH format), the
     /// passwd copy and the sandbox home's `.ssh`.
@@ -53,7 +54,7 @@ enum DropbearServer {
         let script = """
             mount --bind "$1" /etc/passwd || exit 1
             if [ -n "$2" ] && [ -e /usr/lib/sftp-server ]; then mount --bind "$2" /usr/lib/sftp-server || exit 1; fi
-            (while kill -0 "$7" 2>/dev/null; do sleep 1; done; kill -KILL $$) </dev/null >/dev/null 2>&1 &
+            (while kill -0 "$7" 2>/dev/null; do sleep 5; done; kill -KILL $$) </dev/null >/dev/null 2>&1 &
             if [ -n "$8" ]; then set -- "$@" -c "$8"; fi
             if [ -z "$9" ]; then set -- "$@" -s; fi
             a=$3 k=$4 f=$5 l=$6; shift 9
