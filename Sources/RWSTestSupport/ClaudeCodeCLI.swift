@@ -44,14 +44,14 @@ public enum ClaudeCodeCLI {
     /// when it is asked to speak stream-json. Claude Code started through rws cannot get the
     /// engine's flags otherwise: its settings' `env` is read after the engine started.
     public static func install(on server: TestSSHServer) throws {
-        let program = try ShellQuoting.quote(try require())
+        let program = try require()
         let bin = server.remoteHome + "/.local/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let assignments = streamJSONEngineEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let launcher = """
             #!/bin/sh
-            case " $* " in *" stream-json "*) exec env \(assignments.joined(separator: " ")) \(program) "$@" ;; esac
-            exec \(program) "$@"
+            case " $* " in *" stream-json "*) exec \(try ShellQuoting.commandLine(["env"] + assignments + [program])) "$@" ;; esac
+            exec \(try ShellQuoting.quote(program)) "$@"
 
             """
         let path = bin + "/claude"
