@@ -41,7 +41,7 @@ public struct ListeningPort: Sendable, Equatable, Hashable {
     public var isReachableFromTheBox: Bool { ["0.0.0.0", "::", "127.0.0.1", "::1"].contains(address) }
 }
 
-/// The script behind ``SSHConnection/listeningPorts()``.
+/// The script behind ``SSHConnection/listeningPorts(timeout:)``.
 enum ListeningPortScript {
     /// Prints `L FILE ADDRESS:PORT INODE` for each listening socket (state 0A) of
     /// /proc/net/tcp and tcp6, and `P PID INODE PPID COMMAND` for each process owning one of them
@@ -121,9 +121,12 @@ extension SSHConnection {
     /// login may read it; what `rws ports` shows and `rws forward --auto` follows.
     ///
     /// Reads `/proc`: on a box without it (not Linux) the list is empty.
-    public func listeningPorts() async throws -> [ListeningPort] {
+    ///
+    /// - Parameter timeout: How long the listing may take (a box with thousands of processes
+    ///   takes longer); past it the listing stops on the box and ``SSHError/timedOut(command:after:)`` is thrown.
+    public func listeningPorts(timeout: Duration = .seconds(60)) async throws -> [ListeningPort] {
         let script = ListeningPortScript.script
-        let result = try await script.run(on: self, timeout: nil, idempotent: true) {
+        let result = try await script.run(on: self, timeout: timeout, idempotent: true) {
             SSHError.channelFailed(operation: script.step, reason: $0.stderrText)
         }
         return ListeningPortScript.parse(result.stdoutText)

@@ -9,14 +9,16 @@ struct AutoForwarding {
     let ssh: SSHConnection
     /// How often the box's ports are listed.
     static let interval = Duration.seconds(2)
+    /// How long one listing may take before the round counts as failed.
+    static let listingLimit = Duration.seconds(30)
 
     func run() async {
         var known: Set<Int>?
         var forwards: [Int: PortForward] = [:]
+        var failing = false
         defer { for forward in forwards.values { forward.close() } }
         while !Task.isCancelled {
-            // A listing that fails (the link is down) is tried again at the next round.
-            if let listed = try? await ssh.listeningPorts() {
+            if let listed = await list(failing: &failing) {
                 let reachable = listed.filter { $0.isReachableFromTheBox && !Self.isOwn($0, forwards) }
                 let ports = Dictionary(reachable.map { ($0.port, $0) }, uniquingKeysWith: { first, _ in first })
                 if let before = known {
@@ -37,6 +39,25 @@ struct AutoForwarding {
                 known = Set(ports.keys).union(forwards.keys)
             }
             try? await Task.sleep(for: Self.interval)
+        }
+    }
+
+    /// The box's ports, or nil when the listing failed (the link is down, the box too busy to
+    /// answer in time): the next round tries again. The first failure of a run of them and the
+    /// recovery are said, so that a watcher that forwards nothing is never silent about why.
+    private func list(failing: inout Bool) async -> [ListeningPort]? {
+        do {
+            let listed = try await ssh.listeningPorts(timeout: Self.listingLimit)
+            if failing { Terminal.err("rws: the box's ports are listed again\n") }
+            failing = false
+            return listed
+        } catch {
+            if !failing && !Task.isCancelled {
+                let reason = plainDescription(of: error).safeLine
+                Terminal.err("rws: could not list the box's ports (\(reason)); trying again every \(Self.interval.components.seconds) s\n")
+            }
+            failing = true
+            return nil
         }
     }
 
