@@ -47,27 +47,28 @@ public struct Tmux: Sendable {
     }
 
     /// Waits until `condition` holds for the screen; fails with the screen after `limit`.
+    ///
+    /// Every look starts a tmux client: 50 ms apart (25 ms spent twice the processes for the
+    /// same tests), and 20 s by default, since a suite's busy moments starved 10 s.
     @discardableResult
-    public func wait(within limit: Duration = .seconds(10), for what: String, until condition: (String) -> Bool) async throws -> String {
-        let deadline = ContinuousClock.now + limit
-        while true {
-            let shown = try screen()
-            if condition(shown) { return shown }
-            guard ContinuousClock.now < deadline else {
-                throw TestServerError.commandFailed("tmux pane never showed \(what); it shows:\n\(shown)")
-            }
-            try await Task.sleep(for: .milliseconds(25))
+    public func wait(within limit: Duration = .seconds(20), for what: String, until condition: (String) -> Bool) async throws -> String {
+        var shown = ""
+        let found = try await Eventually.value(within: limit) { () throws -> String? in
+            shown = try screen()
+            return condition(shown) ? shown : nil
         }
+        guard let found else { throw TestServerError.commandFailed("tmux pane never showed \(what); it shows:\n\(shown)") }
+        return found
     }
 
     /// Waits until the screen contains `text`.
     @discardableResult
-    public func wait(for text: String, within limit: Duration = .seconds(10)) async throws -> String {
+    public func wait(for text: String, within limit: Duration = .seconds(20)) async throws -> String {
         try await wait(within: limit, for: text.debugDescription) { $0.contains(text) }
     }
 
     /// Waits until the last non-empty line of the screen is `line` (trailing spaces ignored).
-    public func waitForLastLine(_ line: String, within limit: Duration = .seconds(10)) async throws {
+    public func waitForLastLine(_ line: String, within limit: Duration = .seconds(20)) async throws {
         let wanted = line.trimmingCharacters(in: .whitespaces)
         try await wait(within: limit, for: "a last line \(wanted.debugDescription)") { screen in
             screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?
