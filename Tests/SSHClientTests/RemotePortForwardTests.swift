@@ -60,14 +60,29 @@ import Testing
         }
     }
 
-    @Test func aPortTakenOnTheBoxIsAClearError() async throws {
+    /// The port is taken on 127.0.0.1 and free on ::1: OpenSSH refuses it; dropbear agrees,
+    /// listening on ::1 alone, so rws looks at who holds it and refuses it itself.
+    @Test(arguments: ServerKind.allCases)
+    func aPortTakenOnTheBoxIsAClearError(kind: ServerKind) async throws {
         let taken = try EchoServer()
         defer { taken.stop() }
-        _ = try await SharedTestServer.get().withConnection { connection in
+        _ = try await SharedTestServer.get(kind).withConnection { connection in
             await #expect {
                 _ = try await connection.forwardRemote(port: taken.port, to: 9)
             } throws: { error in
-                "\(error)".contains("127.0.0.1:\(taken.port) on the box") && "\(error)".contains("the box refused")
+                "\(error)".contains("127.0.0.1:\(taken.port) on the box") && "\(error)".contains("the port is taken there")
+            }
+            // Nothing of the box's sshd listens there afterwards, on either loopback: dropbear
+            // 2022.83 ignores the cancel of a remote forward and listens until the link ends.
+            try await withKnownIssue("dropbear keeps listening after cancel-tcpip-forward") {
+                var left: [ListeningPort] = []
+                let gone = try await Eventually.holds(within: .seconds(3), every: .milliseconds(200)) {
+                    left = try await connection.listeningPorts().filter { $0.port == taken.port && $0.process?.pid != Int(getpid()) }
+                    return left.isEmpty
+                }
+                #expect(gone, "\(left)")
+            } when: {
+                kind == .dropbear
             }
             // The refusal left the connection usable.
             let still = try await connection.run("echo still").stdoutText

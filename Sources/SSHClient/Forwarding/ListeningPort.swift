@@ -43,33 +43,35 @@ public struct ListeningPort: Sendable, Equatable, Hashable {
 
 /// The script behind ``SSHConnection/listeningPorts(timeout:)``.
 enum ListeningPortScript {
+    /// The listing, run alone.
+    static let script = RemoteScript(step: "listing the ports listening on the box", body: listing)
+
     /// Prints `L FILE ADDRESS:PORT INODE` for each listening socket (state 0A) of
     /// /proc/net/tcp and tcp6, and `P PID INODE PPID COMMAND` for each process owning one of them
-    /// (`ls -l` of every readable /proc/PID/fd: one process for all, any POSIX userland).
-    static let script = RemoteScript(
-        step: "listing the ports listening on the box",
-        body: #"""
-            {
-              for f in /proc/net/tcp /proc/net/tcp6; do
-                [ -r "$f" ] && awk -v f="${f##*/}" 'NR > 1 && $4 == "0A" { print "L", f, $2, $10 }' "$f"
-              done
-              echo --
-              # shellcheck disable=SC2012
-              ls -l /proc/[0-9]*/fd 2>/dev/null
-            } | awk '
-              !fds && $0 == "--" { fds = 1; next }
-              !fds { print; inode[$4] = 1; next }
-              /^\/proc\/[0-9]+\/fd:$/ { split($0, p, "/"); pid = p[3]; next }
-              $NF ~ /^socket:\[[0-9]+\]$/ { i = $NF; gsub(/[^0-9]/, "", i); if (i in inode) print "S", pid, i }
-            ' | while read -r kind a b c; do
-              if [ "$kind" = S ]; then
-                pp=$(sed -n 's/^PPid:[[:space:]]*//p' "/proc/$a/status" 2>/dev/null)
-                printf 'P %s %s %s %s\n' "$a" "$b" "${pp:-0}" "$(cat "/proc/$a/comm" 2>/dev/null)"
-              else
-                printf '%s %s %s %s\n' "$kind" "$a" "$b" "$c"
-              fi
-            done
-            """#)
+    /// (`ls -l` of every readable /proc/PID/fd: one process for all, any POSIX userland). Other
+    /// scripts print lines of their own beside it; ``parse(_:)`` skips them.
+    static let listing: StaticString = #"""
+        {
+          for f in /proc/net/tcp /proc/net/tcp6; do
+            [ -r "$f" ] && awk -v f="${f##*/}" 'NR > 1 && $4 == "0A" { print "L", f, $2, $10 }' "$f"
+          done
+          echo --
+          # shellcheck disable=SC2012
+          ls -l /proc/[0-9]*/fd 2>/dev/null
+        } | awk '
+          !fds && $0 == "--" { fds = 1; next }
+          !fds { print; inode[$4] = 1; next }
+          /^\/proc\/[0-9]+\/fd:$/ { split($0, p, "/"); pid = p[3]; next }
+          $NF ~ /^socket:\[[0-9]+\]$/ { i = $NF; gsub(/[^0-9]/, "", i); if (i in inode) print "S", pid, i }
+        ' | while read -r kind a b c; do
+          if [ "$kind" = S ]; then
+            pp=$(sed -n 's/^PPid:[[:space:]]*//p' "/proc/$a/status" 2>/dev/null)
+            printf 'P %s %s %s %s\n' "$a" "$b" "${pp:-0}" "$(cat "/proc/$a/comm" 2>/dev/null)"
+          else
+            printf '%s %s %s %s\n' "$kind" "$a" "$b" "$c"
+          fi
+        done
+        """#
 
     /// The ports in `output`, sorted by port then address, one row per address and port.
     static func parse(_ output: String) -> [ListeningPort] {

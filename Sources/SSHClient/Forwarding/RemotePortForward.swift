@@ -62,7 +62,10 @@ public final class RemotePortForward: Sendable {
             accepted: { pending.withLock { $0 }?.state.withLock { $0.accepted += 1 } },
             failed: { error in pending.withLock { $0 }?.reportTarget(error) })
         let loop = try await connection.link.usableLoop()
-        let listener = try await listen(on: loop, address: address, port: port, target: target)
+        var listener = try await listen(on: loop, address: address, port: port, target: target)
+        if RemoteListenerCheck.applies(toServer: connection.serverIdentification) {
+            listener = try await confirmed(listener, on: connection, loop: loop, address: address, port: port, target: target)
+        }
         let forward = RemotePortForward(
             remotePort: listener.bound, remoteAddress: address, localHost: localHost, localPort: localPort)
         forward.state.withLock { $0.listener = listener.handle }
@@ -82,9 +85,36 @@ public final class RemotePortForward: Sendable {
 
     private var isClosed: Bool { state.withLock { $0.closed } }
 
+    private typealias Listening = (handle: LoopBound<RemoteListener>, bound: Int, ended: Promise<Void>)
+
+    /// `listener` once the box shows that its sshd holds the port (``RemoteListenerCheck``);
+    /// else cancelled, and for a port the box chose, asked for again (three times at most).
+    /// A check that cannot run leaves the listener as the box gave it.
+    private static func confirmed(
+        _ listener: Listening, on connection: SSHConnection, loop: ConnectionLoop, address: String, port: Int,
+        target: RemoteListener.Target
+    ) async throws -> Listening {
+        var listener = listener
+        for attempt in 1...3 {
+            guard let checked = try? await RemoteListenerCheck.script.result(on: connection, timeout: .seconds(30), idempotent: true),
+                checked.status.isSuccess,
+                RemoteListenerCheck.holder(in: checked.stdoutText, address: address, port: listener.bound) == .another
+            else { return listener }
+            listener.handle.onLoop { $0.cancel() }
+            guard port == 0, attempt < 3 else {
+                throw SSHError.channelFailed(
+                    operation: "listening on \(address):\(listener.bound) on the box",
+                    reason: "the port is taken there: another program holds it (the box's sshd agreed, but listened on its ::1 "
+                        + "alone); choose another port, or 0 for a free one")
+            }
+            listener = try await listen(on: loop, address: address, port: port, target: target)
+        }
+        return listener
+    }
+
     private static func listen(
         on loop: ConnectionLoop, address: String, port: Int, target: RemoteListener.Target
-    ) async throws -> (handle: LoopBound<RemoteListener>, bound: Int, ended: Promise<Void>) {
+    ) async throws -> Listening {
         let made = Mutex<(LoopBound<RemoteListener>, Promise<Int>, Promise<Void>)?>(nil)
         let ready = Promise<Void>()
         if let error = loop.submit({ loop in
