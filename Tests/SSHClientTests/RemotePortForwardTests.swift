@@ -73,8 +73,9 @@ import Testing
                 "\(error)".contains("127.0.0.1:\(taken.port) on the box") && "\(error)".contains("the port is taken there")
             }
             // Nothing of the box's sshd listens there afterwards, on either loopback: dropbear
-            // 2022.83 ignores the cancel of a remote forward and listens until the link ends.
-            try await withKnownIssue("dropbear keeps listening after cancel-tcpip-forward") {
+            // 2022.83 ignores the cancel of a remote forward and listens until the link ends
+            // (where the box has no ::1, dropbear refuses the port as OpenSSH does: no issue).
+            try await withKnownIssue("dropbear keeps listening after cancel-tcpip-forward", isIntermittent: true) {
                 var left: [ListeningPort] = []
                 let gone = try await Eventually.holds(within: .seconds(3), every: .milliseconds(200)) {
                     left = try await connection.listeningPorts().filter { $0.port == taken.port && $0.process?.pid != Int(getpid()) }
