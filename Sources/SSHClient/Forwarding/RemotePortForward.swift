@@ -62,10 +62,7 @@ public final class RemotePortForward: Sendable {
             accepted: { pending.withLock { $0 }?.state.withLock { $0.accepted += 1 } },
             failed: { error in pending.withLock { $0 }?.reportTarget(error) })
         let loop = try await connection.link.usableLoop()
-        var listener = try await listen(on: loop, address: address, port: port, target: target)
-        if RemoteListenerCheck.applies(toServer: connection.serverIdentification) {
-            listener = try await confirmed(listener, on: connection, loop: loop, address: address, port: port, target: target)
-        }
+        let listener = try await listen(on: connection, loop: loop, address: address, port: port, target: target)
         let forward = RemotePortForward(
             remotePort: listener.bound, remoteAddress: address, localHost: localHost, localPort: localPort)
         forward.state.withLock { $0.listener = listener.handle }
@@ -87,14 +84,15 @@ public final class RemotePortForward: Sendable {
 
     private typealias Listening = (handle: LoopBound<RemoteListener>, bound: Int, ended: Promise<Void>)
 
-    /// `listener` once the box shows that its sshd holds the port (``RemoteListenerCheck``);
-    /// else cancelled, and for a port the box chose, asked for again (three times at most).
-    /// A check that cannot run leaves the listener as the box gave it.
-    private static func confirmed(
-        _ listener: Listening, on connection: SSHConnection, loop: ConnectionLoop, address: String, port: Int,
-        target: RemoteListener.Target
+    /// Asks the box to listen and, where its sshd may agree without holding the port
+    /// (``RemoteListenerCheck``), checks that it does: else the listener is cancelled and, for a
+    /// port the box chose, asked for again (three times at most). A check that cannot run leaves
+    /// the listener as the box gave it.
+    private static func listen(
+        on connection: SSHConnection, loop: ConnectionLoop, address: String, port: Int, target: RemoteListener.Target
     ) async throws -> Listening {
-        var listener = listener
+        var listener = try await listen(on: loop, address: address, port: port, target: target)
+        guard RemoteListenerCheck.applies(toServer: connection.serverIdentification) else { return listener }
         for attempt in 1...3 {
             guard let checked = try? await RemoteListenerCheck.script.result(on: connection, timeout: .seconds(30), idempotent: true),
                 checked.status.isSuccess,
@@ -104,8 +102,8 @@ public final class RemotePortForward: Sendable {
             guard port == 0, attempt < 3 else {
                 throw SSHError.channelFailed(
                     operation: "listening on \(address):\(listener.bound) on the box",
-                    reason: "the port is taken there: another program holds it (the box's sshd agreed, but listened on its ::1 "
-                        + "alone); choose another port, or 0 for a free one")
+                    reason: "the port is taken there: the box's sshd agreed but does not hold it (it listened on its ::1 alone, "
+                        + "another program holds it or did a moment ago); choose another port, or 0 for a free one")
             }
             listener = try await listen(on: loop, address: address, port: port, target: target)
         }
@@ -141,7 +139,8 @@ public final class RemotePortForward: Sendable {
             if isClosed || !connection.link.reconnects { return }
             guard let loop = try? await connection.link.usableLoop(), !isClosed else { return }
             do {
-                let listener = try await Self.listen(on: loop, address: remoteAddress, port: remotePort, target: target)
+                let listener = try await Self.listen(
+                    on: connection, loop: loop, address: remoteAddress, port: remotePort, target: target)
                 let stillOpen = state.withLock { state -> Bool in
                     state.listener = listener.handle
                     return !state.closed
