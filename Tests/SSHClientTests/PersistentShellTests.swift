@@ -59,7 +59,10 @@ import Testing
             #expect(!RemoteProcesses.matching("sleep \(seconds)").isEmpty)
             try await taken.close()
             try await connection.killPersistentShell(named: name)
-            try await RemoteProcesses.waitUntil { RemoteProcesses.matching("sleep \(seconds)").isEmpty }
+            // A waiting-lane run saw the program still there 5 s after the kill: what is left is said.
+            try await RemoteProcesses.waitUntil(
+                within: .seconds(20), state: { RemoteProcesses.matching("sleep \(seconds)").joined(separator: "; ") }
+            ) { RemoteProcesses.matching("sleep \(seconds)").isEmpty }
             await #expect(throws: SSHError.persistentShellNotFound(name: name, host: "127.0.0.1")) {
                 _ = try await connection.openPersistentShell(named: name, opening: .takeOver)
             }
