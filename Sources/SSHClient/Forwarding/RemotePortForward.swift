@@ -87,11 +87,13 @@ public final class RemotePortForward: Sendable {
     /// Asks the box to listen and, where its sshd may agree without holding the port
     /// (``RemoteListenerCheck``), checks that it does: else the listener is cancelled and, for a
     /// port the box chose, asked for again (three times at most). A check that cannot run leaves
-    /// the listener as the box gave it.
+    /// the listener as the box gave it. `again`: a listen after a reconnect, which
+    /// ``keepListening(on:after:target:)`` asks for again by itself.
     private static func listen(
-        on connection: SSHConnection, loop: ConnectionLoop, address: String, port: Int, target: RemoteListener.Target
+        on connection: SSHConnection, loop: ConnectionLoop, address: String, port: Int, target: RemoteListener.Target,
+        again: Bool = false
     ) async throws -> Listening {
-        var listener = try await listen(on: loop, address: address, port: port, target: target)
+        var listener = try await requestListener(on: loop, address: address, port: port, target: target)
         guard RemoteListenerCheck.applies(toServer: connection.serverIdentification) else { return listener }
         for attempt in 1...3 {
             guard let checked = try? await RemoteListenerCheck.script.result(on: connection, timeout: .seconds(30), idempotent: true),
@@ -103,14 +105,16 @@ public final class RemotePortForward: Sendable {
                 throw SSHError.channelFailed(
                     operation: "listening on \(address):\(listener.bound) on the box",
                     reason: "the port is taken there: the box's sshd agreed but does not hold it (it listened on its ::1 alone, "
-                        + "another program holds it or did a moment ago); choose another port, or 0 for a free one")
+                        + "another program holds it or did a moment ago); "
+                        + (again ? "the forward asks for it again every 2 seconds" : "choose another port, or 0 for a free one"))
             }
-            listener = try await listen(on: loop, address: address, port: port, target: target)
+            listener = try await requestListener(on: loop, address: address, port: port, target: target)
         }
         return listener
     }
 
-    private static func listen(
+    /// Asks the box to listen, unchecked: returns once it agreed, with the port it listens on.
+    private static func requestListener(
         on loop: ConnectionLoop, address: String, port: Int, target: RemoteListener.Target
     ) async throws -> Listening {
         let made = Mutex<(LoopBound<RemoteListener>, Promise<Int>, Promise<Void>)?>(nil)
@@ -140,7 +144,7 @@ public final class RemotePortForward: Sendable {
             guard let loop = try? await connection.link.usableLoop(), !isClosed else { return }
             do {
                 let listener = try await Self.listen(
-                    on: connection, loop: loop, address: remoteAddress, port: remotePort, target: target)
+                    on: connection, loop: loop, address: remoteAddress, port: remotePort, target: target, again: true)
                 let stillOpen = state.withLock { state -> Bool in
                     state.listener = listener.handle
                     return !state.closed
