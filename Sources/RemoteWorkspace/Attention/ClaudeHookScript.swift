@@ -17,7 +17,9 @@ import SSHClient
 /// prints to Claude Code as the decision. It stops waiting as soon as the watcher's lease lapses,
 /// the request was answered in Claude Code itself (the transcript gained the tool's result), or
 /// after ``ClaudeHookSettings/timeoutSeconds``; a line `{"request":ID,"closed":WHY}` then says
-/// so. Claude Code shows its own dialog meanwhile, so no session waits on rws.
+/// so. Claude Code shows its own dialog meanwhile, so no session waits on rws. The answer file
+/// (or, closed otherwise, a marker in its place) stays an hour, so an answer that found the
+/// request open just before it closed fails to link instead of being told it was taken.
 public enum ClaudeHookScript {
     /// The longest spool line in bytes, newline included: one `write` below the smallest stdio
     /// buffer (4 KiB). The event is cut to 3,700 bytes; the line's own fields take under 100.
@@ -113,8 +115,20 @@ public enum ClaudeHookScript {
               if [ $((i % 5)) -eq 4 ] && ! fresh; then why=unwatched; break; fi
               sleep 0.2; i=$((i + 1))
             done
+            # Closed without an answer: a marker takes the answer's name (a hard link cannot
+            # replace a file), and an answer that got there first is given after all.
+            if [ "$why" != answered ]; then
+              c=$d/answers/.$id.closed
+              if printf '{"closed":"%s"}\n' "$why" >"$c" && ln "$c" "$a" 2>/dev/null; then :
+              elif [ "$why" != elsewhere ] && [ -f "$a" ]; then cat "$a"; why=answered
+              fi
+              rm -f "$c"
+            fi
             printf '{"at":%s,"pid":%s,"request":"%s","closed":"%s"}\n' "$(date +%s)" $$ "$id" "$why" >>"$s"
-            rm -f "$q" "$a"
+            # The answer (or the marker) stays an hour: an answer that found the request still
+            # open a moment ago must fail to link, not be told it was taken.
+            rm -f "$q"
+            find "$d/answers" -type f -mmin +60 -exec rm -f {} + 2>/dev/null
             exit 0
             """#)
 

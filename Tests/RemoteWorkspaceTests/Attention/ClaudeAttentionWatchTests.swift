@@ -54,14 +54,8 @@ import Testing
         let box = try await HookBox.make(kind)
         defer { box.remove() }
         try await box.server.withConnection { connection in
-            let watch = try await box.startWatch(on: connection)
-            var events = watch.makeAsyncIterator()
-            let hook = try await box.startHook(Self.bash, on: connection)
-            let event = try #require(try await events.next())
-            guard case .permissionRequested(let request) = event.kind, let id = request.id else {
-                Issue.record("not an answerable request: \(event)")
-                return
-            }
+            var (watch, events, hook, event) = try await box.waitingRequest(Self.bash, on: connection)
+            guard case .permissionRequested(let request) = event.kind, let id = request.id else { return }
             #expect(event.summary == "permission: Bash(npm test)")
             #expect(request.suggestions.count == 1)
             try await watch.answer(id, with: .deny(message: "not now"))
@@ -72,6 +66,26 @@ import Testing
             #expect(decision["hookSpecificOutput"]?["decision"]?["behavior"]?.stringValue == "deny")
             #expect(decision["hookSpecificOutput"]?["decision"]?["message"]?.stringValue == "not now")
             #expect(try #require(try await events.next()).kind == .requestClosed(id: id, reason: .answered))
+            try await watch.stop()
+        }
+    }
+
+    /// A second watcher's answer can find the request still open just before the hook, done with
+    /// the first answer, closes it; its link must still fail, not be told it was accepted.
+    @Test(arguments: ServerKind.allCases)
+    func anAnswerThatFoundTheRequestOpenWhileTheHookClosedItIsRefused(kind: ServerKind) async throws {
+        let box = try await HookBox.make(kind)
+        defer { box.remove() }
+        try await box.server.withConnection { connection in
+            let (watch, _, hook, event) = try await box.waitingRequest(Self.bash, on: connection)
+            guard case .permissionRequested(let request) = event.kind, let id = request.id else { return }
+            try await watch.answer(id, with: .deny(message: "not now"))
+            #expect(try await hook.exitStatus().isSuccess)
+            // The second answer's look at the request, made before the hook removed it.
+            let waiting = box.folder + "/requests/" + id + ".json"
+            #expect(!FileManager.default.fileExists(atPath: waiting), "the hook left its request behind")
+            try Data("{}\n".utf8).write(to: URL(fileURLWithPath: waiting))
+            await #expect(throws: ClaudeHooksError.requestClosed(id: id)) { try await watch.answer(id, with: .allow) }
             try await watch.stop()
         }
     }
@@ -131,8 +145,11 @@ import Testing
             _ = try await hook.exitStatus()
             #expect(ContinuousClock.now - answered < .seconds(2))
             let closing = try #require(try await events.next())
-            guard case .requestClosed(_, let reason) = closing.kind else { throw ScriptCase.Failure("\(closing)") }
+            guard case .requestClosed(let id, let reason) = closing.kind else { throw ScriptCase.Failure("\(closing)") }
             #expect(reason == .elsewhere)
+            // A watcher's answer that found the request open just before: the hook's marker holds the answer's name.
+            try Data("{}\n".utf8).write(to: URL(fileURLWithPath: box.folder + "/requests/" + id + ".json"))
+            await #expect(throws: ClaudeHooksError.requestClosed(id: id)) { try await watch.answer(id, with: .allow) }
             try await watch.stop()
         }
     }
@@ -238,6 +255,21 @@ struct HookBox {
         try await hook.write(payload)
         try await hook.closeInput()
         return hook
+    }
+
+    /// A watch, the hook started with `payload`, and the watch's first event, checked to be an
+    /// answerable permission request.
+    func waitingRequest(
+        _ payload: String, on connection: SSHConnection
+    ) async throws -> (ClaudeAttentionWatch, ClaudeAttentionWatch.Iterator, RemoteCommand, ClaudeAttentionEvent) {
+        let watch = try await startWatch(on: connection)
+        var events = watch.makeAsyncIterator()
+        let hook = try await startHook(payload, on: connection)
+        let event = try #require(try await events.next())
+        guard case .permissionRequested(let request) = event.kind, request.id != nil else {
+            throw ScriptCase.Failure("not an answerable request: \(event)")
+        }
+        return (watch, events, hook, event)
     }
 
     func runHook(_ payload: String, on connection: SSHConnection) async throws -> CommandResult {
