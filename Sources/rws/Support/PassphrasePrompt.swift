@@ -18,8 +18,9 @@ enum PassphrasePrompt {
         // No echo, no line editing, no signals: Ctrl+C is read here, so the terminal is always restored.
         var quiet = SystemCall.rawMode(of: saved)
         quiet.c_oflag = saved.c_oflag
-        Terminal.write(Array("Enter passphrase for key '\(keyPath)': ".utf8), to: fd)
+        // Echo goes off before the prompt shows: a key typed as soon as it shows is never echoed.
         guard (try? SystemCall.setTerminalSettings(fd, quiet)) != nil else { return nil }
+        Terminal.write(Array("Enter passphrase for key '\(keyPath)': ".utf8), to: fd)
         var line: [UInt8] = []
         var byte: UInt8 = 0
         var interrupted = false
