@@ -54,18 +54,18 @@ import Testing
         let box = try await HookBox.make(kind)
         defer { box.remove() }
         try await box.server.withConnection { connection in
-            var (watch, events, hook, event) = try await box.waitingRequest(Self.bash, on: connection)
-            guard case .permissionRequested(let request) = event.kind, let id = request.id else { return }
-            #expect(event.summary == "permission: Bash(npm test)")
-            #expect(request.suggestions.count == 1)
+            var waiting = try await box.waitingRequest(Self.bash, on: connection)
+            let (watch, id) = (waiting.watch, waiting.id)
+            #expect(waiting.event.summary == "permission: Bash(npm test)")
+            #expect(waiting.request.suggestions.count == 1)
             try await watch.answer(id, with: .deny(message: "not now"))
             await #expect(throws: ClaudeHooksError.requestClosed(id: id)) { try await watch.answer(id, with: .allow) }
             var output: [UInt8] = []
-            for try await chunk in hook.output { if case .stdout(let bytes) = chunk { output += bytes } }
+            for try await chunk in waiting.hook.output { if case .stdout(let bytes) = chunk { output += bytes } }
             let decision = try JSONValue(parsing: output)
             #expect(decision["hookSpecificOutput"]?["decision"]?["behavior"]?.stringValue == "deny")
             #expect(decision["hookSpecificOutput"]?["decision"]?["message"]?.stringValue == "not now")
-            #expect(try #require(try await events.next()).kind == .requestClosed(id: id, reason: .answered))
+            #expect(try #require(try await waiting.events.next()).kind == .requestClosed(id: id, reason: .answered))
             try await watch.stop()
         }
     }
@@ -77,14 +77,14 @@ import Testing
         let box = try await HookBox.make(kind)
         defer { box.remove() }
         try await box.server.withConnection { connection in
-            let (watch, _, hook, event) = try await box.waitingRequest(Self.bash, on: connection)
-            guard case .permissionRequested(let request) = event.kind, let id = request.id else { return }
+            let waiting = try await box.waitingRequest(Self.bash, on: connection)
+            let (watch, id) = (waiting.watch, waiting.id)
             try await watch.answer(id, with: .deny(message: "not now"))
-            #expect(try await hook.exitStatus().isSuccess)
+            #expect(try await waiting.hook.exitStatus().isSuccess)
             // The second answer's look at the request, made before the hook removed it.
-            let waiting = box.folder + "/requests/" + id + ".json"
-            #expect(!FileManager.default.fileExists(atPath: waiting), "the hook left its request behind")
-            try Data("{}\n".utf8).write(to: URL(fileURLWithPath: waiting))
+            let requestFile = box.folder + "/requests/" + id + ".json"
+            #expect(!FileManager.default.fileExists(atPath: requestFile), "the hook left its request behind")
+            try Data("{}\n".utf8).write(to: URL(fileURLWithPath: requestFile))
             await #expect(throws: ClaudeHooksError.requestClosed(id: id)) { try await watch.answer(id, with: .allow) }
             try await watch.stop()
         }
@@ -257,19 +257,29 @@ struct HookBox {
         return hook
     }
 
-    /// A watch, the hook started with `payload`, and the watch's first event, checked to be an
+    /// A watch, the hook started with its payload, and the answerable permission request the
+    /// watch saw first.
+    struct WaitingRequest {
+        let watch: ClaudeAttentionWatch
+        /// The watch's events after the request.
+        var events: ClaudeAttentionWatch.Iterator
+        let hook: RemoteCommand
+        let event: ClaudeAttentionEvent
+        let request: ClaudeAttentionRequest
+        let id: String
+    }
+
+    /// Starts a watch and the hook with `payload`; fails unless the watch's first event is an
     /// answerable permission request.
-    func waitingRequest(
-        _ payload: String, on connection: SSHConnection
-    ) async throws -> (ClaudeAttentionWatch, ClaudeAttentionWatch.Iterator, RemoteCommand, ClaudeAttentionEvent) {
+    func waitingRequest(_ payload: String, on connection: SSHConnection) async throws -> WaitingRequest {
         let watch = try await startWatch(on: connection)
         var events = watch.makeAsyncIterator()
         let hook = try await startHook(payload, on: connection)
         let event = try #require(try await events.next())
-        guard case .permissionRequested(let request) = event.kind, request.id != nil else {
+        guard case .permissionRequested(let request) = event.kind, let id = request.id else {
             throw ScriptCase.Failure("not an answerable request: \(event)")
         }
-        return (watch, events, hook, event)
+        return WaitingRequest(watch: watch, events: events, hook: hook, event: event, request: request, id: id)
     }
 
     func runHook(_ payload: String, on connection: SSHConnection) async throws -> CommandResult {
