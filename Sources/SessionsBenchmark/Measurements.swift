@@ -21,7 +21,7 @@ struct Row {
         let stats = listing.statistics
         let detail =
             "\(listing.sessions.count) sessions; \(stats.commands) commands, \(stats.filesRead) read, \(stats.filesGrown) grown, "
-            + "\(stats.filesWidened) widened, \(stats.cacheHits) from cache"
+            + "\(stats.filesWidened) widened, \(stats.tailsGrown) tails grown, \(stats.cacheHits) from cache"
         return Row(step: "\(name): \(detail)", seconds: seconds, bytes: stats.bytesTransferred)
     }
 

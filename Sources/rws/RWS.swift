@@ -33,6 +33,7 @@ struct RWS: ParsableCommand {
                 subcommands: [
                     SessionsCommand.self, HistoryCommand.self, ExportCommand.self, RenameCommand.self, RemoveSessionCommand.self,
                     SearchCommand.self, AskCommand.self, ClaudeCommand.self, WatchCommand.self, HooksCommand.self,
+                    RecordTypesCommand.self,
                 ]),
             CommandGroup(
                 name: "Review",

@@ -12,7 +12,9 @@ import Testing
         let groups = [
             "CONNECTION": ["exec", "shell", "forward", "ports", "config"],
             "PROJECTS": ["projects", "create", "clone", "delete"],
-            "SESSIONS": ["sessions", "history", "export", "rename", "rm-session", "search", "ask", "claude", "watch", "hooks"],
+            "SESSIONS": [
+                "sessions", "history", "export", "rename", "rm-session", "search", "ask", "claude", "watch", "hooks", "record-types",
+            ],
             "FILES": ["ls", "cat", "get", "put", "files"],
         ]
         for (group, commands) in groups {

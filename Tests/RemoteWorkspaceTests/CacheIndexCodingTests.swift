@@ -19,6 +19,10 @@ import Testing
         summary.model = "claude-opus-4-6"
         summary.version = "2.1.38"
         summary.tag = "review"
+        summary.continuedIn = "33333333-0000-0000-0000-000000000003"
+        summary.continuedFrom = "44444444-0000-0000-0000-000000000004"
+        summary.permissionMode = "acceptEdits"
+        summary.provider = "firstParty"
         summary.costUSD = 1.2345
         summary.isSidechain = true
         summary.activity = .toolPending
@@ -61,7 +65,7 @@ import Testing
     /// A new field must be written and read by `CacheIndexCoding` (and the cache's magic moved on):
     /// these counts fail first, so that it is not silently dropped from cached listings.
     @Test func theCodingKnowsEveryStoredField() {
-        #expect(Mirror(reflecting: Self.everyFieldSet().summary).children.count == 19, "update CacheIndexCoding for SessionSummary")
+        #expect(Mirror(reflecting: Self.everyFieldSet().summary).children.count == 23, "update CacheIndexCoding for SessionSummary")
         #expect(Mirror(reflecting: Self.everyFieldSet()).children.count == 13, "update CacheIndexCoding for CachedSession")
         #expect(Mirror(reflecting: ContextUse(tokens: 1, window: 2)).children.count == 2, "update CacheIndexCoding for ContextUse")
     }

@@ -54,7 +54,12 @@ extension OracleBox {
             conversation.usage.total.outputTokens == runs.reduce(0) { $0 + $1.outputTokens }, "output tokens",
             sourceLocation: sourceLocation)
         verifyContent(conversation, runs: runs, sourceLocation: sourceLocation)
-        try verifyRecordTypesKnown(sourceLocation: sourceLocation)
+        // Every run has ended: the CLI exited after its `result`, so the session waits for input.
+        #expect(summary.activity == .turnEnded, "activity", sourceLocation: sourceLocation)
+        #expect(summary.state(now: summary.modificationTime ?? 0) == .waitingForInput, "state", sourceLocation: sourceLocation)
+        let lastUsage = runs.last.flatMap { $0.lastPromptTokens }
+        #expect(summary.contextUse?.tokens == lastUsage, "context of the last response", sourceLocation: sourceLocation)
+        try verifyEveryLineRead(sourceLocation: sourceLocation)
         return session
     }
 
@@ -95,21 +100,34 @@ extension OracleBox {
         }
     }
 
-    /// Every record `type` in every file the CLI wrote is one SessionHistory decodes or lists as
-    /// known-ignorable, and every `system` subtype one it decodes: a new one fails here, by name.
-    func verifyRecordTypesKnown(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        var unknown: [String: String] = [:]
+    /// rws reads every line of every file the CLI wrote. Record types rws does not know are no
+    /// failure here (what users see is compared above); they are written, with every top-level
+    /// key of each type, to the file `RWS_CLAUDE_RECORD_REPORT` names, so that `scripts/test` can
+    /// say what a newer CLI writes that the pinned one does not.
+    func verifyEveryLineRead(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var seen = Set<String>()
         for file in writtenFiles() {
             for record in try writtenRecords(file) {
                 let type = record["type"] as? String ?? "(no type)"
-                if !SessionRecordTypes.isKnown(type) { unknown[type] = (file as NSString).lastPathComponent }
+                seen.insert(type + "\t")
+                for key in record.keys { seen.insert(type + "\t" + key) }
             }
             let parsed = SessionParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
             for record in parsed.records {
-                if case .other(let subtype) = record.system?.subtype { unknown["system/" + subtype] = (file as NSString).lastPathComponent }
+                if case .other(let subtype) = record.system?.subtype { seen.insert("system/" + subtype + "\t") }
             }
             #expect(parsed.issues.isEmpty, "rws could not read lines of \(file): \(parsed.issues)", sourceLocation: sourceLocation)
         }
-        #expect(unknown.isEmpty, "record types SessionHistory does not know (type: file): \(unknown)", sourceLocation: sourceLocation)
+        guard let report = ProcessInfo.processInfo.environment["RWS_CLAUDE_RECORD_REPORT"], !report.isEmpty else { return }
+        let lines = seen.sorted().map { $0 + "\n" }.joined()
+        let handle =
+            FileHandle(forWritingAtPath: report)
+            ?? {
+                _ = FileManager.default.createFile(atPath: report, contents: nil)
+                return FileHandle(forWritingAtPath: report)
+            }()
+        try handle?.seekToEnd()
+        try handle?.write(contentsOf: Data(lines.utf8))
+        try handle?.close()
     }
 }

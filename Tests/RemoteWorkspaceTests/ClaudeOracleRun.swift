@@ -44,6 +44,13 @@ struct OracleRun {
         }
     }
 
+    /// The prompt size of the main thread's last response as it reported it (input, cache
+    /// creation and cache read tokens): the context figure a listing shows.
+    var lastPromptTokens: Int? {
+        guard let usage = (main("assistant").last?["message"] as? [String: Any])?["usage"] as? [String: Any] else { return nil }
+        return ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"].reduce(0) { $0 + (usage[$1] as? Int ?? 0) }
+    }
+
     /// Main-thread (not subagent) messages of a type.
     func main(_ type: String) -> [[String: Any]] {
         messages.filter { $0["type"] as? String == type && $0["parent_tool_use_id"] is NSNull }

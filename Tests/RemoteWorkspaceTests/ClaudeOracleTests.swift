@@ -162,4 +162,29 @@ struct ClaudeOracleTests {
         #expect(run.sessionId == live.id)
         try await box.verifySession(live.id, runs: [run], title: "Take your time")
     }
+
+    /// After each answer the CLI writes a prompt snapshot of ~57 KB and a few small records: with
+    /// a long answer the last assistant record starts well before a 64 KiB tail. The listing's
+    /// tail grows until it holds that record, so the state and the context figure are right.
+    @Test(arguments: [10_000, 200_000])
+    func aLongAnswerFollowedByTheCLIsLateRecordsIsListedAsWaitingForInput(answerBytes: Int) async throws {
+        let answer = String(repeating: "All of it, in detail. ", count: answerBytes / 22)
+        let box = try await OracleBox.start { _ in [OracleTurn.text(answer, chunks: 4)] }
+        defer { box.stop() }
+        let run = try await box.claude("Explain everything")
+        let file = box.sessionFile(run.sessionId)
+        let written = try box.writtenRecords(file)
+        let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
+        let lastAnswer = try #require(written.lastIndex { $0["type"] as? String == "assistant" })
+        let after = written[(lastAnswer + 1)...].map { try? JSONSerialization.data(withJSONObject: $0).count }.reduce(0) { $0 + ($1 ?? 0) }
+        #expect(after + answer.utf8.count > SessionSummarizer.defaultWindow, "the answer and what follows fit Claude Code's tail window")
+        try await box.verifySession(run.sessionId, runs: [run], title: "Explain everything")
+
+        // The local listing of the same folder (the box is this machine) says the same.
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: box.projectFolder))
+        let summary = try #require(local.first { $0.summary.id == run.sessionId }?.summary)
+        #expect(summary.activity == .turnEnded)
+        #expect(summary.contextUse?.tokens == run.lastPromptTokens)
+        #expect(size > answer.utf8.count)
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The two files of a listing cache.
 ///
-/// The index (`sessions.cache`): `RWSLIST5`, the index length and its checksum (little-endian
+/// The index (`sessions.cache`): `RWSLIST6`, the index length and its checksum (little-endian
 /// 64-bit), then the index (binary, ``CacheIndexCoding``): the generation of the byte file it
 /// points into and every entry. Rewritten whole (it is small) through a temporary file and a rename.
 ///
@@ -15,7 +15,7 @@ import Foundation
 /// entry's bytes against their own checksum when they are used; anything that fails is treated
 /// as not cached.
 enum CacheFileFormat {
-    static let magic = Array("RWSLIST5".utf8)
+    static let magic = Array("RWSLIST6".utf8)
     static let bytesMagic = Array("RWSBYTES".utf8)
     private static let headerSize = 24
     /// The byte file's header: its magic and generation.

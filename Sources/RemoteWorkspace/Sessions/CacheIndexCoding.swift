@@ -70,7 +70,8 @@ enum CacheIndexCoding {
         writer.string(summary.id)
         for text in [
             summary.title, summary.titleSource?.rawValue, summary.firstPrompt, summary.cwd, summary.gitBranch, summary.firstTimestamp,
-            summary.lastTimestamp, summary.model, summary.version, summary.tag, summary.activity?.rawValue,
+            summary.lastTimestamp, summary.model, summary.version, summary.tag, summary.activity?.rawValue, summary.continuedIn,
+            summary.continuedFrom, summary.permissionMode, summary.provider,
         ] {
             writer.optional(text, { $0.string($1) })
         }
@@ -89,7 +90,7 @@ enum CacheIndexCoding {
     private static func decodeSummary(_ reader: inout BinaryReader) -> SessionSummary? {
         guard let id = reader.string() else { return nil }
         var texts: [String?] = []
-        for _ in 0..<11 {
+        for _ in 0..<15 {
             guard let text = reader.optional({ $0.string() }) else { return nil }
             texts.append(text)
         }
@@ -114,6 +115,10 @@ enum CacheIndexCoding {
         summary.version = texts[8]
         summary.tag = texts[9]
         summary.activity = texts[10].flatMap(SessionActivity.init(rawValue:))
+        summary.continuedIn = texts[11]
+        summary.continuedFrom = texts[12]
+        summary.permissionMode = texts[13]
+        summary.provider = texts[14]
         // An unknown name (written by a newer rws) makes the entry untrustworthy, not silently different.
         guard texts[1] == nil || summary.titleSource != nil, texts[10] == nil || summary.activity != nil else { return nil }
         summary.costUSD = cost.map(Double.init(bitPattern:))

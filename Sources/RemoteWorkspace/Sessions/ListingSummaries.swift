@@ -83,6 +83,9 @@ enum ListingSummaries {
                     file: remoteFile(file), projectFolder: file.project, summary: summary, subagentFiles: subagents,
                     fileIdentity: file.stat.identity))
         }
+        // Session ids are UUIDs: a continuation is linked across every listed folder.
+        let earlier = SessionSummary.continuations(among: listings.map(\.summary))
+        for index in listings.indices { listings[index].summary.continuedFrom = earlier[listings[index].id] }
         // Indices sorted, not the listings: moving those (summaries of many strings) cost more than comparing.
         let times = listings.map { $0.summary.lastTimestamp ?? "" }
         return listings.indices.sorted { times[$0] > times[$1] }.map { listings[$0] }

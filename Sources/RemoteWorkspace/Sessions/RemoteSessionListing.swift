@@ -58,6 +58,9 @@ public struct ListingStatistics: Sendable, Equatable {
     public var filesGrown = 0
     /// Files that needed more than the first window to be summarised.
     public var filesWidened = 0
+    /// Tails grown past the wide window (fourfold a round) to reach a record telling the state;
+    /// a file grown twice counts twice.
+    public var tailsGrown = 0
     /// Files taken from the cache without reading anything.
     public var cacheHits = 0
     /// Whether a cache file was found and trusted.

@@ -108,12 +108,36 @@ struct SessionLister: Sendable {
             let (head, tail) = ListingSummaries.widening(files[index], policy: options.policy)
             return head || tail ? WideningScript.Request(index: index, head: head, tail: tail) : nil
         }
-        guard !requests.isEmpty else { return }
-        let (bytes, commands) = try await WideningScript.widen(requests, files: &files, wide: options.widenedWindow, host: host)
-        statistics.bytesTransferred += bytes
-        statistics.commands += commands
-        statistics.filesWidened = requests.count
-        _ = ListingSummaries.summarize(&files, cache: CacheContents())
+        if !requests.isEmpty {
+            let (bytes, commands) = try await WideningScript.widen(requests, files: &files, wide: options.widenedWindow, host: host)
+            statistics.bytesTransferred += bytes
+            statistics.commands += commands
+            statistics.filesWidened = requests.count
+            _ = ListingSummaries.summarize(&files, cache: CacheContents())
+        }
+        try await growTails(&files, statistics: &statistics)
+    }
+
+    /// Grows the tails that, read wide, still hold no record telling the session's state (its
+    /// last record is larger than the window): fourfold a round, as the local listing does.
+    private func growTails(_ files: inout [ListedFile], statistics: inout ListingStatistics) async throws {
+        while true {
+            var bySize: [Int: [WideningScript.Request]] = [:]
+            for index in files.indices {
+                guard files[index].wasRead, let summary = files[index].summary, let window = files[index].window,
+                    let size = options.policy.tailGrowth(summary, tail: window.tail)
+                else { continue }
+                bySize[size, default: []].append(WideningScript.Request(index: index, head: false, tail: true))
+            }
+            guard !bySize.isEmpty else { return }
+            for (size, requests) in bySize {
+                let (bytes, commands) = try await WideningScript.widen(requests, files: &files, wide: size, host: host)
+                statistics.bytesTransferred += bytes
+                statistics.commands += commands
+                statistics.tailsGrown += requests.count
+            }
+            _ = ListingSummaries.summarize(&files, cache: CacheContents())
+        }
     }
 
     /// Writes the cache when anything changed: the files listed now, plus the entries of folders

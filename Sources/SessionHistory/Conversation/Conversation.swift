@@ -15,6 +15,9 @@ public struct Conversation: Sendable {
     /// How many other leaves of the same kind the file holds that are not shown: branches
     /// abandoned by editing an earlier prompt or rewinding.
     public var otherLeafCount: Int
+    /// The records of types rws does not know (``RecordTypeCensus``), each as written: kept
+    /// apart from what is shown, and carried raw by the JSON export (`unknownRecords`).
+    public var unknownRecords: [RawJSON] = []
 
     /// Creates a conversation.
     public init(
@@ -80,13 +83,16 @@ public struct UserTurn: Sendable {
     public var kind: UserTurnKind
     /// Its content (text, images, documents; tool results are attached to their calls instead).
     public var content: [ContentBlock]
+    /// The permission mode it was sent in, where recorded (2.1.x).
+    public var permissionMode: String?
 
     /// Creates a user turn.
-    public init(uuid: String?, timestamp: String?, kind: UserTurnKind, content: [ContentBlock]) {
+    public init(uuid: String?, timestamp: String?, kind: UserTurnKind, content: [ContentBlock], permissionMode: String? = nil) {
         self.uuid = uuid
         self.timestamp = timestamp
         self.kind = kind
         self.content = content
+        self.permissionMode = permissionMode
     }
 
     /// The text blocks joined by newlines.

@@ -48,11 +48,13 @@ public enum ConversationBuilder {
         var assembler = TranscriptAssembler(isSidechainTranscript: isSidechainTranscript)
         for index in preserved.ordered(Set(chain)) { assembler.add(records[index]) }
         let first = records.first { $0.envelope.sessionId != nil }?.envelope
-        return Conversation(
+        var conversation = Conversation(
             sessionId: first?.sessionId, agentId: isSidechainTranscript ? first?.agentId : nil,
             entries: assembler.entries, usage: UsageReport(records: records),
             leafUuid: leaf.flatMap { records[$0].envelope.uuid }, otherLeafCount: otherLeafCount
         )
+        conversation.unknownRecords = records.filter(\.isOfUnknownType).map(\.raw)
+        return conversation
     }
 
     private static func firstPromptText(of conversation: Conversation) -> String? {

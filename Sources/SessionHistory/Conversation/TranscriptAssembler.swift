@@ -51,7 +51,11 @@ struct TranscriptAssembler {
         }
         guard !rest.isEmpty else { return touched }
         let kind = UserTurnClassifier.kind(of: user, content: rest)
-        entries.append(.user(UserTurn(uuid: record.envelope.uuid, timestamp: record.envelope.timestamp, kind: kind, content: rest)))
+        entries.append(
+            .user(
+                UserTurn(
+                    uuid: record.envelope.uuid, timestamp: record.envelope.timestamp, kind: kind, content: rest,
+                    permissionMode: user.permissionMode)))
         return entries.count - 1
     }
 

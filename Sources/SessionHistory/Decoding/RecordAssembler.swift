@@ -11,7 +11,8 @@ enum RecordAssembler {
                 UserRecord(
                     content: fields.message.content, contentIsString: fields.message.contentIsString,
                     isCompactSummary: fields.isCompactSummary, isVisibleInTranscriptOnly: fields.isVisibleInTranscriptOnly,
-                    toolUseResult: fields.toolUseResult, resultAgentId: fields.resultAgentId, originKind: fields.originKind
+                    toolUseResult: fields.toolUseResult, resultAgentId: fields.resultAgentId, originKind: fields.originKind,
+                    permissionMode: fields.metadataValues[.permissionMode]
                 ))
         case "assistant":
             let message = fields.message

@@ -152,6 +152,10 @@ struct RecordDecoder {
             fields.metadataValues[.agentName] = try scanner.readString()
         } else if scanner.matches(key, "mode") {
             fields.metadataValues[.mode] = try scanner.readString()
+        } else if scanner.matches(key, "continuedInSessionId") {
+            fields.metadataValues[.continuedIn] = try scanner.readString()
+        } else if scanner.matches(key, "provider") {
+            fields.metadataValues[.apiRequestRoute] = try scanner.readString()
         } else if scanner.matches(key, "totalCostUSD") {
             fields.totalCostUSD = try scanner.readDouble()
         } else {

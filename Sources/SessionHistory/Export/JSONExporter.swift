@@ -17,6 +17,11 @@ struct JSONExporter {
         if let agentId = conversation.agentId { members.append(JSONMember("agentId", .string(agentId))) }
         members.append(JSONMember("usage", usage(conversation.usage)))
         members.append(JSONMember("entries", .array(conversation.entries.map { entry(of: $0) })))
+        if !conversation.unknownRecords.isEmpty {
+            // As written: rws does not know these types, so it neither drops nor interprets them.
+            let raw = conversation.unknownRecords.map { $0.value ?? .string($0.text) }
+            members.append(JSONMember("unknownRecords", .array(raw)))
+        }
         if !options.lineIssues.isEmpty {
             members.append(JSONMember("lineIssues", .array(options.lineIssues.map { lineIssue($0) })))
         }
@@ -29,10 +34,13 @@ struct JSONExporter {
     private func entry(of entry: ConversationEntry) -> JSONValue {
         switch entry {
         case .user(let turn):
-            return object([
+            var fields: [(String, JSONValue)] = [
                 ("type", .string("user")), ("kind", .string(kindName(turn.kind))), ("uuid", string(turn.uuid)),
-                ("timestamp", string(turn.timestamp)), ("content", .array(turn.content.compactMap { block($0, results: [:]) })),
-            ])
+                ("timestamp", string(turn.timestamp)),
+            ]
+            if let mode = turn.permissionMode { fields.append(("permissionMode", .string(mode))) }
+            fields.append(("content", .array(turn.content.compactMap { block($0, results: [:]) })))
+            return object(fields)
         case .assistant(let turn):
             return object([
                 ("type", .string("assistant")), ("messageId", string(turn.messageId)), ("model", string(turn.model)),

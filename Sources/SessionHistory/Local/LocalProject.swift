@@ -44,6 +44,9 @@ public enum LocalProject {
                 holdsTitleRecord: window.holdsTitleRecord)
             if head { windows[index].head = try LocalFiles.read(window.url, offset: 0, count: policy.wide) }
             if tail { windows[index].tail = try LocalFiles.read(window.url, offset: window.size - policy.wide, count: policy.wide) }
+            while let count = policy.tailGrowth(windows[index].summary(summaries), tail: windows[index].tail) {
+                windows[index].tail = try LocalFiles.read(window.url, offset: window.size - count, count: count)
+            }
         }
         summaries = Window.summaries(windows)
         var agentsBySession: [String: [URL]] = [:]
@@ -61,6 +64,8 @@ public enum LocalProject {
             summary.messageCount = window.messageCount
             listings.append(LocalSessionListing(url: window.url, summary: summary, subagentFiles: subagents))
         }
+        let earlier = SessionSummary.continuations(among: listings.map(\.summary))
+        for index in listings.indices { listings[index].summary.continuedFrom = earlier[listings[index].summary.id] }
         return listings.sorted { ($0.summary.lastTimestamp ?? "") > ($1.summary.lastTimestamp ?? "") }
     }
 

@@ -42,7 +42,13 @@ public struct LocalSession: Sendable {
             if let bytes { (bytes.count, Array(bytes.prefix(window)), Array(bytes.suffix(window))) } else {
                 try LocalFiles.readHeadAndTail(url, count: window)
             }
-        let summary = SessionSummarizer.summarize(fileName: url.lastPathComponent, fileSize: size, head: head, tail: tail)
+        var summary = SessionSummarizer.summarize(fileName: url.lastPathComponent, fileSize: size, head: head, tail: tail)
+        // A last record larger than the window: the tail grows as a listing's does.
+        var grownTail = tail
+        while let count = ListingWindowPolicy().tailGrowth(summary, tail: grownTail) {
+            grownTail = if let bytes { Array(bytes.suffix(count)) } else { try LocalFiles.read(url, offset: size - count, count: count) }
+            summary = SessionSummarizer.summarize(fileName: url.lastPathComponent, fileSize: size, head: head, tail: grownTail)
+        }
         return LocalSession(url: url, lines: lines, conversation: conversation, summary: summary)
     }
 

@@ -5,8 +5,8 @@ public enum SourceRetention: Sendable, Equatable {
     /// bytes read: nothing is copied, and those bytes stay in memory while any record does.
     case whole
     /// Records keep what a conversation and its renderings (text, Markdown, JSON) use, in
-    /// storage of their own: tool inputs, media and unknown blocks are copied; the line
-    /// (``SessionRecord/raw`` is empty), `toolUseResult` (``ToolOutcome/structured`` is `nil`),
+    /// storage of their own: tool inputs, media, unknown blocks and records of unknown types
+    /// are copied; the line of any other record (``SessionRecord/raw`` is empty), `toolUseResult` (``ToolOutcome/structured`` is `nil`),
     /// progress `data`, attachments and snapshots are dropped. A file read this way is decoded a
     /// chunk at a time and never held whole, so memory follows what is shown, not the file's size.
     case conversation
@@ -34,6 +34,9 @@ extension SessionRecord {
         case .fileHistorySnapshot(var snapshot):
             snapshot.snapshot = nil
             record.kind = .fileHistorySnapshot(snapshot)
+        case .unknown where isOfUnknownType:
+            // A type rws does not know is kept as written (few, small; the JSON export carries it).
+            record.raw = raw.owningItsBytes
         case .system, .summary, .queueOperation, .metadata, .costState, .unknown:
             break
         }

@@ -14,13 +14,16 @@ public struct UserRecord: Sendable, Equatable {
     public var resultAgentId: String?
     /// `origin.kind`, e.g. `task-notification`.
     public var originKind: String?
+    /// `permissionMode`: the permission mode the prompt was sent in (2.1.x, print mode too).
+    public var permissionMode: String?
 
     /// Creates a user payload.
     public init(
         content: [ContentBlock], contentIsString: Bool = false, isCompactSummary: Bool = false,
         isVisibleInTranscriptOnly: Bool = false, toolUseResult: RawJSON? = nil,
-        resultAgentId: String? = nil, originKind: String? = nil
+        resultAgentId: String? = nil, originKind: String? = nil, permissionMode: String? = nil
     ) {
+        self.permissionMode = permissionMode
         self.content = content
         self.contentIsString = contentIsString
         self.isCompactSummary = isCompactSummary

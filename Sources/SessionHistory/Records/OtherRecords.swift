@@ -92,7 +92,7 @@ public struct CostStateRecord: Sendable, Equatable {
     }
 }
 
-/// The payload of the title and mode records.
+/// The payload of the title, mode and link records.
 public struct MetadataRecord: Sendable, Equatable {
     /// Which metadata record this is.
     public var kind: MetadataKind
@@ -125,6 +125,12 @@ public enum MetadataKind: String, Sendable, CaseIterable {
     case agentName = "agent-name"
     /// `mode`, field `mode`.
     case mode = "mode"
+    /// `continued-in` (2.1.33x), field `continuedInSessionId`: the session `/background` moved
+    /// the conversation on into.
+    case continuedIn = "continued-in"
+    /// `api-request-route` (2.1.33x), field `provider`: which backend served the turn (its
+    /// `credential` names a kind of secret, never one, and is not read).
+    case apiRequestRoute = "api-request-route"
 
     /// The JSON key holding the value.
     public var valueKey: String {
@@ -136,6 +142,8 @@ public enum MetadataKind: String, Sendable, CaseIterable {
         case .permissionMode: return "permissionMode"
         case .agentName: return "agentName"
         case .mode: return "mode"
+        case .continuedIn: return "continuedInSessionId"
+        case .apiRequestRoute: return "provider"
         }
     }
 }

@@ -38,6 +38,12 @@ public struct SessionRecord: Sendable, Equatable {
         return nil
     }
 
+    /// Whether rws does not know this record's `type` (neither decoded nor known and kept raw
+    /// on purpose, ``RecordTypeCensus``); a line without a `type` counts as unknown.
+    public var isOfUnknownType: Bool {
+        kind == .unknown && !SessionRecordTypes.isKnown(type ?? "")
+    }
+
     /// Whether this record type takes part in the `parentUuid` tree.
     public var isTranscriptEntry: Bool {
         switch kind {

@@ -1,8 +1,9 @@
 /// Which record `type`s this module knows: the ones it decodes, and the ones Claude Code writes
 /// that it keeps as ``RecordKind/unknown`` on purpose because nothing rws shows depends on them.
 ///
-/// A `type` in neither set is new to rws: the oracle tests fail naming it, so a new Claude Code
-/// record shows up as a failing test rather than a silent gap.
+/// A `type` in neither set is new to rws: it is kept raw, changes nothing rws shows, and is named
+/// by ``RecordTypeCensus`` (`rws record-types`, `rws history -v`); `scripts/test` prints what a
+/// newer Claude Code writes that the pinned one does not.
 package enum SessionRecordTypes {
     /// The `type`s decoded into a ``RecordKind`` other than `unknown`.
     package static let decoded: Set<String> = Set(

@@ -9,20 +9,30 @@
 /// show, since Claude Code takes a title from anywhere in its 64 KiB windows. A file whose records
 /// carry no time at all is dated by its modification time
 /// (``SessionSummary/fillLastTimestamp(modificationTime:)``).
+///
+/// A tail still too short after that grows fourfold at a time, up to `tailLimit`
+/// (``tailGrowth(_:tail:)``): the state and the context figure come from the last complete
+/// transcript record, and Claude Code writes records far larger than 64 KiB after a long answer
+/// (long answers, tool results, a prompt snapshot of ~57 KB after every turn since 2.1.33x).
 public struct ListingWindowPolicy: Sendable, Equatable {
     /// The bytes read first from each end.
     public var first: Int
     /// The bytes read from an end whose first window was not enough.
     public var wide: Int
+    /// The most bytes a tail grows to (16 MiB): past it, a session's state is left unknown
+    /// rather than read from a whole large file.
+    public var tailLimit: Int
 
     /// Creates a policy; `wide` is at least `first`, both at least 1.
     ///
     /// - Parameters:
     ///   - first: The bytes read first from each end (8 KiB by default).
     ///   - wide: The bytes read from an end that needs more (64 KiB by default).
-    public init(first: Int = 8_192, wide: Int = SessionSummarizer.defaultWindow) {
+    ///   - tailLimit: The most bytes a tail grows to (16 MiB by default).
+    public init(first: Int = 8_192, wide: Int = SessionSummarizer.defaultWindow, tailLimit: Int = 16 << 20) {
         self.first = max(1, first)
         self.wide = max(self.first, wide)
+        self.tailLimit = max(self.wide, tailLimit)
     }
 
     /// Which ends of a file to read again `wide`, given the summary of the windows read so far.
@@ -42,5 +52,31 @@ public struct ListingWindowPolicy: Sendable, Equatable {
         let head = headCount < reachable && (summary.firstPrompt == nil || summary.cwd == nil || titleUnsure)
         let tail = tailCount < reachable && (summary.lastTimestamp == nil || summary.model == nil || summary.activity == nil || titleUnsure)
         return (head, tail)
+    }
+
+    /// How many bytes the tail should hold next when, read `wide` or wider, it still shows no
+    /// transcript record that tells the session's activity, or no response at all while the
+    /// context figure is unknown (the last records start before the window); `nil` when it is
+    /// enough, or already holds the whole file or `tailLimit` bytes. A tail whose responses carry
+    /// no usage (old or hand-made files) does not grow for the context figure. Subagent
+    /// transcripts never grow: a listing shows no state for them.
+    ///
+    /// - Parameters:
+    ///   - summary: The summary of the windows read so far (its `fileSize` is the file's size).
+    ///   - tail: The tail window's bytes (the file's last `tail.count` bytes).
+    public func tailGrowth(_ summary: SessionSummary, tail: [UInt8]) -> Int? {
+        let reachable = min(summary.fileSize, tailLimit)
+        let tailCount = tail.count
+        guard !summary.isSidechain, tailCount >= min(wide, summary.fileSize), tailCount < reachable else { return nil }
+        guard summary.activity == nil || (summary.contextUse == nil && !Self.holdsResponse(tail)) else { return nil }
+        return min(reachable, max(wide, tailCount) * 4)
+    }
+
+    private static let response = KeyValueLines(key: "type", values: ["assistant"])
+
+    /// Whether a whole line of a tail (its first line is cut) is an `assistant` record.
+    static func holdsResponse(_ tail: [UInt8]) -> Bool {
+        guard let firstEnd = tail.firstIndex(of: 0x0A) else { return false }
+        return response.count(in: Array(tail[(firstEnd + 1)...]), stopAtFirst: true) > 0
     }
 }

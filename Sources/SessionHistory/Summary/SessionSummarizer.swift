@@ -82,6 +82,10 @@ public enum SessionSummarizer {
         }
         summary.model = models(window.tailRecords).last ?? models(window.headRecords).first
         summary.tag = lastMetadata(.tag, in: window.tailRecords)
+        let latest = { (kind: MetadataKind) in lastMetadata(kind, in: window.tailRecords) ?? lastMetadata(kind, in: window.headRecords) }
+        summary.continuedIn = latest(.continuedIn)
+        summary.permissionMode = permissionMode(in: window.tailRecords) ?? permissionMode(in: window.headRecords)
+        summary.provider = latest(.apiRequestRoute)
         summary.costUSD =
             window.tailRecords.lazy.reversed().compactMap { record -> Double? in
                 if case .costState(let cost) = record.kind { return cost.totalCostUSD }
@@ -122,6 +126,16 @@ public enum SessionSummarizer {
             if let text = texts.first(where: FirstPromptRules.isPromptText) { return text }
         }
         return FirstPromptRules.firstPrompt(in: window.tailRecords).flatMap { $0.isCommand ? nil : $0.text }
+    }
+
+    /// The latest mode a `permission-mode` record or a prompt names: print mode writes no
+    /// `permission-mode` record, its prompts carry the mode.
+    private static func permissionMode(in records: [SessionRecord]) -> String? {
+        for record in records.reversed() {
+            if case .metadata(let item) = record.kind, item.kind == .permissionMode, let value = item.value { return value }
+            if let mode = record.user?.permissionMode { return mode }
+        }
+        return nil
     }
 
     private static func lastMetadata(_ kind: MetadataKind, in records: [SessionRecord]) -> String? {

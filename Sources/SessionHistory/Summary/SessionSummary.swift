@@ -25,6 +25,17 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     /// The cost in US dollars of the last `cost-state` record in the tail: what Claude Code
     /// reported (`total_cost_usd`) for the latest run of the session; nil before 2.1.x.
     public var costUSD: Double?
+    /// The session the conversation was moved on into (`/background` writes a `continued-in`
+    /// record naming it): this one is continued there, under the same title.
+    public var continuedIn: String?
+    /// The session this one continues (the one whose `continued-in` record names it); filled in
+    /// by a listing that saw both.
+    public var continuedFrom: String?
+    /// The permission mode the session last ran in (`permission-mode` records), e.g. `default`,
+    /// `acceptEdits`, `auto`.
+    public var permissionMode: String?
+    /// The backend that served the latest turn (`api-request-route`'s `provider`), e.g. `firstParty`.
+    public var provider: String?
     /// Whether the file is a subagent transcript (its first record is a sidechain record).
     public var isSidechain: Bool
     /// The file size in bytes.
@@ -70,6 +81,18 @@ public struct SessionSummary: Sendable, Equatable, Codable {
     /// (`agent-acompact-*`, Claude Code's own summariser) and `.meta.json` sidecars excluded.
     public static func subagentCount(fileNames: [String]) -> Int {
         fileNames.filter { $0.hasPrefix("agent-") && $0.hasSuffix(".jsonl") && !$0.hasPrefix("agent-acompact") }.count
+    }
+
+    /// Which session each continued one continues, from the `continued-in` links among
+    /// `summaries`: later session id → earlier session id (the first link wins when two name
+    /// the same session). A listing sets ``continuedFrom`` from it.
+    public static func continuations(among summaries: [SessionSummary]) -> [String: String] {
+        var earlier: [String: String] = [:]
+        for summary in summaries {
+            guard let later = summary.continuedIn, later != summary.id, earlier[later] == nil else { continue }
+            earlier[later] = summary.id
+        }
+        return earlier
     }
 
     /// Dates a session whose windows show no record time by its file's modification time, in

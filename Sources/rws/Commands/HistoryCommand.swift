@@ -33,12 +33,16 @@ struct HistoryCommand: AsyncParsableCommand {
             --no-reconnect ends the follow at the first loss instead (exit status 255). Ctrl+C (or SIGTERM, SIGHUP) stops that \
             polling loop on the box, and rws exits once it is gone: 130 after Ctrl+C, 143 after SIGTERM, 129 after SIGHUP.
 
+            A session Claude Code moved on with /background ends with a line naming the session it continues in; --chain \
+            shows that one after it, and so on. Record types rws does not know are kept and named at -v.
+
             Examples:
               rws history --host box 0b1c
               rws history --host box 0b1c --follow
               rws history --host box 0b1c --last 20 --follow
               rws history --host box 0b1c --format markdown > session.md
               rws history --host box 0b1c --at 5c4a25c7-ccba-48f8-af91-49219cca4e65
+              rws history --host box 0b1c --chain
               rws history ~/.claude/projects/-home-me-app/0b1c....jsonl
             """
     )
@@ -79,6 +83,9 @@ struct HistoryCommand: AsyncParsableCommand {
         help: ArgumentHelp("Start at the message holding this record (a uuid `rws search` shows).", valueName: "uuid"))
     var at: String?
 
+    @Flag(name: .long, help: "Also show the sessions this one was continued in (Claude Code's /background), one after another.")
+    var chain = false
+
     func validate() throws {
         if let last, last < 1 { throw ValidationError("--last takes a number of messages, 1 or more") }
         if at != nil, last != nil { throw ValidationError("--at and --last both choose where to start; give one") }
@@ -86,6 +93,9 @@ struct HistoryCommand: AsyncParsableCommand {
         if noReconnect, !follow { throw ValidationError("--no-reconnect goes with --follow") }
         if reconnectFor != nil, !follow || noReconnect {
             throw ValidationError("--reconnect-for goes with --follow, without --no-reconnect")
+        }
+        if chain, follow || last != nil || at != nil {
+            throw ValidationError("--chain shows whole sessions one after another; leave out --follow, --last and --at")
         }
     }
 
@@ -100,6 +110,7 @@ struct HistoryCommand: AsyncParsableCommand {
                 if let last { loaded.conversation = loaded.conversation.suffix(messages: last) }
                 if let at { loaded.conversation = try Self.conversation(loaded.conversation, from: at, in: session) }
                 reportLineIssues(loaded.lines.issues)
+                reportRecordTypes(loaded.lines.records, of: loaded.summary.id)
                 loaded.render(format.exportFormat, options: options) { Terminal.out($0) }
                 return 0
             }
@@ -110,10 +121,38 @@ struct HistoryCommand: AsyncParsableCommand {
                 var loaded = try await sessions.load(try await sessions.findSession(session), options: load)
                 if let at { loaded.conversation = try Self.conversation(loaded.conversation, from: at, in: session) }
                 reportLineIssues(loaded.lines.issues)
+                reportRecordTypes(loaded.lines.records, of: loaded.summary.id)
+                if format != .json, let earlier = loaded.summary.continuedFrom {
+                    Terminal.out("— continues session \(earlier.safeLine) (rws history \(earlier.safeLine))\n")
+                }
                 loaded.render(format.exportFormat, options: options) { Terminal.out($0) }
+                if chain {
+                    try await Self.renderContinuations(of: loaded, sessions: sessions, format: format.exportFormat, options: options)
+                } else if format != .json, let later = loaded.summary.continuedIn {
+                    Terminal.out("— continued in session \(later.safeLine) (rws history \(later.safeLine), or --chain)\n")
+                }
                 guard follow else { return 0 }
                 return try await Self.follow(loaded, sessions: sessions, connection: ssh, format: format.exportFormat, options: options)
             }
+        }
+    }
+
+    /// `--chain`: each session the previous one was continued in, loaded and rendered after it,
+    /// until one that was not continued (or a loop, or a continuation that is gone).
+    static func renderContinuations(
+        of first: RemoteSession, sessions: RemoteSessions, format: ExportFormat, options: RenderOptions
+    ) async throws {
+        var seen: Set<String> = [first.summary.id]
+        var next = first.summary.continuedIn
+        while let id = next, seen.insert(id).inserted {
+            guard let listing = try? await sessions.findSession(id) else {
+                Terminal.out("— continued in session \(id.safeLine), which is no longer on the box\n")
+                return
+            }
+            if format != .json { Terminal.out("\n— continued in session \(id.safeLine) —\n\n") }
+            let loaded = try await sessions.load(listing, options: SessionLoadOptions(retention: .conversation))
+            loaded.render(format, options: options) { Terminal.out($0) }
+            next = loaded.summary.continuedIn
         }
     }
 
@@ -148,6 +187,15 @@ struct HistoryCommand: AsyncParsableCommand {
         guard !issues.isEmpty else { return }
         let logger = connection.logging.logger("rws.history")
         for issue in issues { logger.info("session \(session): \(issue) — the line is left out") }
+    }
+
+    /// At `-v`: the record types of the session rws does not know, with their counts (kept raw,
+    /// shown nowhere; `rws record-types` reports them across sessions).
+    private func reportRecordTypes(_ records: [SessionRecord], of id: String) {
+        let unknown = RecordTypeCensus(records: records).unknown
+        guard !unknown.isEmpty else { return }
+        let names = unknown.map { "\($0.type.safeLine) (\($0.count))" }.joined(separator: ", ")
+        connection.logging.logger("rws.history").info("session \(id): record types rws does not know, kept raw: \(names)")
     }
 
     private enum FollowEnd: Sendable {

@@ -70,13 +70,9 @@ struct SearchCommand: AsyncParsableCommand {
                 regex ? .regex(query) : .text(query), project: project, since: start, limits: SessionSearchLimits(files: limit))
             let found: SessionSearchResult
             if let local {
-                let folder = NSString(string: local).expandingTildeInPath
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                    throw CLIError.failed(
-                        "--local \(local): no such folder; give a Claude Code projects folder on this machine (~/.claude/projects)",
-                        code: RWSExitCode.noInput)
-                }
+                let folder = try RemoteSessionsSupport.localFolder(
+                    local, what: "a Claude Code projects folder on this machine (~/.claude/projects)"
+                ).path
                 found = try await RemoteSessions.searchLocally(
                     search, folders: [folder], workspaceRoot: workspace.locations().workspaceRoot)
             } else {

@@ -13,7 +13,9 @@ struct SessionsCommand: AsyncParsableCommand {
 
             PROJECT narrows the list: a project name in the workspace root (app), a path on the box (/home/me/app or ~/app), or a \
             Claude Code project folder name (-home-me-app). A session that rws ask --persist keeps running with no client \
-            attached shows the state detached (rws ask --list-detached gives its id). With --json, each session comes with its \
+            attached shows the state detached (rws ask --list-detached gives its id). A session moved on with Claude Code's \
+            /background is marked [continued in ID], and its continuation [continues ID]: rws history ID --chain shows both. \
+            With --json, each session comes with its \
             path, size, summary and subagent files (and detached: the conversation id, for such a session).
 
             With --local DIR, lists the sessions of one project folder on this machine instead.
@@ -44,13 +46,7 @@ struct SessionsCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors(json: json) {
             if let local {
-                let folder = URL(fileURLWithPath: NSString(string: local).expandingTildeInPath)
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-                    throw CLIError.failed(
-                        "--local \(local): no such folder; give a Claude Code project folder on this machine "
-                            + "(one under ~/.claude/projects)", code: RWSExitCode.noInput)
-                }
+                let folder = try RemoteSessionsSupport.localFolder(local)
                 var listings = try LocalProject.listSessions(in: folder)
                 if let limit { listings = Array(listings.prefix(max(0, limit))) }
                 Terminal.out(
@@ -95,12 +91,21 @@ enum SessionTable {
                     summary.lastTimestamp.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ").safeLine }
                     ?? "-               "
                 let id = pad(String(summary.id.prefix(width)), width).safeLine
-                let title = summary.title?.safeLine ?? "(untitled)"
+                let title = (summary.title?.safeLine ?? "(untitled)") + link(summary, width: width)
                 let state = pad(detached[summary.id] != nil ? "detached" : summary.state(now: now).map(label) ?? "-", 10)
                 let agents = pad(summary.subagentCount == 0 ? "-" : String(summary.subagentCount), 6)
                 let messages = pad(summary.messageCount.map(String.init) ?? "-", 5)
                 return "\(id)  \(when)  \(messages)  \(state)  \(pad(context(summary.contextUse), 11))  \(agents)  \(title)\n"
             }.joined()
+    }
+
+    /// What tells a session moved on with `/background` from its continuation (both carry the
+    /// same title): `  [continued in ID]` on the earlier, `  [continues ID]` on the later.
+    static func link(_ summary: SessionSummary, width: Int) -> String {
+        var text = ""
+        if let earlier = summary.continuedFrom { text += "  [continues \(String(earlier.prefix(width)).safeLine)]" }
+        if let later = summary.continuedIn { text += "  [continued in \(String(later.prefix(width)).safeLine)]" }
+        return text
     }
 
     /// Session id → conversation id of the conversations running detached with no client attached.

@@ -8,6 +8,7 @@ struct FollowPrinter {
     let format: ExportFormat
     let options: RenderOptions
     private var printed: [Int: [Substring]] = [:]
+    private var provider: String?
 
     init(format: ExportFormat, options: RenderOptions) {
         self.format = format
@@ -27,8 +28,16 @@ struct FollowPrinter {
             let fresh = lines.dropFirst(common).joined(separator: "\n")
             if !fresh.isEmpty { Terminal.out(fresh + (fresh.hasSuffix("\n") ? "" : "\n")) }
         case .conversation(.metadata(let record)):
-            if let value = record.value {
-                Terminal.out("— \(record.kind.rawValue): \(TerminalText.neutralize(value, keepingLineBreaks: false))\n")
+            guard let value = record.value.map({ TerminalText.neutralize($0, keepingLineBreaks: false) }) else { break }
+            switch record.kind {
+            case .continuedIn:
+                Terminal.out("— continued in session \(value) (rws history \(value) --follow)\n")
+            case .apiRequestRoute:
+                // Written after every turn: said when the backend changes only.
+                if provider != value { Terminal.out("— served by: \(value)\n") }
+                provider = value
+            default:
+                Terminal.out("— \(record.kind.rawValue): \(value)\n")
             }
         case .restarted(let reason):
             printed = [:]

@@ -53,4 +53,19 @@ enum RemoteSessionsSupport {
         }
         return URL(fileURLWithPath: path)
     }
+
+    /// The local folder `--local` names, checked to be one (exit 66 when it is not); `what` says
+    /// which folder is meant, for the message.
+    static func localFolder(
+        _ argument: String, what: String = "a Claude Code project folder on this machine (one under ~/.claude/projects)"
+    )
+        throws -> URL
+    {
+        let path = NSString(string: argument).expandingTildeInPath
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CLIError.failed("--local \(argument): no such folder; give \(what)", code: RWSExitCode.noInput)
+        }
+        return URL(fileURLWithPath: path)
+    }
 }
