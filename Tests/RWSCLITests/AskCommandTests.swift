@@ -1,5 +1,6 @@
 import Foundation
 import RWSTestSupport
+import RemoteWorkspace
 import SSHClient
 import Testing
 
@@ -143,6 +144,31 @@ final class AskBox: @unchecked Sendable {
         #expect(!dontAsk.stderr.contains("warning"))
         let unknown = await box.rws(["ask", "app", "Hi", "--permission-mode", "sometimesAsk"])
         #expect(unknown.stderr.contains("rws: warning: permission mode \"sometimesAsk\" is not one rws knows"))
+    }
+
+    @Test func aModeInWhichNoQuestionWillComeIsSaidOnceAndAnAskingModeIsNot() async throws {
+        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
+        defer { box.stop() }
+        let bypass = await box.rws(["ask", "app", "Hi", "--permission-mode", "bypassPermissions"])
+        #expect(bypass.status == 0, "\(bypass.stderr)")
+        let note = "rws: Claude Code runs in permission mode bypassPermissions: every tool runs without a permission question\n"
+        #expect(bypass.stderr.components(separatedBy: note).count == 2, "said once: \(bypass.stderr)")
+        #expect(bypass.stdout == "one\n")
+        let asking = await box.rws(["ask", "app", "Hi", "--permission-mode", "default"])
+        #expect(asking.status == 0, "\(asking.stderr)")
+        #expect(!asking.stderr.contains("permission mode"), "\(asking.stderr)")
+    }
+
+    /// The modes rws knows are the ones `claude --help` lists for `--permission-mode` (and
+    /// `default`, which it accepts unlisted): a release that adds or drops one fails here.
+    @Test func theModesRWSKnowsAreTheOnesTheInstalledCLIAccepts() throws {
+        let sandbox = ["HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"]
+        let help = try Shell.run(try ClaudeCodeCLI.require(), ["--help"], environment: sandbox)
+        // The choices wrap over several lines: `(choices: "acceptEdits", "auto",\n   "bypassPermissions", …)`.
+        let option = try #require(help.range(of: "--permission-mode"), "no --permission-mode in: \(help)")
+        let choices = try #require(help[option.upperBound...].firstMatch(of: /choices:([^)]*)\)/)?.1, "no choices in: \(help)")
+        let listed = Set(choices.matches(of: /"([A-Za-z]+)"/).map { String($0.1) })
+        #expect(listed == Set(ClaudePermissionMode.known.map(\.rawValue)).subtracting(["default"]))
     }
 
     @Test func everyJSONErrorObjectOfAskHasTypeError() async throws {

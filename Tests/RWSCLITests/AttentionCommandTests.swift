@@ -114,6 +114,36 @@ import Testing
         #expect(log == "waiting|waiting for your input\nfinished|finished: Tests pass.\n", "\(log)")
     }
 
+    /// Claude Code's hooks carry the session's permission mode: where it means no question will
+    /// come, the watch says so once for the session, and JSON carries the mode on every event.
+    @Test func watchSaysOnceThatASessionsModeAsksNoQuestions() async throws {
+        let server = try SharedTestServer.get(.default)
+        let claude = try claudeFolder(server)
+        defer { try? FileManager.default.removeItem(atPath: claude) }
+        let flags = server.rwsFlags + ["--claude-dir", claude]
+        #expect(try await RWSBinary.run(["hooks", "install"] + flags, home: home).status == 0)
+        let hook = claude + "/rws/hook.sh"
+        DispatchQueue.global().async {
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: claude + "/rws/lease"), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            let session = #""session_id":"s-m","cwd":"/home/dev/app","permission_mode":"bypassPermissions""#
+            for payload in [
+                #"{\#(session),"hook_event_name":"UserPromptSubmit","prompt":"Tidy up"}"#,
+                #"{\#(session),"hook_event_name":"Stop","last_assistant_message":"Tidied."}"#,
+            ] {
+                _ = try? ScriptShells.execute("/bin/sh", [hook, claude + "/rws"], input: Array(payload.utf8), directory: claude)
+            }
+        }
+        let outcome = try await RWSBinary.run(
+            ["watch"] + flags, home: home, until: { $0.contains("finished") }, within: .seconds(30)
+        ) { child in try SystemCall.kill(child, SIGINT) }
+        #expect(outcome.status == 130, "\(outcome)")
+        let notes = outcome.stdout.split(separator: "\n").filter {
+            $0.hasSuffix("app · Tidy up  permission mode bypassPermissions: every tool runs without a permission question")
+        }
+        #expect(notes.count == 1, "\(outcome.stdout)")
+    }
+
     @Test(arguments: ServerKind.allCases)
     func watchAtATerminalAsksAndItsAnswerIsTheOneClaudeCodeGets(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)

@@ -17,6 +17,9 @@ public struct ClaudeAttentionEvent: Sendable, Equatable {
     /// Whether the event was guessed from session files (``ClaudeAttentionInference``), not
     /// reported by the hook.
     public var isInferred = false
+    /// The permission mode the session runs in, as the hook reported it (`permission_mode`) or
+    /// the session file recorded it (inferred events); `nil` when unknown.
+    public var permissionMode: String?
 
     /// What happened.
     public enum Kind: Sendable, Equatable {
@@ -107,6 +110,7 @@ extension ClaudeAttentionEvent {
         sessionID = event["session_id"]?.stringValue ?? ""
         directory = event["cwd"]?.stringValue ?? ""
         transcriptPath = event["transcript_path"]?.stringValue ?? ""
+        permissionMode = event["permission_mode"]?.stringValue
         kind = Self.kind(of: event, requestID: requestID)
     }
 

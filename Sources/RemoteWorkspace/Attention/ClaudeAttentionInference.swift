@@ -50,10 +50,11 @@ public struct ClaudeAttentionInference: Sendable {
             }
             guard let kind else { continue }
             seen.reported = activity
-            events.append(
-                ClaudeAttentionEvent(
-                    time: time, sessionID: listing.id, directory: summary.cwd ?? "", transcriptPath: listing.file.path, kind: kind,
-                    isInferred: true))
+            var event = ClaudeAttentionEvent(
+                time: time, sessionID: listing.id, directory: summary.cwd ?? "", transcriptPath: listing.file.path, kind: kind,
+                isInferred: true)
+            event.permissionMode = summary.permissionMode
+            events.append(event)
         }
         primed = true
         return events

@@ -247,6 +247,8 @@ struct AskPrinter {
     /// Which stream, if any, has a line open (printed without its newline yet).
     private var openLine: OpenLine = .none
     private enum OpenLine { case none, answer, thinking }
+    /// The permission mode last said (``ClaudePermissionMode/questionNote``).
+    private var notedMode: String?
 
     init(json: Bool, showThinking: Bool = false, indicator: WaitingIndicator = WaitingIndicator(enabled: false)) {
         self.json = json
@@ -257,7 +259,15 @@ struct AskPrinter {
     mutating func show(_ event: ClaudeEvent) {
         if json { return Terminal.out(JSONWriter.string(from: event.json) + "\n") }
         switch event {
-        case .sessionStarted:
+        case .sessionStarted(let info):
+            // Said once per mode: where no question will come, the user should not wait for one.
+            if info.permissionMode != notedMode, let note = ClaudePermissionMode(rawValue: info.permissionMode).questionNote {
+                endLine()
+                indicator.print(endsMidLine: false) {
+                    Terminal.err("rws: Claude Code runs in permission mode \(info.permissionMode.safeLine): \(note)\n")
+                }
+            }
+            notedMode = info.permissionMode
             indicator.waiting(for: "thinking")
         case .textDelta(let text):
             if openLine == .thinking { endLine() }

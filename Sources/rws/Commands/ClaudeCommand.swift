@@ -21,6 +21,10 @@ struct ClaudeCommand: AsyncParsableCommand {
             are detached). --list-persistent shows the persistent sessions, --kill-persistent NAME ends one and Claude Code \
             in it.
 
+            Since Claude Code 2.1.33x its interactive UI starts in the auto permission mode (its footer says so): it decides \
+            itself and asks no permission questions. --permission-mode default makes it ask; with a mode in which some \
+            questions never come, rws says so before the UI starts.
+
             Exit status: Claude Code's (0 with --persist, where tmux does not pass it on); 255 after ~. or when the \
             connection failed; 1 when a persistent session ended while the link was down.
 
@@ -86,6 +90,7 @@ struct ClaudeCommand: AsyncParsableCommand {
             }
             let options = try start.options(project: project, locations: workspace.locations())
             start.warnAboutUnknownMode()
+            start.noteQuestionlessMode()
             return try await connection.withConnection { ssh in
                 let command = try await ClaudeStartOptions.prepare(options, on: ssh).interactiveCommandLine()
                 return try await RemoteTerminal.run(command, on: ssh)
@@ -99,6 +104,7 @@ struct ClaudeCommand: AsyncParsableCommand {
         let name = name ?? Self.sessionName(project: project, resume: start.resume)
         let (start, project, locations) = (start, project, workspace.locations())
         start.warnAboutUnknownMode()
+        start.noteQuestionlessMode()
         try await PersistentTerminal.run(name, connection: connection, resume: "rws claude --attach \(name)") {
             ssh, configuration, reattaching in
             if reattaching { return try await ssh.openPersistentShell(named: name, opening: .takeOver, configuration) }
@@ -166,6 +172,14 @@ struct ClaudeStartOptions: ParsableArguments {
         Terminal.err(
             "rws: warning: permission mode \"\(permissionMode.safeLine)\" is not one rws knows (\(Self.knownModes)); "
                 + "passing it on to Claude Code on the box\n")
+    }
+
+    /// Says on stderr, before Claude Code's own UI starts, what the chosen mode means for its
+    /// permission questions when some will never be asked (`rws ask` says it from the session's
+    /// start instead, whatever chose the mode).
+    func noteQuestionlessMode() {
+        guard let permissionMode, let note = ClaudePermissionMode(rawValue: permissionMode).questionNote else { return }
+        Terminal.err("rws: Claude Code runs in permission mode \(permissionMode.safeLine): \(note)\n")
     }
 
     /// `options` resolved on the box (a session prefix to its id and directory) with the directory

@@ -11,6 +11,8 @@ struct WatchPrinter {
     let filter: String?
     let sessions: RemoteSessions
     private var titles: [String: String] = [:]
+    /// Each session's permission mode last said (``ClaudePermissionMode/questionNote``).
+    private var modes: [String: String] = [:]
 
     init(json: Bool, exec: String?, filter: String?, sessions: RemoteSessions) {
         self.json = json
@@ -38,8 +40,23 @@ struct WatchPrinter {
             Terminal.out(JSONWriter.string(from: Self.json(event, name: name, title: title)) + "\n")
         } else if let line = line(event, title: title) {
             Terminal.out(line + (event.isInferred ? " (inferred)" : "") + "\n")
+            if let note = modeNote(event, title: title) { Terminal.out(note + "\n") }
         }
         if let exec { run(exec, event: event, name: name, title: title) }
+    }
+
+    /// Once per session and mode: a line saying that the session's permission mode means no
+    /// question (or not every question) will come, so nobody waits here for one.
+    private mutating func modeNote(_ event: ClaudeAttentionEvent, title: String) -> String? {
+        guard let mode = event.permissionMode, !event.sessionID.isEmpty, modes[event.sessionID] != mode else { return nil }
+        modes[event.sessionID] = mode
+        guard let note = ClaudePermissionMode(rawValue: mode).questionNote else { return nil }
+        let who = [
+            (event.directory as NSString).lastPathComponent,
+            title.isEmpty ? String(event.sessionID.prefix(8)) : AskPrinter.clip(title, to: 50),
+        ]
+        .filter { !$0.isEmpty }.joined(separator: " · ")
+        return "\(Self.clock.string(from: event.time))  \(who)  permission mode \(mode): \(note)".safeLine
     }
 
     private mutating func title(of event: ClaudeAttentionEvent) async -> String {
@@ -119,6 +136,7 @@ struct WatchPrinter {
         ]
         if let summary = event.summary { members.append(JSONMember("summary", .string(summary))) }
         if event.isInferred { members.append(JSONMember("inferred", .bool(true))) }
+        if let mode = event.permissionMode { members.append(JSONMember("permissionMode", .string(mode))) }
         switch event.kind {
         case .permissionRequested(let request):
             members += [

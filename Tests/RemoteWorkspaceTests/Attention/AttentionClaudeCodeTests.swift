@@ -32,11 +32,12 @@ import Testing
             #expect(request.toolName == "Bash" && request.inputSummary == "echo yes > asked.txt")
             let id = try #require(request.id, "the hook did not wait for the watcher")
             try await watch.answer(id, with: .allow)
-            let finished = try await Self.next(&events) { event -> String? in
-                if case .finished(let line) = event.kind { return line }
+            let (finished, mode) = try await Self.next(&events) { event -> (String, String?)? in
+                if case .finished(let line) = event.kind { return (line, event.permissionMode) }
                 return nil
             }
             #expect(finished == "asked.txt is in place.")
+            #expect(mode == "default", "the hook's permission_mode")
             #expect(FileManager.default.fileExists(atPath: session.project + "/asked.txt"))
             try await watch.stop()
         }
