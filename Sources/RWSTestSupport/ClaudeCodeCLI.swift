@@ -5,9 +5,14 @@ import SSHClient
 /// The real Claude Code CLI the conversation tests run on the test box: the one bundled in the
 /// `claude-agent-sdk` wheel, which `scripts/test` unpacks into a cache folder keyed by version.
 public enum ClaudeCodeCLI {
-    /// The release used when `scripts/test` never chose one (keep in step with
-    /// `CLAUDE_AGENT_SDK_PINNED` in `scripts/lib/prerequisites.sh`).
-    public static let pinnedSDKVersion = "0.2.187"
+    /// The pinned release, from `scripts/lib/claude-agent-sdk-pinned` (its first line starting
+    /// with a digit): `scripts/test` runs the Claude Code tests against it and the newest.
+    public static var pinnedSDKVersion: String {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../scripts/lib/claude-agent-sdk-pinned")
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").first { $0.first?.isNumber == true }.map(String.init) ?? "(unreadable: \(file.path))"
+    }
 
     /// `~/.cache/rws-test/claude-agent-sdk`, holding one folder per version and `current`.
     public static var cacheFolder: String {
@@ -15,9 +20,11 @@ public enum ClaudeCodeCLI {
         return home + "/.cache/rws-test/claude-agent-sdk"
     }
 
-    /// The `claude-agent-sdk` release whose bundled CLI the tests run: the one `scripts/test`
-    /// installed last (the newest on PyPI when it was reachable), written in `current`.
+    /// The `claude-agent-sdk` release whose bundled CLI the tests run: `RWS_CLAUDE_AGENT_SDK_VERSION`
+    /// when set (`scripts/test` sets it for its run against the pinned release), else the newest
+    /// `scripts/test` installed (written in `current`), else the pinned one.
     public static var sdkVersion: String {
+        if let chosen = ProcessInfo.processInfo.environment["RWS_CLAUDE_AGENT_SDK_VERSION"], !chosen.isEmpty { return chosen }
         let current = (try? String(contentsOfFile: cacheFolder + "/current", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return current.flatMap { $0.isEmpty ? nil : $0 } ?? pinnedSDKVersion

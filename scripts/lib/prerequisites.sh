@@ -50,28 +50,21 @@ install_prerequisites() {
 }
 
 # The real Claude Code CLI for the conversation and oracle tests: the one bundled in the
-# claude-agent-sdk wheel (~170 MB), unpacked once into a cache folder keyed by version. The newest
-# release on PyPI is taken when PyPI answers, so a new Claude Code record type shows up as a
-# failing test (ClaudeOracleTests); offline, the newest cached version, else the pinned one.
-# The version chosen is written to the folder's `current` file, which ClaudeCodeCLI reads.
-# RWS_CLAUDE_AGENT_SDK_VERSION=X.Y.Z picks a version instead.
-CLAUDE_AGENT_SDK_PINNED=0.2.187
+# claude-agent-sdk wheel (~170 MB), unpacked once into a cache folder keyed by version. Two are
+# installed: the pinned release (scripts/lib/claude-agent-sdk-pinned: a bump is a one-line change)
+# and the newest on PyPI, so that a Claude Code release that changes what users see fails a test
+# the day it is published. A failure to find or fetch either fails the run: no silent fallback.
+# The newest is written to the folder's `current` file, which ClaudeCodeCLI reads (the tests'
+# RWS_CLAUDE_AGENT_SDK_VERSION overrides it); `claude_sdk_pinned` and `claude_sdk_newest` say which.
+# RWS_CLAUDE_AGENT_SDK_VERSION=X.Y.Z installs and tests that version alone.
 CLAUDE_AGENT_SDK_CACHE="$HOME/.cache/rws-test/claude-agent-sdk"
+claude_sdk_pinned=$(sed -n '/^[0-9]/{p;q;}' "$(dirname "${BASH_SOURCE[0]}")/claude-agent-sdk-pinned")
 
 _newest_claude_agent_sdk() {
     local limit=()
-    command -v timeout >/dev/null 2>&1 && limit=(timeout 30)
+    command -v timeout >/dev/null 2>&1 && limit=(timeout 60)
     ${limit[@]+"${limit[@]}"} python3 -m pip index versions claude-agent-sdk 2>/dev/null \
-        | sed -n 's/^claude-agent-sdk (\([0-9.]*\))$/\1/p' | head -1 || true  # offline: nothing
-}
-
-_newest_cached_claude_agent_sdk() {
-    local folder
-    for folder in "$CLAUDE_AGENT_SDK_CACHE"/*/claude_agent_sdk/_bundled/claude; do
-        [ -x "$folder" ] || continue
-        folder="${folder%/claude_agent_sdk/_bundled/claude}"
-        basename "$folder"
-    done | sort -V | tail -1
+        | sed -n 's/^claude-agent-sdk (\([0-9.]*\))$/\1/p' | head -1 || true
 }
 
 _install_claude_agent_sdk() {
@@ -83,7 +76,9 @@ _install_claude_agent_sdk() {
     echo "installing: claude-agent-sdk $version (the Claude Code CLI) into $folder" >&2
     if ! python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$download" "claude-agent-sdk==$version"; then
         rm -rf "$download"
-        return 1
+        echo "error: could not fetch claude-agent-sdk $version from PyPI; retry with:" \
+            "python3 -m pip download --no-deps --only-binary=:all: claude-agent-sdk==$version" >&2
+        exit 1
     fi
     rm -rf "$folder.partial"
     mkdir -p "$folder.partial"
@@ -93,18 +88,28 @@ _install_claude_agent_sdk() {
     mv "$folder.partial" "$folder"
 }
 
+_claude_cli_version() {
+    "$CLAUDE_AGENT_SDK_CACHE/$1/claude_agent_sdk/_bundled/claude" --version
+}
+
 install_claude_cli() {
     command -v python3 >/dev/null 2>&1 || _apt_install python3 python3-pip
     python3 -m pip --version >/dev/null 2>&1 || _apt_install python3-pip
-    local version="${RWS_CLAUDE_AGENT_SDK_VERSION:-}"
-    [ -n "$version" ] || version="$(_newest_claude_agent_sdk)"
-    if [ -z "$version" ] || ! _install_claude_agent_sdk "$version"; then
-        [ -z "$version" ] || echo "warning: could not install claude-agent-sdk $version; using a cached or the pinned version" >&2
-        version="$(_newest_cached_claude_agent_sdk)"
-        [ -n "$version" ] || version="$CLAUDE_AGENT_SDK_PINNED"
-        _install_claude_agent_sdk "$version"
+    if [ -n "${RWS_CLAUDE_AGENT_SDK_VERSION:-}" ]; then
+        claude_sdk_pinned=$RWS_CLAUDE_AGENT_SDK_VERSION
+        claude_sdk_newest=$RWS_CLAUDE_AGENT_SDK_VERSION
+    else
+        claude_sdk_newest="$(_newest_claude_agent_sdk)"
+        if [ -z "$claude_sdk_newest" ]; then
+            echo "error: PyPI did not say which claude-agent-sdk is the newest; retry with:" \
+                "python3 -m pip index versions claude-agent-sdk" >&2
+            exit 1
+        fi
     fi
+    _install_claude_agent_sdk "$claude_sdk_pinned"
+    _install_claude_agent_sdk "$claude_sdk_newest"
     mkdir -p "$CLAUDE_AGENT_SDK_CACHE"
-    printf '%s\n' "$version" > "$CLAUDE_AGENT_SDK_CACHE/current"
-    echo "Claude Code CLI: $("$CLAUDE_AGENT_SDK_CACHE/$version/claude_agent_sdk/_bundled/claude" --version) (claude-agent-sdk $version)" >&2
+    printf '%s\n' "$claude_sdk_newest" > "$CLAUDE_AGENT_SDK_CACHE/current"
+    echo "Claude Code CLI, newest: $(_claude_cli_version "$claude_sdk_newest") (claude-agent-sdk $claude_sdk_newest)" >&2
+    echo "Claude Code CLI, pinned: $(_claude_cli_version "$claude_sdk_pinned") (claude-agent-sdk $claude_sdk_pinned)" >&2
 }
