@@ -270,7 +270,7 @@ final class AskBox: @unchecked Sendable {
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
             try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Make asked.txt"]) + "; echo rws-exit=$?")
-        try await tmux.wait(for: "Allow Bash: echo yes > asked.txt? [y]es / [a]lways / [N]o:", within: .seconds(20))
+        try await tmux.wait(for: "Allow Bash: echo yes > asked.txt? [y]es", within: .seconds(20))
         try tmux.type("y")
         try await tmux.wait(for: "slow slow")
         #expect(FileManager.default.fileExists(atPath: box.project + "/asked.txt"))
@@ -359,7 +359,7 @@ final class AskBox: @unchecked Sendable {
         screen.contains(/rws-exit=[0-9]/)
     }
 
-    private static let bashQuestion = "Allow Bash: echo yes > asked.txt? [y]es / [a]lways / [N]o:"
+    private static let bashQuestion = "Allow Bash: echo yes > asked.txt? [y]es"
 
     @Test func keysTypedWhileTheAnswerStreamsDoNotAnswerTheNextQuestion() async throws {
         let box = try Self.slowTextThenBash()
@@ -399,14 +399,19 @@ final class AskBox: @unchecked Sendable {
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
     }
 
-    @Test func anUnclearAnswerIsAskedAgainAndEnterMeansNo() async throws {
+    @Test func anUnclearAnswerOrAGrantNumberOutOfRangeIsAskedAgainAndEnterMeansNo() async throws {
         let (box, tmux) = try await Self.atBashQuestion()
         defer {
             tmux.stop()
             box.stop()
         }
+        let again = "rws: answer y (yes), a (always: grant 1), a grant's number ("
         try tmux.type("maybe")
-        try await tmux.wait(for: "rws: answer y (yes), a (always) or n (no); Enter is no:")
+        try await tmux.wait(for: again)
+        #expect(!Self.exited(try tmux.screen()))
+        // A number that names no grant is refused and asked again, never sent.
+        try tmux.type("99")
+        try await tmux.wait(within: .seconds(10), for: "the question asked a second time") { $0.components(separatedBy: again).count == 3 }
         #expect(!Self.exited(try tmux.screen()))
         try tmux.type("")
         try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
@@ -436,7 +441,7 @@ final class AskBox: @unchecked Sendable {
         defer { box.stop() }
         let tmux = try await Self.startAsk(box, "Write notes")
         defer { tmux.stop() }
-        let screen = try await tmux.wait(for: "[y]es / [a]lways / [N]o:", within: .seconds(30))
+        let screen = try await tmux.wait(for: "[N]o:", within: .seconds(30))
         #expect(screen.contains("notes.txt: \(content.utf8.count) bytes, 30 lines"))
         #expect(screen.contains("│ first \\e[31mred"))
         #expect(screen.contains("│ line 20\n"))
@@ -463,7 +468,7 @@ final class AskBox: @unchecked Sendable {
         try "a = 1\nb = 2\nc = 3\n".write(toFile: box.project + "/conf.py", atomically: true, encoding: .utf8)
         let tmux = try await Self.startAsk(box, "Change b")
         defer { tmux.stop() }
-        let screen = try await tmux.wait(for: "[y]es / [a]lways / [N]o:", within: .seconds(30))
+        let screen = try await tmux.wait(for: "[N]o:", within: .seconds(30))
         #expect(screen.contains("  -b = 2\n  +b = 20\n   c = 3"), "no diff in:\n\(screen)")
         try tmux.type("n")
         try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
@@ -497,7 +502,7 @@ final class AskBox: @unchecked Sendable {
         #expect(screen.contains("Allow WebFetch: https://example.invalid/notes?v=2?"), "in:\n\(screen)")
     }
 
-    @Test func alwaysOffersClaudeCodesOwnRuleWithWhereItIsKeptAndClaudeCodeKeepsIt() async throws {
+    @Test func alwaysTakesClaudeCodesOwnRuleShownWithWhatItAllowsAndWhereItIsKept() async throws {
         let box = try AskBox(turns: [
             ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "npm test --silent", "description": "Run tests"]]]],
             ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "npm test --watch", "description": "Again"]]]],
@@ -507,10 +512,12 @@ final class AskBox: @unchecked Sendable {
         let tmux = try await Self.startAsk(box, "Test")
         defer { tmux.stop() }
         try await tmux.wait(
-            for: "[a]lways: allow Bash(npm test *), kept in this project's local settings (.claude/settings.local.json)",
+            for: "[a] or [1] allow Bash(npm test *), kept in this project's local settings (.claude/settings.local.json): "
+                + "commands starting with `npm test`: run without asking (nothing else)",
             within: .seconds(30))
         try tmux.type("a")
         let screen = try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        #expect(screen.contains("rws: granted: allow Bash(npm test *), kept in this project's local settings"), "\(screen)")
         #expect(screen.components(separatedBy: "Allow Bash").count == 2, "asked more than once:\n\(screen)")
         let local = try String(contentsOfFile: box.project + "/.claude/settings.local.json", encoding: .utf8)
         #expect(local.contains("Bash(npm test *)"))
@@ -605,6 +612,25 @@ final class AskBox: @unchecked Sendable {
         let shown = "Which colour?\n  1. Red — warm\n  2. Blue — cold\nA number, or your own answer:"
         let sent = try await Self.answerColourQuestion(multiSelect: false, shown: shown, typed: "2")
         #expect(sent.contains(#"\"Which colour?\"=\"Blue\""#), "the model was sent:\n\(sent)")
+    }
+
+    @Test func aNumberThatNamesNoOptionIsAskedAgainWithTheValidChoicesAndNeverSent() async throws {
+        let box = try AskBox.colourQuestion(multiSelect: false)
+        defer { box.stop() }
+        let tmux = try await Self.startAsk(box, "Pick")
+        defer { tmux.stop() }
+        try await tmux.wait(for: "A number, or your own answer:", within: .seconds(30))
+        try tmux.type("3")
+        try await tmux.wait(for: "rws: answer with a number from 1 to 2, or in your own words:", within: .seconds(10))
+        try tmux.type("1, 2")
+        try await tmux.wait(within: .seconds(10), for: "the question asked again") {
+            $0.components(separatedBy: "rws: answer with a number from 1 to 2").count == 3
+        }
+        try tmux.type("1")
+        try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
+        let sent = box.model.conversationRequests().last.map { String(describing: $0) } ?? ""
+        #expect(sent.contains(#"\"Which colour?\"=\"Red\""#), "the model was sent:\n\(sent)")
+        #expect(!sent.contains(#"=\"3\""#) && !sent.contains(#"=\"1, 2\""#))
     }
 
     @Test func aMultiSelectQuestionTakesSeveralNumbersAndTheModelGetsEveryChosenLabel() async throws {

@@ -52,7 +52,7 @@ import Testing
         #expect(try await box.waitUntilNoProcess().isEmpty)
     }
 
-    @Test func allowAlwaysAppliesClaudeCodesOwnPrefixRuleWhichHoldsAfterResumeWhileOtherCommandsAreStillAsked() async throws {
+    @Test func grantingClaudeCodesOwnPrefixRuleHoldsAfterResumeWhileOtherCommandsAreStillAsked() async throws {
         let box = try ConversationBox(turns: [
             Turn.bash("npm test --silent"), Turn.bash("npm test --watch"), Turn.bash("echo two > two.txt"), Turn.text("Done."),
             Turn.bash("npm test --again"), Turn.text("Done again."),
@@ -63,12 +63,13 @@ import Testing
             var asked: [ClaudePermissionRequest] = []
             let events = try await collect(try await conversation.send("Test"), in: conversation) { request in
                 asked.append(request)
-                return asked.count == 1 ? .allowAlways : .deny(message: "no")
+                return asked.count == 1 ? .allowGranting(Array(request.grants.prefix(1))) : .deny(message: "no")
             }
-            let suggestion = try #require(asked.first?.suggestions.first)
-            #expect(suggestion.rules == ["Bash(npm test *)"])
-            #expect(suggestion.destination == "localSettings")
-            #expect(suggestion.summary.contains("allow Bash(npm test *), kept in this project's local settings"))
+            let grant = try #require(asked.first?.grants.first)
+            #expect(grant.kind == .rules(["Bash(npm test *)"], behavior: "allow"))
+            #expect(grant.destination == "localSettings")
+            #expect(grant.summary.contains("allow Bash(npm test *), kept in this project's local settings"))
+            #expect(grant.allows == "commands starting with `npm test`: run without asking (nothing else)")
             // The second npm test ran without a question; the echo was asked.
             #expect(asked.map { $0.input["command"]?.stringValue } == ["npm test --silent", "echo two > two.txt"])
             await conversation.stop()

@@ -66,8 +66,15 @@ public struct ClaudeAttentionRequest: Sendable, Equatable {
     public var toolName: String
     /// The tool's input as the hook recorded it (long strings cut).
     public var input: JSONValue
-    /// The rules Claude Code suggests for "always", as it sent them.
+    /// The permission updates Claude Code suggests with the call, as it sent them; ``grants``
+    /// turns them into choices.
     public var suggestions: [JSONValue]
+
+    /// What an answer may grant beyond this call, the narrowest first, each on its own
+    /// (``ClaudePermissionGrant/choices(toolName:input:suggestions:)``).
+    public var grants: [ClaudePermissionGrant] {
+        ClaudePermissionGrant.choices(toolName: toolName, input: input, suggestions: suggestions)
+    }
 
     /// The input in one line: its command or path when it has one, else compact JSON (cut).
     public var inputSummary: String {

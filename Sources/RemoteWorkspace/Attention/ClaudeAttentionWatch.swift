@@ -119,8 +119,8 @@ public struct ClaudeAttentionWatch: AsyncSequence, Sendable {
 public enum ClaudeAttentionDecision: Sendable, Equatable {
     /// Run the tool this once.
     case allow
-    /// Run it, and add the rules Claude Code suggested (`suggestions` as it sent them).
-    case allowAlways(suggestions: [JSONValue])
+    /// Run it, and grant exactly `grants` (chosen from ``ClaudeAttentionRequest/grants``).
+    case allowGranting([ClaudePermissionGrant])
     /// Do not run it; Claude Code passes `message` to the model.
     case deny(message: String)
 
@@ -129,8 +129,8 @@ public enum ClaudeAttentionDecision: Sendable, Equatable {
         var decision: [JSONMember]
         switch self {
         case .allow: decision = [JSONMember("behavior", .string("allow"))]
-        case .allowAlways(let suggestions):
-            decision = [JSONMember("behavior", .string("allow")), JSONMember("updatedPermissions", .array(suggestions))]
+        case .allowGranting(let grants):
+            decision = [JSONMember("behavior", .string("allow")), JSONMember("updatedPermissions", .array(grants.map(\.update)))]
         case .deny(let message): decision = [JSONMember("behavior", .string("deny")), JSONMember("message", .string(message))]
         }
         let output = JSONObject([

@@ -90,12 +90,20 @@ public struct ClaudePermissionRequest: Sendable, Equatable {
     public var blockedPath: String?
     /// The tool use id of the call.
     public var toolUseID: String?
-    /// What Claude Code suggests "always" should mean for this call; empty when it offers none.
-    public var suggestions: [ClaudePermissionSuggestion] = []
+    /// The permission updates Claude Code suggests with the call (`permission_suggestions`), as
+    /// it sent them; empty when it offers none. ``grants`` turns them into choices.
+    public var suggestions: [JSONValue] = []
     /// Whether the answer has to come from a person looking at what the tool shows, never from a
     /// one-key or standing approval (`requires_user_interaction`: tools whose question is their own
     /// interface, such as AskUserQuestion): "always" is not to be offered.
     public var requiresUserInteraction = false
+
+    /// What an answer may grant beyond this call, the narrowest first, each on its own
+    /// (``ClaudePermissionGrant/choices(toolName:input:suggestions:)``); none for a call whose
+    /// answer must come from a person each time.
+    public var grants: [ClaudePermissionGrant] {
+        requiresUserInteraction ? [] : ClaudePermissionGrant.choices(toolName: toolName, input: input, suggestions: suggestions)
+    }
 }
 
 /// How a turn ended, from Claude Code's `result` message.

@@ -51,7 +51,7 @@ struct ClaudeMessageParser {
                 requestID: id, toolName: request["tool_name"]?.stringValue ?? "", input: request["input"] ?? .object(JSONObject()),
                 description: request["description"]?.stringValue, blockedPath: request["blocked_path"]?.stringValue,
                 toolUseID: request["tool_use_id"]?.stringValue,
-                suggestions: (request["permission_suggestions"]?.arrayValue ?? []).map(ClaudePermissionSuggestion.init(json:)),
+                suggestions: request["permission_suggestions"]?.arrayValue ?? [],
                 requiresUserInteraction: request["requires_user_interaction"]?.boolValue == true))
     }
 

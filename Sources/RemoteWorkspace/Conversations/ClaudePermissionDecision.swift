@@ -4,10 +4,10 @@ import SessionHistory
 public enum ClaudePermissionDecision: Sendable, Equatable {
     /// Run the tool this time.
     case allow
-    /// Run the tool, and apply the permission updates Claude Code suggested with the request
-    /// (``ClaudePermissionRequest/suggestions``), such as a command prefix rule: Claude Code then
-    /// no longer asks for what they allow, and keeps them where they say. Without suggestions, the same as ``allow``.
-    case allowAlways
+    /// Run the tool, and grant exactly `grants` (chosen from ``ClaudePermissionRequest/grants``):
+    /// Claude Code then no longer asks for what they allow, and keeps them where they say. Empty,
+    /// the same as ``allow``.
+    case allowGranting([ClaudePermissionGrant])
     /// Run the tool with `input` instead of the one asked about: how the answers to AskUserQuestion
     /// go back (the question's input plus `"answers": {question: label}`, labels of a multi-select joined by ", ").
     case allowWithInput(JSONValue)
@@ -23,12 +23,12 @@ public enum ClaudePermissionDecision: Sendable, Equatable {
             return .object(JSONObject([JSONMember("behavior", .string("allow")), JSONMember("updatedInput", request.input)]))
         case .allowWithInput(let input):
             return .object(JSONObject([JSONMember("behavior", .string("allow")), JSONMember("updatedInput", input)]))
-        case .allowAlways:
-            // Claude Code's own suggestions, sent back as they came: Claude Code applies and keeps them.
+        case .allowGranting(let grants):
+            // Only what was chosen, as Claude Code sent it (or as rws made it): Claude Code applies and keeps it.
             return .object(
                 JSONObject([
                     JSONMember("behavior", .string("allow")), JSONMember("updatedInput", request.input),
-                    JSONMember("updatedPermissions", .array(request.suggestions.map(\.json))),
+                    JSONMember("updatedPermissions", .array(grants.map(\.update))),
                 ]))
         case .deny(let message):
             return .object(JSONObject([JSONMember("behavior", .string("deny")), JSONMember("message", .string(message))]))

@@ -15,8 +15,11 @@ struct AskCommand: AsyncParsableCommand {
             the remote home, or the session's own directory with --resume.
 
             The answer streams to stdout; tool calls and their results go to stderr. When Claude Code asks whether a tool may \
-            run, rws asks you on the terminal: y (this once), a (always: the rule Claude Code suggests, such as \
-            Bash(npm test *), kept where it says), n or Enter (no). Keys typed before the question appeared are discarded; \
+            run, rws asks you on the terminal: y (this once), n or Enter (no), or a standing grant: each one Claude Code \
+            suggests (a rule such as Bash(npm test *), a working folder, a permission mode) is listed by number with what it \
+            lets run without asking and where it is kept, and the number grants that one alone; a (always) takes the \
+            narrowest (a rule; for a file edit, that file for this session), never a mode change. Any other answer is asked \
+            again. Keys typed before the question appeared are discarded; \
             Ctrl+C at a question ends the turn. Without a terminal rws cannot ask, so it refuses to start unless \
             --permission-mode is given; questions that still come are then answered no.
 
@@ -211,13 +214,9 @@ struct AskTurn {
         if let questions { return await AskUserQuestionPrompt(asked: questions, question: question).answer() }
         let preview = PermissionPreview(request: request, color: Terminal.isTTY(STDERR_FILENO)).text
         let tool = request.toolName.safeLine
-        // "Always" is what Claude Code suggests for this call, worded as the rule; no suggestion, no
-        // "always"; never for a call whose answer must come from a person each time.
-        let always = (request.requiresUserInteraction ? [] : request.suggestions).map { "  [a]lways: \($0.summary.safeLine)\n" }.joined()
-        let choices = always.isEmpty ? "[y]es / [N]o" : "[y]es / [a]lways / [N]o"
-        let again =
-            always.isEmpty ? "rws: answer y (yes) or n (no); Enter is no: " : "rws: answer y (yes), a (always) or n (no); Enter is no: "
-        var prompt = "\n\(preview)\(always)Allow \(tool): \(AskPrinter.summary(of: request.input))? \(choices): "
+        // Each grant on its own, in words; `a` the narrowest, never a mode change (PermissionChoices).
+        let choices = PermissionChoices(request.grants)
+        var prompt = "\n\(preview)\(choices.lines)Allow \(tool): \(AskPrinter.summary(of: request.input))? \(choices.choices): "
         while true {
             switch await question.ask(prompt) {
             case .interrupted:
@@ -226,11 +225,13 @@ struct AskTurn {
                 Terminal.err("\nrws: the input ended before an answer: \(request.toolName) denied\n")
                 return .deny(message: "The user could not answer (the input ended); the tool was not run.")
             case .line(let line):
-                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-                case "y", "yes": return .allow
-                case "a" where !always.isEmpty, "always" where !always.isEmpty: return .allowAlways
-                case "", "n", "no": return .deny(message: "The user denied this tool call.")
-                default: prompt = again
+                switch choices.answer(line) {
+                case .yes: return .allow
+                case .grant(let grant):
+                    Terminal.err(PermissionChoices.granted(grant))
+                    return .allowGranting([grant])
+                case .no: return .deny(message: "The user denied this tool call.")
+                case .invalid: prompt = choices.again
                 }
             }
         }

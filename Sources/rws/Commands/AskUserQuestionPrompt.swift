@@ -19,24 +19,42 @@ struct AskUserQuestionPrompt {
                 shown += "  \(index + 1). \(option.label.safeLine)\(description)\n"
             }
             shown += item.multiSelect ? "Numbers separated by commas, or your own answer: " : "A number, or your own answer: "
-            switch await question.ask(shown) {
-            case .interrupted: return nil
-            case .endOfInput:
-                Terminal.err("\nrws: the input ended before an answer: the question was not answered\n")
-                return .deny(message: "The user could not answer (the input ended).")
-            case .line(let line):
-                answers.append(Self.answer(line, to: item))
+            var answer: ClaudeUserAnswer?
+            while answer == nil {
+                switch await question.ask(shown) {
+                case .interrupted: return nil
+                case .endOfInput:
+                    Terminal.err("\nrws: the input ended before an answer: the question was not answered\n")
+                    return .deny(message: "The user could not answer (the input ended).")
+                case .line(let line):
+                    answer = Self.answer(line, to: item)
+                    shown = Self.again(item)
+                }
             }
+            if let answer { answers.append(answer) }
         }
         return asked.answer(answers)
     }
 
-    /// Option numbers (from 1) become those options; anything else is the user's own answer.
-    static func answer(_ line: String, to item: ClaudeUserQuestion) -> ClaudeUserAnswer {
+    /// Option numbers (from 1) become those options; words are the user's own answer; nil for an
+    /// empty line or numbers that name no option (or several where one is asked for): asked again,
+    /// never sent.
+    static func answer(_ line: String, to item: ClaudeUserQuestion) -> ClaudeUserAnswer? {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let parts = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let indexes = parts.compactMap { Int($0) }.map { $0 - 1 }.filter(item.options.indices.contains)
-        guard !parts.isEmpty, indexes.count == parts.count, item.multiSelect || indexes.count == 1 else { return .text(trimmed) }
+        guard !parts.isEmpty else { return nil }
+        let numbers = parts.compactMap { Int($0) }
+        guard numbers.count == parts.count else { return .text(trimmed) }
+        let indexes = numbers.map { $0 - 1 }
+        guard indexes.allSatisfy(item.options.indices.contains), item.multiSelect || indexes.count == 1 else { return nil }
         return .options(indexes, of: item)
+    }
+
+    /// What to say after an answer that is not one.
+    static func again(_ item: ClaudeUserQuestion) -> String {
+        let range = item.options.count == 1 ? "1" : "a number from 1 to \(item.options.count)"
+        return item.multiSelect
+            ? "rws: answer with \(range) (several separated by commas), or in your own words: "
+            : "rws: answer with \(range), or in your own words: "
     }
 }

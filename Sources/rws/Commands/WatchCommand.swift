@@ -15,7 +15,8 @@ struct WatchCommand: AsyncParsableCommand {
             marked (inferred): turn ends, failed turns and tools that wait (for permission, or still running), none answerable.
 
             While rws watch runs, a permission request waits for your answer here as well as in Claude Code's own dialog (the \
-            first answer wins): on a terminal rws asks y (yes), a (always: the rule Claude Code suggests), n or Enter (no), \
+            first answer wins): on a terminal rws asks y (yes), n or Enter (no), a grant's number or a (always: the \
+            narrowest grant), as rws ask does, \
             with the tool's input shown and keys typed before the question discarded. Without a terminal, or with \
             --no-answer, requests are only shown. When no rws watches, the hook steps aside at once.
 
@@ -122,20 +123,22 @@ struct WatchQuestion {
     let question: TerminalQuestion
 
     func answer() async -> ClaudeAttentionDecision {
-        let always = request.suggestions.isEmpty ? "" : " / [a]lways"
+        let choices = PermissionChoices(request.grants)
         let preview = PermissionPreview(request: request, color: Terminal.isTTY(STDERR_FILENO)).text
         let input = AskPrinter.clip(request.inputSummary.safeLine, to: 200)
-        var prompt = "\n\(preview)Allow \(request.toolName.safeLine): \(input)? [y]es\(always) / [N]o: "
+        var prompt = "\n\(preview)\(choices.lines)Allow \(request.toolName.safeLine): \(input)? \(choices.choices): "
         while true {
             switch await question.ask(prompt) {
             case .interrupted, .endOfInput:
                 return .deny(message: "The user watching with rws did not answer; the tool was not run.")
             case .line(let line):
-                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-                case "y", "yes": return .allow
-                case "a" where !always.isEmpty, "always" where !always.isEmpty: return .allowAlways(suggestions: request.suggestions)
-                case "", "n", "no": return .deny(message: "The user denied this tool call (answered through rws watch).")
-                default: prompt = "rws: answer y (yes)\(always.isEmpty ? "" : ", a (always)") or n (no); Enter is no: "
+                switch choices.answer(line) {
+                case .yes: return .allow
+                case .grant(let grant):
+                    Terminal.err(PermissionChoices.granted(grant))
+                    return .allowGranting([grant])
+                case .no: return .deny(message: "The user denied this tool call (answered through rws watch).")
+                case .invalid: prompt = choices.again
                 }
             }
         }
