@@ -16,10 +16,12 @@ import Testing
         let snapshot = String(repeating: "system prompt text ", count: 3_000)
         return [
             Records.user("Explain everything", uuid: "u1", parent: nil, session: session),
-            #"{"parentUuid":"u1","isSidechain":false,"type":"assistant","uuid":"a1","sessionId":"\#(session)","#
-                + #""cwd":"/home/dev/proj","timestamp":"2026-01-02T10:00:05.000Z","message":{"id":"msg_1","role":"assistant","#
+            // Claude Code writes a response's `type` after its `message`, as here.
+            #"{"parentUuid":"u1","isSidechain":false,"sessionId":"\#(session)","cwd":"/home/dev/proj","#
+                + #""message":{"id":"msg_1","type":"message","role":"assistant","#
                 + #""model":"claude-opus-5-5","content":[{"type":"text","text":"\#(answer)"}],"stop_reason":"end_turn","#
-                + #""usage":{"input_tokens":1200,"cache_creation_input_tokens":300,"cache_read_input_tokens":4500,"output_tokens":9}}}"#,
+                + #""usage":{"input_tokens":1200,"cache_creation_input_tokens":300,"cache_read_input_tokens":4500,"output_tokens":9}},"#
+                + #""type":"assistant","uuid":"a1","timestamp":"2026-01-02T10:00:05.000Z"}"#,
             #"{"parentUuid":"a1","isSidechain":false,"attachment":{"type":"prompt_snapshot","systemPrompt":["\#(snapshot)"]},"#
                 + #""type":"attachment","uuid":"s1","sessionId":"\#(session)","timestamp":"2026-01-02T10:00:06.000Z"}"#,
             #"{"type":"last-prompt","lastPrompt":"Explain everything","leafUuid":"s1","sessionId":"\#(session)"}"#,
@@ -58,22 +60,27 @@ import Testing
         #expect(warm.statistics.tailsGrown == 0)
     }
 
-    @Test func aTailNeverGrowsPastItsLimit() {
+    @Test func aTailGrowsOnlyWhileItsCutRecordMayTellTheStateAndNeverPastItsLimit() {
         let policy = ListingWindowPolicy(tailLimit: 1 << 20)
         var summary = SessionSummary(id: "x", fileSize: 50 << 20)
-        let cut = Array(String(repeating: "x", count: 65_535).utf8) + [0x0A]
-        #expect(policy.tailGrowth(summary, tail: cut) == 262_144)
-        #expect(policy.tailGrowth(summary, tail: cut + [UInt8](repeating: 0x20, count: 196_608)) == 1 << 20)
-        #expect(policy.tailGrowth(summary, tail: [UInt8](repeating: 0x20, count: 1 << 20)) == nil)
+        let end = Array(#"},"type":"assistant","uuid":"a"}"#.utf8) + [0x0A]
+        let cutResponse = [UInt8](repeating: UInt8(ascii: "x"), count: 65_536 - end.count) + end
+        #expect(policy.tailGrowth(summary, tail: cutResponse) == 65_536 + 16_384, "first a small step")
+        let grown = [UInt8](repeating: 0x20, count: 16_384) + cutResponse
+        #expect(policy.tailGrowth(summary, tail: grown) == 4 * grown.count, "then fourfold")
+        #expect(policy.tailGrowth(summary, tail: [UInt8](repeating: 0x20, count: 1 << 20)) == nil, "the limit")
+        let cutToolResult = Array(String(repeating: "x", count: 65_535).utf8) + [0x0A]
+        #expect(policy.tailGrowth(summary, tail: cutToolResult) == nil, "a cut prompt or tool result: working either way")
         summary.activity = .turnEnded
         summary.contextUse = ContextUse(tokens: 1, window: nil)
-        #expect(policy.tailGrowth(summary, tail: cut) == nil, "the tail tells the state")
+        #expect(policy.tailGrowth(summary, tail: cutResponse) == nil, "the tail tells the state")
         summary.contextUse = nil
-        #expect(policy.tailGrowth(summary, tail: cut) == 262_144, "no response in the tail: the context figure is before it")
+        #expect(policy.tailGrowth(summary, tail: cutResponse) == 81_920, "no response in the tail: the context figure is before it")
         let response = Array(#"{"type":"assistant","message":{"content":[]}}"#.utf8) + [0x0A]
-        #expect(policy.tailGrowth(summary, tail: cut + response) == nil, "a response without usage: nothing more to find")
+        #expect(policy.tailGrowth(summary, tail: cutResponse + response) == nil, "a response without usage: nothing more to find")
         summary.activity = nil
+        #expect(ListingWindowPolicy(first: 8_192, wide: 8_192).tailGrowth(summary, tail: cutResponse) == nil, "widening off")
         summary.isSidechain = true
-        #expect(policy.tailGrowth(summary, tail: cut) == nil, "subagent transcripts show no state")
+        #expect(policy.tailGrowth(summary, tail: cutResponse) == nil, "subagent transcripts show no state")
     }
 }

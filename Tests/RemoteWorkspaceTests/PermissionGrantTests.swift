@@ -19,7 +19,9 @@ import Testing
     }
 
     /// A box whose script is made from the project's and the outside folder's paths, the folder made.
-    static func box(_ kind: ServerKind, _ script: @escaping (_ project: String, _ outside: String) -> [[String: Any]]) throws
+    static func box(
+        _ kind: ServerKind, _ script: @escaping (_ project: String, _ outside: String) -> [[String: Any]]
+    ) throws
         -> ConversationBox
     {
         let box = try ConversationBox(kind) { project in script(project, outside(project)) }
@@ -46,7 +48,10 @@ import Testing
     @Test(arguments: ServerKind.allCases)
     func alwaysAtAWriteOutsideTheProjectGrantsThatFileAloneAndAFollowingRmThereStillAsks(kind: ServerKind) async throws {
         let box = try Self.box(kind) { _, outside in
-            [Self.tool("Write", ["file_path": outside + "/a.txt", "content": "a\n"]), Turn.bash("rm " + outside + "/a.txt"), Turn.text("Done.")]
+            [
+                Self.tool("Write", ["file_path": outside + "/a.txt", "content": "a\n"]), Turn.bash("rm " + outside + "/a.txt"),
+                Turn.text("Done."),
+            ]
         }
         defer { box.stop() }
         let outside = Self.outside(box.project)
@@ -57,7 +62,10 @@ import Testing
             }
             let grants = try #require(asked.first?.grants)
             // Claude Code suggests the acceptEdits mode and the folder; rws's own file rule comes first.
-            #expect(grants.map(\.what) == ["allow Edit(/\(outside)/a.txt)", "add \(outside) as working folder", "switch to the acceptEdits permission mode"])
+            #expect(
+                grants.map(\.what) == [
+                    "allow Edit(/\(outside)/a.txt)", "add \(outside) as working folder", "switch to the acceptEdits permission mode",
+                ])
             #expect(granted?.isMadeByRWS == true && granted?.destination == "session")
             #expect(asked.map(\.toolName) == ["Write", "Bash"], "the rm was asked")
             #expect(FileManager.default.fileExists(atPath: outside + "/a.txt"), "written, and not removed")

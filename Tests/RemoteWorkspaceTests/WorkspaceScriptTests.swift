@@ -141,6 +141,17 @@ import Testing
                     && run.stdoutText.contains("B tails\n") && run.stdoutText.hasSuffix("B end\n"), "\(run)")
         },
         ScriptCase(
+            "growing tails past the bytes held", WideningScript.script, setup: sessions, argumentsOnInput: true,
+            arguments: {
+                [.word("B"), .word("10"), .path($0 + "/claude/projects"), .word(""), .word("./p/s.jsonl"), .word("4")]
+            }
+        ) { run, _ in
+            // The file ends `…"assistant"}\n`: its last 10 bytes less the 4 held.
+            try ScriptCase.require(
+                run.status == 0 && run.stdoutText == "\nB tails\n==> /dev/null <==\n\n==> ./p/s.jsonl <==\nsistan\nB end\n"
+                    && run.stderr.isEmpty, "\(run)")
+        },
+        ScriptCase(
             "widening in a folder removed since the listing", WideningScript.script, argumentsOnInput: true,
             arguments: { [.word("B"), .word("10"), .path($0 + "/" + hostile), .word("./p/s.jsonl"), .word("")] }
         ) { run, _ in

@@ -121,21 +121,33 @@ struct SessionLister: Sendable {
     /// Grows the tails that, read wide, still hold no record telling the session's state (its
     /// last record is larger than the window): fourfold a round, as the local listing does.
     private func growTails(_ files: inout [ListedFile], statistics: inout ListingStatistics) async throws {
+        struct Step: Hashable {
+            var size: Int
+            var held: Int
+        }
+        // A tail that did not grow (the file changed or went meanwhile) is not asked for again.
+        var stalled = Set<Int>()
         while true {
-            var bySize: [Int: [WideningScript.Request]] = [:]
-            for index in files.indices {
+            var bySteps: [Step: [WideningScript.Request]] = [:]
+            var before: [Int: Int] = [:]
+            for index in files.indices where !stalled.contains(index) {
                 guard files[index].wasRead, let summary = files[index].summary, let window = files[index].window,
                     let size = options.policy.tailGrowth(summary, tail: window.tail)
                 else { continue }
-                bySize[size, default: []].append(WideningScript.Request(index: index, head: false, tail: true))
+                before[index] = window.tail.count
+                bySteps[Step(size: size, held: window.tail.count), default: []].append(
+                    WideningScript.Request(index: index, head: false, tail: true))
             }
-            guard !bySize.isEmpty else { return }
-            for (size, requests) in bySize {
-                let (bytes, commands) = try await WideningScript.widen(requests, files: &files, wide: size, host: host)
+            guard !bySteps.isEmpty else { return }
+            for (step, requests) in bySteps {
+                // Only the bytes before the tail held cross the link.
+                let (bytes, commands) = try await WideningScript.widen(
+                    requests, files: &files, wide: step.size, held: step.held, host: host)
                 statistics.bytesTransferred += bytes
                 statistics.commands += commands
                 statistics.tailsGrown += requests.count
             }
+            for (index, count) in before where files[index].window?.tail.count ?? count <= count { stalled.insert(index) }
             _ = ListingSummaries.summarize(&files, cache: CacheContents())
         }
     }

@@ -56,10 +56,16 @@ public struct ListingWindowPolicy: Sendable, Equatable {
 
     /// How many bytes the tail should hold next when, read `wide` or wider, it still shows no
     /// transcript record that tells the session's activity, or no response at all while the
-    /// context figure is unknown (the last records start before the window); `nil` when it is
-    /// enough, or already holds the whole file or `tailLimit` bytes. A tail whose responses carry
-    /// no usage (old or hand-made files) does not grow for the context figure. Subagent
-    /// transcripts never grow: a listing shows no state for them.
+    /// context figure is unknown, and the record cut by the window's edge is one that tells or
+    /// hides the state (its visible end names it a response, an attachment, progress or a system
+    /// record; a record that shows no such name is a prompt or tool result, whose state, working,
+    /// the listing tells the same without it). `nil` when it is enough, when the tail holds the
+    /// whole file or `tailLimit` bytes, or when widening is off (`wide` equal to `first`). A tail
+    /// whose responses carry no usage (old or hand-made files) does not grow for the context
+    /// figure; subagent transcripts never grow: a listing shows no state for them.
+    ///
+    /// The first step adds 16 KiB (a record cut just inside the window is usually small), each next
+    /// one makes the tail four times larger.
     ///
     /// - Parameters:
     ///   - summary: The summary of the windows read so far (its `fileSize` is the file's size).
@@ -67,16 +73,27 @@ public struct ListingWindowPolicy: Sendable, Equatable {
     public func tailGrowth(_ summary: SessionSummary, tail: [UInt8]) -> Int? {
         let reachable = min(summary.fileSize, tailLimit)
         let tailCount = tail.count
-        guard !summary.isSidechain, tailCount >= min(wide, summary.fileSize), tailCount < reachable else { return nil }
+        guard wide > first, !summary.isSidechain, tailCount >= min(wide, summary.fileSize), tailCount < reachable else { return nil }
         guard summary.activity == nil || (summary.contextUse == nil && !Self.holdsResponse(tail)) else { return nil }
-        return min(reachable, max(wide, tailCount) * 4)
+        guard Self.cutRecordMayTellTheState(tail) else { return nil }
+        let firstStep = wide + 16_384
+        return min(reachable, tailCount < firstStep ? firstStep : tailCount * 4)
     }
 
     private static let response = KeyValueLines(key: "type", values: ["assistant"])
+    private static let stateRecords = KeyValueLines(key: "type", values: ["assistant", "attachment", "progress", "system"])
 
     /// Whether a whole line of a tail (its first line is cut) is an `assistant` record.
     static func holdsResponse(_ tail: [UInt8]) -> Bool {
         guard let firstEnd = tail.firstIndex(of: 0x0A) else { return false }
         return response.count(in: Array(tail[(firstEnd + 1)...]), stopAtFirst: true) > 0
+    }
+
+    /// Whether what a tail holds of its cut first line names a record that tells the state
+    /// (a response, a system record) or sits between the state and the end (an attachment,
+    /// progress): Claude Code writes `type` after `message` and `attachment`, so their end shows it.
+    static func cutRecordMayTellTheState(_ tail: [UInt8]) -> Bool {
+        let cut = tail.firstIndex(of: 0x0A).map { Array(tail[..<$0]) } ?? tail
+        return stateRecords.count(in: cut, stopAtFirst: true) > 0
     }
 }
