@@ -8,7 +8,8 @@ extension ClaudeConversation {
         var parser = ClaudeMessageParser()
         var failure = await readAttachment(&parser)
         var fruitless = 0
-        while let id = detachedID, case .connectionLost(let reason)? = failure as? SSHError, !leaving {
+        // The reason says how the link was lost, not where the follower ran: Claude Code is what goes on.
+        while let id = detachedID, let reason = (failure as? SSHError)?.linkLossReason, !leaving {
             if fruitless == 0 { deliver([.linkLost(reason: reason)], endsTurn: false) }
             // Three attaches in a row that got nowhere: the connection is not coming back.
             guard fruitless < 3 else {

@@ -79,8 +79,8 @@ public enum ClaudeConversationError: Error, Sendable, Equatable, CustomStringCon
         case .takenOver(let id):
             return "another client attached to conversation \(id) and took it over"
         case .detachedLinkLost(let id, let reason):
-            return "the link to the box was lost (\(reason)) and did not come back; conversation \(id) goes on there: "
-                + "rws ask --attach \(id)"
+            return "the link to the box was lost (\(reason)) and did not come back; Claude Code goes on there in conversation "
+                + "\(id): rws ask --attach \(id) to see it, rws ask --stop \(id) to end it"
         case .detached(let id):
             return "detached from conversation \(id); it goes on on the box: rws ask --attach \(id)"
         case .endedIdle(let id):

@@ -140,6 +140,14 @@ extension SSHError: CustomStringConvertible, LocalizedError {
     }
 
     public var errorDescription: String? { description }
+
+    /// For ``connectionLost(reason:)``, how the link was lost, without what rws adds about a
+    /// command that may outlive it (its PID and how to stop it): for a caller whose command is a
+    /// helper of its own (a follower, a reader) rather than what the user runs. Nil otherwise.
+    public var linkLossReason: String? {
+        guard case .connectionLost(let reason) = self else { return nil }
+        return ExecChannel.linkLossOnly(reason)
+    }
 }
 
 extension String {

@@ -173,7 +173,15 @@ final class ExecChannel: ChannelOperation {
         guard case .connectionLost(let reason) = error else { return error }
         let whereabouts =
             pid.map { "as PID \($0) (it leads its session: `kill -- -\($0)` on the box stops it all)" } ?? "(its PID was not known yet)"
-        return .connectionLost(reason: reason + "; the command may still be running on the box " + whereabouts)
+        return .connectionLost(reason: reason + whereaboutsMark + whereabouts)
+    }
+
+    private static let whereaboutsMark = "; the command may still be running on the box "
+
+    /// How a link was lost, without what ``lostWhileRunning(_:pid:)`` added about the command: for
+    /// a caller whose command is its own helper (a follower, a reader), not what the user cares about.
+    static func linkLossOnly(_ reason: String) -> String {
+        reason.range(of: whereaboutsMark).map { String(reason[..<$0.lowerBound]) } ?? reason
     }
 
     // MARK: Stopping
