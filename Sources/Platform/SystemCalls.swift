@@ -31,6 +31,14 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Whether the call would have blocked on a nonblocking descriptor.
     public var wouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
+
+    /// Whether the process (`EMFILE`) or the system (`ENFILE`) has no file descriptor left.
+    public var isOutOfDescriptors: Bool { code == EMFILE || code == ENFILE }
+
+    /// What to do, after a reason, when `error` says the descriptors ran out; empty otherwise.
+    public static func descriptorAdvice(_ error: SystemCallError) -> String {
+        error.isOutOfDescriptors ? " (no file descriptor is left: close some connections, or raise the limit, `ulimit -n`)" : ""
+    }
 }
 
 /// Thin wrappers of the system calls rws makes, each checking its return code. Descriptors stay

@@ -26,12 +26,15 @@ extension RWSBinary {
     /// Runs `rws` with `arguments`, calls `action` with its PID once `ready` holds for what its
     /// stdout shows so far (unless it exited first, or `limit` passed), waits for its end, and
     /// returns what it printed and how it exited. The waiting is on a thread of its own (``Blocking``).
+    /// With `openFiles`, rws runs with that many file descriptors at most (`ulimit -n`, set by the
+    /// shell that then `exec`s it: the PID is rws's).
     public static func run(
         _ arguments: [String], home: String, until ready: @escaping @Sendable (_ stdout: String) -> Bool,
-        within limit: Duration = .seconds(10), _ action: @escaping @Sendable (pid_t) throws -> Void
+        within limit: Duration = .seconds(10), openFiles: Int? = nil, _ action: @escaping @Sendable (pid_t) throws -> Void
     ) async throws -> Outcome {
-        let path = path
-        return try await Blocking.onThread { try runBlocking(path, arguments, home: home, until: ready, within: limit, action) }
+        let (program, arguments) =
+            openFiles.map { ("/bin/sh", ["-c", "ulimit -n \($0) && exec \"$0\" \"$@\"", path] + arguments) } ?? (path, arguments)
+        return try await Blocking.onThread { try runBlocking(program, arguments, home: home, until: ready, within: limit, action) }
     }
 
     private static func runBlocking(

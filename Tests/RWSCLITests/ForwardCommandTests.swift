@@ -36,6 +36,46 @@ import Testing
         #expect(echo.acceptedConnections == 2)
     }
 
+    /// With few file descriptors, connections beyond them wait or fail with a message that says
+    /// why; rws does not crash (it stopped on `cannot create the wake-up pipe`, SIGILL) nor spin,
+    /// and carries connections again once descriptors are free.
+    @Test func runningOutOfDescriptorsFailsConnectionsWithAReasonAndTheForwardGoesOn() async throws {
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let echo = try EchoServer()
+        defer { echo.stop() }
+        let server = try SharedTestServer.get(.default)
+        let arguments = ["forward"] + server.rwsFlags + ["0:\(echo.port)"]
+        let port = Mutex<Int?>(nil)
+        let outcome = try await RWSBinary.run(
+            arguments, home: home,
+            until: { stdout in
+                let found = stdout.firstMatch(of: /^http:\/\/127\.0\.0\.1:([0-9]+)\n/).flatMap { Int($0.1) }
+                port.withLock { $0 = found }
+                return found != nil
+            }, within: .seconds(20), openFiles: 24
+        ) { child in
+            let local = try #require(port.withLock { $0 })
+            // 40 connections held open at once: far more than 24 descriptors allow.
+            var held: [Int32] = []
+            for _ in 0..<40 {
+                let fd = try SystemCall.socket(for: SystemCall.loopback(port: local))
+                _ = try SystemCall.connect(fd, to: SystemCall.loopback(port: local))
+                held.append(fd)
+            }
+            Thread.sleep(forTimeInterval: 2)
+            for fd in held { SystemCall.close(fd) }
+            Thread.sleep(forTimeInterval: 1)
+            // Descriptors free again: a connection is carried.
+            #expect(try EchoServer.roundTrip(port: local, Array("after".utf8)) == Array("after".utf8))
+            try SystemCall.kill(child, SIGINT)
+        }
+        #expect(outcome.killedBy == nil, "rws crashed: \(outcome.stderr)")
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("Fatal error"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("no file descriptor is left"), "\(outcome.stderr)")
+    }
+
     @Test(arguments: ServerKind.allCases)
     func reverseCarriesConnectionsMadeOnTheBoxHereThroughACutLinkAndCtrlCStopsIt(kind: ServerKind) async throws {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)

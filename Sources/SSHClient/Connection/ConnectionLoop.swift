@@ -10,7 +10,7 @@ import Synchronization
 /// safe from any thread (immutable, a mutex, an atomic or a promise), so the compiler checks it.
 final class ConnectionLoop: Sendable {
     let configuration: SSHConnectionConfiguration
-    private let wakeSignal = WakeSignal()
+    private let wakeSignal: WakeSignal
     private let inbox = Mutex(Inbox())
     private let ready = Promise<Void>()
     private let stopped = Promise<Void>()
@@ -32,13 +32,20 @@ final class ConnectionLoop: Sendable {
         var roundTripBound: Duration?
     }
 
-    private init(configuration: SSHConnectionConfiguration) {
+    private init(configuration: SSHConnectionConfiguration, wakeSignal: WakeSignal) {
         self.configuration = configuration
+        self.wakeSignal = wakeSignal
     }
 
     /// Connects, authenticates, and starts serving; throws what establishing the session threw.
     static func start(_ configuration: SSHConnectionConfiguration) async throws -> ConnectionLoop {
-        let loop = ConnectionLoop(configuration: configuration)
+        let wakeSignal: WakeSignal
+        do {
+            wakeSignal = try WakeSignal()
+        } catch {
+            throw SSHError.connectionLost(reason: "cannot start the connection: \(error.reason)" + SystemCallError.descriptorAdvice(error))
+        }
+        let loop = ConnectionLoop(configuration: configuration, wakeSignal: wakeSignal)
         do {
             let thread = try JoinableThread(stackSize: 1 << 20) { LoopContext.run(loop) }
             loop.thread.withLock { $0 = thread }

@@ -46,10 +46,11 @@ final class DirectTCPIPChannel: ChannelOperation {
     private var socketShutDown = false
     private static let chunk = 64 * 1024
 
+    /// - Throws: when no descriptor is left for the relay's watcher; `fd` is then still the caller's.
     init(
         loop: LoopContext, host: String, port: Int, fd: Int32, owner: SSHConnection?, opened: Promise<Void>,
         accepted: LibSSH2Channel? = nil
-    ) {
+    ) throws(SystemCallError) {
         self.host = host
         self.port = port
         self.fd = fd
@@ -57,7 +58,7 @@ final class DirectTCPIPChannel: ChannelOperation {
         halfCloses = owner == nil
         self.opened = opened
         self.accepted = accepted
-        watcher = RelayWatcher(fd: fd) { [handle = loop.handle] in handle.wake() }
+        watcher = try RelayWatcher(fd: fd) { [handle = loop.handle] in handle.wake() }
         lifecycle = ChannelLifecycle(loop: loop, setupRequests: [])
     }
 

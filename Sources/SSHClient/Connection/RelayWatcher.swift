@@ -13,11 +13,14 @@ final class RelayWatcher: Sendable {
     private let fd: Int32
     private let interest = Atomic<Int16>(0)
     private let stopped = Atomic<Bool>(false)
-    private let signal = WakeSignal()
+    private let signal: WakeSignal
 
     /// Starts the thread; `wakeLoop` is called (from it) whenever the armed readiness comes.
-    init(fd: Int32, wakeLoop: @escaping @Sendable () -> Void) {
+    ///
+    /// - Throws: when no descriptor is left for its wake-up pipe.
+    init(fd: Int32, wakeLoop: @escaping @Sendable () -> Void) throws(SystemCallError) {
         self.fd = fd
+        signal = try WakeSignal()
         let thread = Thread { [self] in watch(wakeLoop) }
         thread.stackSize = 128 * 1024
         thread.start()

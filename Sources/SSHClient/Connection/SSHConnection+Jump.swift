@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 extension SSHConnection {
     /// Opens a `direct-tcpip` channel from this server to `host`:`port` and relays it to `fd`
@@ -18,7 +19,13 @@ extension SSHConnection {
             throw error
         }
         if let error = loop.submit({ loop in
-            loop.enqueue(DirectTCPIPChannel(loop: loop, host: host, port: port, fd: fd, owner: owner, opened: opened))
+            do throws(SystemCallError) {
+                loop.enqueue(try DirectTCPIPChannel(loop: loop, host: host, port: port, fd: fd, owner: owner, opened: opened))
+            } catch {
+                if dedicated { TCPSocket(fd: fd).closeDescriptor() }
+                let reason = error.reason + SystemCallError.descriptorAdvice(error)
+                opened.complete(.failure(SSHError.channelFailed(operation: "relaying a connection to \(host):\(port)", reason: reason)))
+            }
         }) {
             if dedicated { TCPSocket(fd: fd).closeDescriptor() }
             throw error

@@ -6,12 +6,10 @@ final class WakeSignal: Sendable {
     let readFD: Int32
     private let writeFD: Int32
 
-    init() {
-        do {
-            (readFD, writeFD) = try SystemCall.pipe()
-        } catch {
-            fatalError("cannot create the wake-up pipe: \(error)")
-        }
+    /// A new pipe; throws when the process has no descriptors left (an error for the caller to
+    /// report, never a crash: an app embedding rws may be short of them for a while).
+    init() throws(SystemCallError) {
+        (readFD, writeFD) = try SystemCall.pipe()
     }
 
     /// Wakes the I/O thread. A full pipe already means a wake-up is pending, so that is no failure.

@@ -23,7 +23,7 @@ public final class PortForward: Sendable {
     public let remotePort: Int
 
     private let listener: Int32
-    private let stopSignal = WakeSignal()
+    private let stopSignal: WakeSignal
     /// The accept loop's, which closes the listener as it ends: ``close()`` waits for it.
     private let acceptThread = Mutex<JoinableThread?>(nil)
     private let counters = Mutex(Counters())
@@ -55,9 +55,11 @@ public final class PortForward: Sendable {
         let address = SystemCall.loopback(port: localPort)
         let fd: Int32
         do {
+            stopSignal = try WakeSignal()
             fd = try SystemCall.socket(for: address)
         } catch {
-            throw .channelFailed(operation: "listening on 127.0.0.1:\(localPort)", reason: error.reason)
+            throw .channelFailed(
+                operation: "listening on 127.0.0.1:\(localPort)", reason: error.reason + SystemCallError.descriptorAdvice(error))
         }
         do {
             try SystemCall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
@@ -106,15 +108,37 @@ public final class PortForward: Sendable {
             SystemCall.close(listener)
             report.finish()
         }
+        var outOfDescriptors = false
         while !isClosed {
             var fds = [
                 pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: stopSignal.readFD, events: Int16(POLLIN), revents: 0),
             ]
             guard (try? SystemCall.poll(&fds, timeout: nil)) != nil else { continue }
             if fds[1].revents != 0 { return }
-            while !isClosed, let client = try? SystemCall.accept(listener) {
-                counters.withLock { $0.accepted += 1 }
-                carry(client, over: connection)
+            while !isClosed {
+                do {
+                    guard let client = try SystemCall.accept(listener) else { break }  // none waiting
+                    counters.withLock { $0.accepted += 1 }
+                    carry(client, over: connection)
+                } catch  where error.isOutOfDescriptors {
+                    // The connection waits in the backlog; say so once, and look again in a
+                    // moment rather than spin on a listener that stays readable.
+                    if !outOfDescriptors {
+                        outOfDescriptors = true
+                        report.yield(
+                            Failure(
+                                error: .channelFailed(
+                                    operation: "accepting a connection on 127.0.0.1:\(localPort)",
+                                    reason: error.reason + SystemCallError.descriptorAdvice(error) + "; it waits until one is free")))
+                    }
+                    var stop = [pollfd(fd: stopSignal.readFD, events: Int16(POLLIN), revents: 0)]
+                    if (try? SystemCall.poll(&stop, timeout: .milliseconds(100))) ?? 0 > 0 { return }
+                    break
+                } catch {
+                    outOfDescriptors = false
+                    break
+                }
+                outOfDescriptors = false
             }
         }
     }

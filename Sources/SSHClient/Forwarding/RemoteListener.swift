@@ -168,8 +168,19 @@ final class RemoteListener {
             SystemCall.close(other)
             fd = end
         }
-        loop.adopt(
-            DirectTCPIPChannel(loop: loop, host: target.host, port: target.port, fd: fd, owner: nil, opened: Promise(), accepted: channel))
+        do {
+            loop.adopt(
+                try DirectTCPIPChannel(
+                    loop: loop, host: target.host, port: target.port, fd: fd, owner: nil, opened: Promise(), accepted: channel))
+        } catch {
+            // No descriptor for the relay: this connection is dropped (the channel is freed with
+            // the session), the listener and the others go on.
+            SystemCall.close(fd)
+            target.failed(
+                .channelFailed(
+                    operation: "relaying a connection to \(target.host):\(target.port)",
+                    reason: error.reason + SystemCallError.descriptorAdvice(error)))
+        }
     }
 }
 
