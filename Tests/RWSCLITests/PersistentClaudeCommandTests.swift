@@ -83,6 +83,27 @@ import Testing
         #expect(gone, "Claude Code outlived --kill-persistent")
     }
 
+    /// tmux ends with 0 whatever its command did: the box keeps Claude Code's status for rws.
+    @Test func rwsExitsWithClaudeCodesOwnStatusThroughTmux() async throws {
+        let box = try AskBox(turns: [])
+        defer { box.stop() }
+        let program = box.server.remoteHome + "/fake-claude"
+        try "#!/bin/sh\necho fake Claude Code ran; sleep 1; exit 3\n".write(toFile: program, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
+        let name = "claude-x\(UUID().uuidString.prefix(6).lowercased())"
+        let tmux = try Tmux.start(home: box.home)
+        defer { tmux.stop() }
+        try await tmux.waitForLastLine(Tmux.localPrompt)
+        try tmux.type(
+            try ShellQuoting.commandLine(
+                [RWSBinary.path, "claude"] + box.server.rwsFlags + ["--persist", "--name", name, "app", "--claude", program])
+                + "; echo rws-exit=$?")
+        let screen = try await tmux.wait(within: .seconds(30), for: "rws's exit status") { $0.contains(/rws-exit=[0-9]/) }
+        #expect(screen.contains("rws-exit=3"), "\(screen)")
+        // Kept once: the status file is gone after rws read it.
+        #expect(!FileManager.default.fileExists(atPath: box.server.remoteHome + "/.cache/rws/persistent/\(name).status"))
+    }
+
     @Test func attachingToASessionThatIsNotThereSaysSoAndStartsNothing() async throws {
         let box = try AskBox(turns: [])
         defer { box.stop() }

@@ -88,6 +88,9 @@ import Testing
             let mine = ownPorts(run)
             try ScriptCase.require(mine.status == 0 && mine.stdoutText == "\(Self.portsListener.port) 127.0.0.1 \(getpid())\n", "\(run)")
         },
+        ScriptCase("status: none kept for that name", PersistentShellScripts.status, arguments: { _ in [.word(hostile)] }) { run, _ in
+            try ScriptCase.require(run.status == 0 && run.stdout.isEmpty && run.stderr.isEmpty, "\(run)")
+        },
         ScriptCase("list: no sessions", PersistentShellScripts.list, arguments: { _ in [] }) { run, _ in
             try ScriptCase.require(run.status == 0 && run.stdout.isEmpty, "\(run)")
         },

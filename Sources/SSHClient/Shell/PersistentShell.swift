@@ -68,6 +68,8 @@ enum PersistentShellScripts {
     /// command line `$4` (the login shell when empty) with the attaching login's `HOME` (a tmux
     /// server started by another login would give its own); `$3` `takeover` detaches its other
     /// clients first; `$3` `attach` joins them. Neither `takeover` nor `attach` ever creates.
+    /// The command's exit status is kept in `~/.cache/rws/persistent/NAME.status` (tmux and
+    /// screen end with 0 whatever it was), for ``status`` to give back.
     static let attach = RemoteScript(
         step: "attaching to the persistent shell",
         body: #"""
@@ -77,7 +79,15 @@ enum PersistentShellScripts {
               tmux:attach) exec tmux attach-session -t "=$2" ;;
               screen:attach) exec screen -x "$2" ;;
             esac
-            if [ -n "$4" ]; then set -- "$1" "$2" env "HOME=$HOME" /bin/sh -c "$4"; else set -- "$1" "$2"; fi
+            if [ -n "$4" ]; then
+              k="$HOME/.cache/rws/persistent"
+              rm -f "$k/$2.status"
+              # shellcheck disable=SC2016 # expanded by the inner shell, from its arguments
+              set -- "$1" "$2" env "HOME=$HOME" /bin/sh -c '/bin/sh -c "$1"; s=$?
+                mkdir -p "$2" && printf "%s\n" "$s" > "$2/$3.status"; exit "$s"' rws-persistent "$4" "$k" "$2"
+            else
+              set -- "$1" "$2"
+            fi
             case $1 in
               tmux) shift; exec tmux new-session -A -s "$@" ;;
               screen) shift; exec screen -xRR -S "$@" ;;
@@ -139,8 +149,17 @@ enum PersistentShellScripts {
             exit 0
             """#)
 
+    /// Prints and removes the exit status kept for session `$1`'s command (nothing when none is).
+    static let status = RemoteScript(
+        step: "reading the persistent shell's exit status",
+        body: #"""
+            f="$HOME/.cache/rws/persistent/$1.status"
+            [ -f "$f" ] || exit 0
+            cat "$f" && rm -f "$f"
+            """#)
+
     /// Every script here, for tests.
-    static let all = [find, attach, named, list]
+    static let all = [find, attach, named, list, status]
 
     /// The command line of `script` with `arguments`.
     static func commandLine(_ script: RemoteScript, _ arguments: [String]) throws(SSHError) -> String {
@@ -165,7 +184,8 @@ extension SSHConnection {
     /// The returned ``InteractiveShell`` is the attached client: closing it, or losing the link,
     /// detaches and leaves the programs running; open it again to come back to them.
     /// ``killPersistentShell(named:)`` ends them. When the session's command exits, the session
-    /// ends, and the shell with status 0 whatever the command's own status.
+    /// ends, and the shell with status 0 whatever the command's own status:
+    /// ``takePersistentShellExitStatus(named:)`` gives that status.
     ///
     /// - Throws: ``SSHError/invalidArgument(_:)`` for an unusable name,
     ///   ``SSHError/persistentShellUnavailable(host:)`` when the box has neither tmux nor screen,
@@ -204,6 +224,15 @@ extension SSHConnection {
             throw SSHError.channelFailed(operation: "finding persistent shell \(name)", reason: result.stderrText)
         }
         return found
+    }
+
+    /// The exit status of the command a persistent session `name` ran, once the session ended
+    /// with it (tmux and screen pass on none; the attach script keeps it on the box), and forgets
+    /// it; nil when none is kept (the session runs, was detached, or ran the login shell).
+    public func takePersistentShellExitStatus(named name: String) async throws -> Int32? {
+        try PersistentShell.validate(name)
+        let result = try await PersistentShellScripts.status.result(on: self, [.word(name)], timeout: nil, idempotent: false)
+        return Int32(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The persistent terminal sessions on the box (tmux's and screen's), by name.

@@ -25,7 +25,8 @@ struct ClaudeCommand: AsyncParsableCommand {
             itself and asks no permission questions. --permission-mode default makes it ask; with a mode in which some \
             questions never come, rws says so before the UI starts.
 
-            Exit status: Claude Code's (0 with --persist, where tmux does not pass it on); 255 after ~. or when the \
+            Exit status: Claude Code's (with --persist too: the box keeps it for rws, since tmux and screen do not pass it \
+            on); 255 after ~. or when the \
             connection failed; 1 when a persistent session ended while the link was down.
 
             Examples:

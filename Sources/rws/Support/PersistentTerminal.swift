@@ -25,6 +25,11 @@ enum PersistentTerminal {
                 var shell = try await open(ssh, RemoteTerminal.configuration(terminal), false)
                 while true {
                     let end = await ShellBridge.run(shell, keyboard: keyboard, inputFD: STDIN_FILENO, outputFD: STDOUT_FILENO)
+                    if case .exited = end {
+                        // tmux and screen end with 0: the command's own status was kept on the box.
+                        let kept = try? await ssh.takePersistentShellExitStatus(named: name)
+                        return try leaving.report(kept.flatMap { $0 }.map { .exited(.exited($0)) } ?? end)
+                    }
                     guard case .failed(SSHError.connectionLost(let reason)) = end else { return try leaving.report(end) }
                     Terminal.err("\r\nrws: link lost (\(reason)); reattaching to \(name) when the box is back… (~. gives up)\r\n")
                     do {
