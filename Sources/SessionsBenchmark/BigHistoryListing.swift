@@ -3,7 +3,7 @@ import RWSTestSupport
 import RemoteWorkspace
 import SSHClient
 
-/// Listing a 4,000-session, ~4 GB history (issue 21: cold ≤ 3 s, warm ≤ 200 ms), beside reading
+/// Listing a 4,000-session, ~4 GB history (targets: cold ≤ 3 s, warm ≤ 200 ms), beside reading
 /// every file in full over exec, in the same run. Needs ~4.5 GB free in the temporary folder.
 enum BigHistoryListing {
     static func run(server: TestSSHServer, corpus: URL, claude: String, cacheFile: URL) async throws {

@@ -3,7 +3,7 @@ import RWSTestSupport
 import RemoteWorkspace
 import SSHClient
 
-/// Loading the synthetic history's 99 MB session on loopback (issue 21, item 2: ≤ 1.0 s), ten
+/// Loading the synthetic history's 99 MB session on loopback (target: ≤ 1.0 s), ten
 /// times, each with a new `RemoteSessions` (so each measures the link again), beside reading
 /// the same file raw with `cat` over the same connection. p50, p99 and max of each.
 enum BigSessionLoad {

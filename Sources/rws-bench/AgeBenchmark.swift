@@ -8,7 +8,7 @@ import Foundation
 /// default 5 s interval while a shell stays open (17,280 / 120,960 / 518,400), and at each stage
 /// shell echo, exec and SFTP stat latency (`BENCH_LAT_N` each, default 500) and the client's RSS
 /// are measured on the same connection. `global-request` is libssh2's keepalive as rws sent it
-/// until issue 27 (every reply stays queued); `probe` is rws's keepalive now.
+/// before (every reply stays queued in libssh2 1.10); `probe` is rws's keepalive.
 enum AgeBenchmark {
     static let stages: [(name: String, keepalives: Int)] = [
         ("fresh", 0), ("day", 86_400 / 5), ("week", 7 * 86_400 / 5), ("month", 30 * 86_400 / 5),

@@ -3,7 +3,7 @@ import Platform
 import RWSTestSupport
 import Synchronization
 
-/// The soak of issue 20: the `rws` command itself, as a user runs it, through a link that is
+/// The fault soak: the `rws` command itself, as a user runs it, through a link that is
 /// reset and black-holed over and over (``FaultProxy``): a `history --follow` of a growing
 /// session, a `shell --persist` in a terminal (tmux) typed into, and a stream of
 /// `exec --timeout` commands. Passes when every follow line arrived once and in order, every

@@ -3,7 +3,7 @@ import RWSTestSupport
 /// `rws-bench fault-soak [--duration SECONDS] [--server openssh|dropbear] [--cut-every SECONDS]
 /// [--black-hole-every SECONDS] [--black-hole-length SECONDS]`.
 ///
-/// Defaults (issue 20): 10 minutes on OpenSSH, every connection through the proxy reset every
+/// Defaults: 10 minutes on OpenSSH, every connection through the proxy reset every
 /// 30 s, all traffic black-holed for 20 s every 2 minutes. The last ``quietSeconds`` have no
 /// fault, so that everything can come back before the end is judged.
 struct FaultSoakOptions: Sendable {

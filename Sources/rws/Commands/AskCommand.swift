@@ -216,24 +216,16 @@ struct AskTurn {
         let tool = request.toolName.safeLine
         // Each grant on its own, in words; `a` the narrowest, never a mode change (PermissionChoices).
         let choices = PermissionChoices(request.grants)
-        var prompt = "\n\(preview)\(choices.lines)Allow \(tool): \(AskPrinter.summary(of: request.input))? \(choices.choices): "
-        while true {
-            switch await question.ask(prompt) {
-            case .interrupted:
-                return nil
-            case .endOfInput:
-                Terminal.err("\nrws: the input ended before an answer: \(request.toolName) denied\n")
-                return .deny(message: "The user could not answer (the input ended); the tool was not run.")
-            case .line(let line):
-                switch choices.answer(line) {
-                case .yes: return .allow
-                case .grant(let grant):
-                    Terminal.err(PermissionChoices.granted(grant))
-                    return .allowGranting([grant])
-                case .no: return .deny(message: "The user denied this tool call.")
-                case .invalid: prompt = choices.again
-                }
-            }
+        let prompt = "\n\(preview)\(choices.lines)Allow \(tool): \(AskPrinter.summary(of: request.input))? \(choices.choices): "
+        switch await choices.ask(question, prompt: prompt) {
+        case .interrupted:
+            return nil
+        case .endOfInput:
+            Terminal.err("\nrws: the input ended before an answer: \(request.toolName) denied\n")
+            return .deny(message: "The user could not answer (the input ended); the tool was not run.")
+        case .yes: return .allow
+        case .grant(let grant): return .allowGranting([grant])
+        case .no: return .deny(message: "The user denied this tool call.")
         }
     }
 }

@@ -126,21 +126,12 @@ struct WatchQuestion {
         let choices = PermissionChoices(request.grants)
         let preview = PermissionPreview(request: request, color: Terminal.isTTY(STDERR_FILENO)).text
         let input = AskPrinter.clip(request.inputSummary.safeLine, to: 200)
-        var prompt = "\n\(preview)\(choices.lines)Allow \(request.toolName.safeLine): \(input)? \(choices.choices): "
-        while true {
-            switch await question.ask(prompt) {
-            case .interrupted, .endOfInput:
-                return .deny(message: "The user watching with rws did not answer; the tool was not run.")
-            case .line(let line):
-                switch choices.answer(line) {
-                case .yes: return .allow
-                case .grant(let grant):
-                    Terminal.err(PermissionChoices.granted(grant))
-                    return .allowGranting([grant])
-                case .no: return .deny(message: "The user denied this tool call (answered through rws watch).")
-                case .invalid: prompt = choices.again
-                }
-            }
+        let prompt = "\n\(preview)\(choices.lines)Allow \(request.toolName.safeLine): \(input)? \(choices.choices): "
+        switch await choices.ask(question, prompt: prompt) {
+        case .interrupted, .endOfInput: return .deny(message: "The user watching with rws did not answer; the tool was not run.")
+        case .yes: return .allow
+        case .grant(let grant): return .allowGranting([grant])
+        case .no: return .deny(message: "The user denied this tool call (answered through rws watch).")
         }
     }
 }

@@ -62,8 +62,33 @@ struct PermissionChoices {
         }
     }
 
-    /// The line said after a grant was chosen.
-    static func granted(_ grant: ClaudePermissionGrant) -> String {
-        "rws: granted: \(grant.what.safeLine), kept \(grant.keptIn)\n"
+    /// How a question asked with ``ask(_:prompt:)`` ended.
+    enum Outcome: Equatable {
+        case yes
+        case no
+        case grant(ClaudePermissionGrant)
+        case interrupted
+        case endOfInput
+    }
+
+    /// Asks `prompt` until a valid answer (an invalid one is asked again with ``again``); after
+    /// a grant, says what was granted and where.
+    func ask(_ question: TerminalQuestion, prompt: String) async -> Outcome {
+        var prompt = prompt
+        while true {
+            switch await question.ask(prompt) {
+            case .interrupted: return .interrupted
+            case .endOfInput: return .endOfInput
+            case .line(let line):
+                switch answer(line) {
+                case .yes: return .yes
+                case .no: return .no
+                case .grant(let grant):
+                    Terminal.err("rws: granted: \(grant.what.safeLine), kept \(grant.keptIn)\n")
+                    return .grant(grant)
+                case .invalid: prompt = again
+                }
+            }
+        }
     }
 }
