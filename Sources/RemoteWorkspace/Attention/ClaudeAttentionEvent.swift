@@ -91,6 +91,9 @@ public struct ClaudeAttentionRequest: Sendable, Equatable {
         case answered
         /// It was answered in Claude Code itself.
         case elsewhere
+        /// Claude Code stopped waiting for the hook: the request was answered another way (its own
+        /// dialog, or a client of its control protocol such as `rws ask`), or the session ended.
+        case withdrawn
         /// No watcher held the lease any more.
         case unwatched
         /// The hook's wait ran out.

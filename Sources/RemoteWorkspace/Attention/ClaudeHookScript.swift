@@ -15,9 +15,10 @@ import SSHClient
 /// every few seconds) gets `"request":ID` in its line, made `FOLDER/requests/ID.json` before
 /// that line is written, and waits for `FOLDER/answers/ID`, which it
 /// prints to Claude Code as the decision. It stops waiting as soon as the watcher's lease lapses,
-/// the request was answered in Claude Code itself (the transcript gained the tool's result), or
-/// after ``ClaudeHookSettings/timeoutSeconds``; a line `{"request":ID,"closed":WHY}` then says
-/// so. Claude Code shows its own dialog meanwhile, so no session waits on rws. The answer file
+/// the request was answered in Claude Code itself (the transcript gained the tool's result),
+/// Claude Code withdrew it (it ends the hook with SIGTERM once the request is answered another
+/// way, or the session ends; or it is gone), or after ``ClaudeHookSettings/timeoutSeconds``; a
+/// line `{"request":ID,"closed":WHY}` then says so. Claude Code shows its own dialog meanwhile, so no session waits on rws. The answer file
 /// (or, closed otherwise, a marker in its place) stays an hour, so an answer that found the
 /// request open just before it closed fails to link instead of being told it was taken.
 public enum ClaudeHookScript {
@@ -44,6 +45,11 @@ public enum ClaudeHookScript {
             id=
             case $in in *'"hook_event_name":"PermissionRequest"'*) [ -f "$d/lease" ] && fresh && id=$now-$$ ;; esac
             q=$d/requests/$id.json a=$d/answers/$id
+            # Claude Code ends a waiting hook (SIGTERM) once the request is answered another way (its
+            # own dialog, the SDK's control protocol as rws ask answers) or the session ends: the wait
+            # must still close the request, or watchers would go on asking.
+            gone=
+            [ -z "$id" ] || trap 'gone=1' TERM HUP INT
             # Waiting before it is announced: a watcher may answer as soon as it reads the line.
             if [ -n "$id" ]; then mkdir -p "$d/requests" "$d/answers" 2>/dev/null; printf '%s\n' "$in" >"$q"; fi
             printf '%s\n' "$in" | awk -v at="$now" -v pid=$$ -v id="$id" -v max=3700 '
@@ -99,20 +105,36 @@ public enum ClaudeHookScript {
             fi
             [ -n "$id" ] || exit 0
             t=${in#*'"transcript_path":"'} t=${t%%'"'*}
-            # Answered in Claude Code itself: the tool's result (any result when the event names no
-            # tool_use_id) appears in the transcript after the request.
-            r='"tool_result"'
+            # Answered in Claude Code itself: the tool's result appears in the transcript after the
+            # request. Where the event names no tool_use_id, the call is the last one in the
+            # transcript of this tool with this input (its start, u): a result Claude Code writes
+            # late for an earlier call must not close this request.
+            r='' u=''
             case $in in *'"tool_use_id":"'*) r=${in#*'"tool_use_id":"'} r='"tool_use_id":"'${r%%'"'*}'"' ;; esac
+            case $in in *'"tool_name":"'*'"tool_input":{'*)
+              u=${in#*'"tool_name":"'} f=${in#*'"tool_input":'} f=${f%%'",'*}
+              u='","name":"'${u%%'"'*}'","input":'${f%%'"}'*} ;;
+            esac
             z=$(wc -c <"$t" 2>/dev/null) || z=0
             s0=$z i=0 why=timeout
             while [ $i -lt 3000 ]; do
               if [ -f "$a" ]; then cat "$a"; why=answered; break; fi
+              if [ -n "$gone" ]; then why=withdrawn; break; fi
               y=$(wc -c <"$t" 2>/dev/null) || y=0
               if [ "$y" != "$z" ]; then
                 z=$y
-                if tail -c +$((s0 + 1)) "$t" 2>/dev/null | grep -qF "$r"; then why=elsewhere; break; fi
+                if [ -z "$r" ] && [ -n "$u" ]; then
+                  r=$(U=$u awk '{ while ((k = index($0, ENVIRON["U"])) > 0) {
+                      n = split(substr($0, 1, k - 1), p, "\""); id = p[n]; $0 = substr($0, k + length(ENVIRON["U"])) } }
+                    END { if (id != "") printf "\"tool_use_id\":\"%s\"", id }' "$t" 2>/dev/null)
+                fi
+                if [ -n "$r" ] && tail -c +$((s0 + 1)) "$t" 2>/dev/null | grep -qF "$r"; then why=elsewhere; break; fi
               fi
-              if [ $((i % 5)) -eq 4 ] && ! fresh; then why=unwatched; break; fi
+              if [ $((i % 5)) -eq 4 ]; then
+                # Claude Code gone without a word (killed): nobody waits for the answer.
+                kill -0 "$PPID" 2>/dev/null || { why=withdrawn; break; }
+                fresh || { why=unwatched; break; }
+              fi
               sleep 0.2; i=$((i + 1))
             done
             # Closed without an answer: a marker takes the answer's name (a hard link cannot
@@ -120,7 +142,7 @@ public enum ClaudeHookScript {
             if [ "$why" != answered ]; then
               c=$d/answers/.$id.closed
               if printf '{"closed":"%s"}\n' "$why" >"$c" && ln "$c" "$a" 2>/dev/null; then :
-              elif [ "$why" != elsewhere ] && [ -f "$a" ]; then cat "$a"; why=answered
+              elif [ "$why" != elsewhere ] && [ "$why" != withdrawn ] && [ -f "$a" ]; then cat "$a"; why=answered
               fi
               rm -f "$c"
             fi

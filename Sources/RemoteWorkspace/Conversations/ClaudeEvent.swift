@@ -22,7 +22,9 @@ public enum ClaudeEvent: Sendable, Equatable {
     /// of a ``permissionRequest(_:)`` for it: answer with ``ClaudeConversation/respond(to:with:)``,
     /// passing ``ClaudeUserQuestions/request`` and ``ClaudeUserQuestions/answer(_:)``.
     case userQuestion(ClaudeUserQuestions)
-    /// Claude Code withdrew the permission question with this request id (the turn was interrupted).
+    /// Claude Code withdrew the permission question with this request id: a PermissionRequest hook
+    /// (such as the one `rws watch` answers through) decided first, or the turn was interrupted.
+    /// Answering it is no longer needed; a prompt showing it should be closed.
     case permissionCancelled(requestID: String)
     /// A detached conversation lost its link to the box; Claude Code goes on there and rws
     /// attaches again when the connection is back (then ``reattached`` follows).

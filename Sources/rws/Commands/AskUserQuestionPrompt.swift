@@ -9,8 +9,8 @@ struct AskUserQuestionPrompt {
     let asked: ClaudeUserQuestions
     let question: TerminalQuestion
 
-    /// The decision carrying the answers; nil when Ctrl+C was pressed, a denial at the end of input.
-    func answer() async -> ClaudePermissionDecision? {
+    /// The decision carrying the answers (a denial at the end of input), or how the question ended without one.
+    func answer() async -> AskQuestionOutcome {
         var answers: [ClaudeUserAnswer] = []
         for item in asked.questions {
             var shown = "\n\(item.question.safeText)\n"
@@ -22,10 +22,11 @@ struct AskUserQuestionPrompt {
             var answer: ClaudeUserAnswer?
             while answer == nil {
                 switch await question.ask(shown) {
-                case .interrupted: return nil
+                case .interrupted: return .interrupted
+                case .withdrawn: return .withdrawn
                 case .endOfInput:
                     Terminal.err("\nrws: the input ended before an answer: the question was not answered\n")
-                    return .deny(message: "The user could not answer (the input ended).")
+                    return .answered(.deny(message: "The user could not answer (the input ended)."))
                 case .line(let line):
                     answer = Self.answer(line, to: item)
                     shown = Self.again(item)
@@ -33,7 +34,7 @@ struct AskUserQuestionPrompt {
             }
             if let answer { answers.append(answer) }
         }
-        return asked.answer(answers)
+        return .answered(asked.answer(answers))
     }
 
     /// Option numbers (from 1) become those options; words are the user's own answer; nil for an

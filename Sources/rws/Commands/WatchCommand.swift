@@ -73,7 +73,7 @@ struct WatchCommand: AsyncParsableCommand {
                 if !json { Terminal.err("rws: watching Claude Code sessions on the box (Ctrl+C to stop)\n") }
                 let answers = interactive ? WatchAnswers(watch: watch) : nil
                 for try await event in watch {
-                    if case .requestClosed(let id, _) = event.kind { answers?.closed(id) }
+                    if case .requestClosed(let id, let reason) = event.kind { answers?.closed(id, reason) }
                     guard printer.wants(event) else { continue }
                     if answers?.isAsking == true { Terminal.out("\n") }
                     await printer.show(event)
@@ -122,12 +122,14 @@ struct WatchQuestion {
     let request: ClaudeAttentionRequest
     let question: TerminalQuestion
 
-    func answer() async -> ClaudeAttentionDecision {
+    /// The answer to send; nil when the question was withdrawn (answered elsewhere) while asked.
+    func answer() async -> ClaudeAttentionDecision? {
         let choices = PermissionChoices(request.grants)
         let preview = PermissionPreview(request: request, color: Terminal.isTTY(STDERR_FILENO)).text
         let input = AskPrinter.clip(request.inputSummary.safeLine, to: 200)
         let prompt = "\n\(preview)\(choices.lines)Allow \(request.toolName.safeLine): \(input)? \(choices.choices): "
         switch await choices.ask(question, prompt: prompt) {
+        case .withdrawn: return nil
         case .interrupted, .endOfInput: return .deny(message: "The user watching with rws did not answer; the tool was not run.")
         case .yes: return .allow
         case .grant(let grant): return .allowGranting([grant])

@@ -69,6 +69,8 @@ struct PermissionChoices {
         case grant(ClaudePermissionGrant)
         case interrupted
         case endOfInput
+        /// Answered elsewhere while asked (``TerminalQuestion/withdraw()``).
+        case withdrawn
     }
 
     /// Asks `prompt` until a valid answer (an invalid one is asked again with ``again``); after
@@ -79,6 +81,7 @@ struct PermissionChoices {
             switch await question.ask(prompt) {
             case .interrupted: return .interrupted
             case .endOfInput: return .endOfInput
+            case .withdrawn: return .withdrawn
             case .line(let line):
                 switch answer(line) {
                 case .yes: return .yes

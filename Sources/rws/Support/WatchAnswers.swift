@@ -3,13 +3,15 @@ import RemoteWorkspace
 import Synchronization
 
 /// The permission questions of `rws watch` at the terminal, one at a time beside the events:
-/// requests wait in arrival order; a request closed meanwhile (answered in Claude Code or by
-/// another watcher, or its wait over) leaves the queue, or ends its question if it is being asked.
+/// requests wait in arrival order; a request closed meanwhile (answered in Claude Code, by
+/// `rws ask` or by another watcher, or its wait over) leaves the queue, or its question is
+/// withdrawn with a line saying how it closed.
 final class WatchAnswers: Sendable {
     private struct State {
         var queue: [(id: String, request: ClaudeAttentionRequest)] = []
         var asking: String?
-        var closedWhileAsked = false
+        /// Why the request being asked closed, if it closed while asked.
+        var closedWhileAsked: ClaudeAttentionRequest.Closing?
         var running = false
     }
 
@@ -34,24 +36,25 @@ final class WatchAnswers: Sendable {
         if start { Task { await self.askAll() } }
     }
 
-    /// A request stopped waiting: it is not asked, or its question ends.
-    func closed(_ id: String) {
-        let interrupt = state.withLock { state -> Bool in
+    /// A request stopped waiting: it is not asked, or its question is withdrawn.
+    func closed(_ id: String, _ reason: ClaudeAttentionRequest.Closing) {
+        state.withLock { state in
             state.queue.removeAll { $0.id == id }
-            guard state.asking == id else { return false }
-            state.closedWhileAsked = true
-            return true
+            guard state.asking == id else { return }
+            state.closedWhileAsked = reason
+            // Under the lock: the question withdrawn is this request's, never the next one's.
+            question.withdraw()
         }
-        if interrupt { question.interrupt() }
     }
 
     private func askAll() async {
         while let (id, request) = next() {
             let decision = await WatchQuestion(request: request, question: question).answer()
-            if state.withLock({ $0.closedWhileAsked }) {
-                Terminal.err("\nrws: request \(id) was answered elsewhere\n")
+            if let reason = state.withLock({ $0.closedWhileAsked }) {
+                Terminal.err("\nrws: request \(id) \(request.toolName.safeLine): \(reason.words)\n")
                 continue
             }
+            guard let decision else { continue }
             do {
                 try await watch.answer(id, with: decision)
                 Terminal.err("rws: answered\n")
@@ -67,14 +70,29 @@ final class WatchAnswers: Sendable {
     private func next() -> (String, ClaudeAttentionRequest)? {
         state.withLock { state in
             state.asking = nil
-            state.closedWhileAsked = false
+            state.closedWhileAsked = nil
             guard !state.queue.isEmpty else {
                 state.running = false
                 return nil
             }
             let next = state.queue.removeFirst()
             state.asking = next.id
+            question.begin()
             return (next.id, next.request)
+        }
+    }
+}
+
+extension ClaudeAttentionRequest.Closing {
+    /// How the request closed, in words.
+    var words: String {
+        switch self {
+        case .answered: "answered through another rws client"
+        case .elsewhere: "answered in Claude Code: its own dialog, or rws ask"
+        case .withdrawn: "withdrawn by Claude Code: answered there or through rws ask, or the session ended"
+        case .unwatched: "left to Claude Code: no watcher held the lease"
+        case .timeout: "left to Claude Code: the hook stopped waiting"
+        case .unknown: "no longer waiting"
         }
     }
 }

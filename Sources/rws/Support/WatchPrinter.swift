@@ -79,8 +79,7 @@ struct WatchPrinter {
         switch event.kind {
         case .requestClosed(let id, let reason):
             guard reason != .answered else { return nil }
-            let why = reason == .elsewhere ? "answered in Claude Code" : reason == .unwatched ? "left to Claude Code" : "no longer waiting"
-            return "\(time)  request \(id): \(why)".safeLine
+            return "\(time)  request \(id): \(reason.words)".safeLine
         case .started(let source): return "\(time)  \(who)  started (\(source))".safeLine
         case .promptSubmitted: return "\(time)  \(who)  working".safeLine
         case .other(let name): return "\(time)  \(who)  \(name)".safeLine

@@ -82,6 +82,37 @@ import Testing
         #expect(spool.contains(#""hook_event_name":"PermissionRequest""#) && !spool.contains(#""request":"#), "\(spool)")
     }
 
+    @Test(arguments: ServerKind.allCases)
+    func aRequestAnsweredInClaudeCodesOwnDialogClosesForTheWatchWithinASecond(kind: ServerKind) async throws {
+        let session = try await InteractiveClaude.start(kind, turns: Self.turns)
+        defer { session.stop() }
+        try await session.box.server.withConnection { connection in
+            let watch = try await session.box.startWatch(on: connection)
+            var events = watch.makeAsyncIterator()
+            try session.send("Make asked.txt")
+            let request = try await Self.nextRequest(&events)
+            let id = try #require(request.id, "the hook did not wait for the watcher")
+            try await session.tmux.wait(for: "Do you want to proceed?", within: .seconds(30))
+            // "Yes" is preselected; a key that came before the dialog took input is pressed again.
+            var answered = ContinuousClock.now
+            let deadline = answered + .seconds(30)
+            while try session.tmux.screen().contains("Do you want to proceed?"), ContinuousClock.now < deadline {
+                answered = ContinuousClock.now
+                try session.tmux.press("Enter")
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            let reason = try await Self.next(&events) { event -> ClaudeAttentionRequest.Closing? in
+                if case .requestClosed(id, let reason) = event.kind { return reason }
+                return nil
+            }
+            #expect(ContinuousClock.now - answered < .seconds(1))
+            try await session.tmux.wait(for: "asked.txt is in place.", within: .seconds(30))
+            // Claude Code's dialog leaves the hook running: the tool's result in the transcript tells it.
+            #expect(reason == .elsewhere)
+            try await watch.stop()
+        }
+    }
+
     /// The first permission request, within 30 seconds.
     static func nextRequest(_ events: inout ClaudeAttentionWatch.Iterator) async throws -> ClaudeAttentionRequest {
         try await next(&events) { event -> ClaudeAttentionRequest? in
