@@ -11,27 +11,21 @@ import Testing
 /// meanwhile flows again, and the next keys typed go to the next question only.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct QuestionWithdrawalTests {
     /// Three Bash calls, then a closing line.
-    static var turns: [[String: Any]] { [
-        ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo one > one.txt", "description": "one"]]]],
-        ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo two > two.txt", "description": "two"]]]],
-        ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo three > three.txt", "description": "three"]]]],
-        ["blocks": [["type": "text", "text": "All done."]]],
-    ] }
+    static var turns: [[String: Any]] {
+        [
+            ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo one > one.txt", "description": "one"]]]],
+            ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo two > two.txt", "description": "two"]]]],
+            ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo three > three.txt", "description": "three"]]]],
+            ["blocks": [["type": "text", "text": "All done."]]],
+        ]
+    }
 
     @Test(arguments: ServerKind.allCases)
     func aQuestionAnsweredInOneClientIsWithdrawnFromTheOtherWithinASecond(kind: ServerKind) async throws {
         let box = try AskBox(turns: Self.turns, kind: kind)
         defer { box.stop() }
-        let install = await InProcessRWS.run(["hooks", "install"] + box.server.rwsFlags, home: box.home)
-        #expect(install.status == 0, "\(install)")
-        let watch = try await Self.start(["watch"] + box.server.rwsFlags, home: box.home)
-        defer { watch.stop() }
-        try await watch.wait(for: "rws: watching", within: .seconds(20))
-        let lease = box.server.remoteHome + "/.claude/rws/lease"
-        _ = try await Eventually.holds(within: .seconds(20)) { FileManager.default.fileExists(atPath: lease) }
-        let ask = try await Self.start(
-            ["ask"] + box.server.rwsFlags + ["app", "Make the files", "--permission-mode", "default"], home: box.home)
-        defer { ask.stop() }
+        let (ask, watch) = try await Self.askAndWatch(box)
+        defer { [ask, watch].forEach { $0.stop() } }
 
         // 1: answered in the watch; rws ask withdraws its question.
         try await Self.bothAsk("Allow Bash: echo one > one.txt?", ask, watch)
@@ -86,6 +80,25 @@ import Testing
             return tmux
         } catch {
             tmux.stop()
+            throw error
+        }
+    }
+
+    /// rws's hooks installed, `rws watch` holding the lease, then `rws ask` "Make the files" in
+    /// the default permission mode: each in a tmux pane of its own.
+    static func askAndWatch(_ box: AskBox) async throws -> (ask: Tmux, watch: Tmux) {
+        let install = await InProcessRWS.run(["hooks", "install"] + box.server.rwsFlags, home: box.home)
+        guard install.status == 0 else { throw ScriptCase.Failure("rws hooks install: \(install)") }
+        let watch = try await start(["watch"] + box.server.rwsFlags, home: box.home)
+        do {
+            try await watch.wait(for: "rws: watching", within: .seconds(20))
+            let lease = box.server.remoteHome + "/.claude/rws/lease"
+            _ = try await Eventually.holds(within: .seconds(20)) { FileManager.default.fileExists(atPath: lease) }
+            let ask = try await start(
+                ["ask"] + box.server.rwsFlags + ["app", "Make the files", "--permission-mode", "default"], home: box.home)
+            return (ask, watch)
+        } catch {
+            watch.stop()
             throw error
         }
     }

@@ -9,5 +9,5 @@ extension RemoteScript {
             ProjectScanScript.script, ProjectScripts.create, ProjectScripts.registerHistoryFolder, ProjectDeletionScript.script,
             CloneScript.script, CloneScript.cleanup, ClaudeCommandLine.run, FileListScript.script,
             SessionSearchScript.script,
-        ] + ReviewScripts.all + ClaudeHookScripts.all + DetachedClaudeScripts.all
+        ] + ReviewScripts.all + ClaudeHookScripts.all + DetachedClaudeScripts.all + ClaudeStandingGrants.all
 }

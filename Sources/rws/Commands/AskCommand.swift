@@ -138,7 +138,9 @@ struct AskCommand: AsyncParsableCommand {
                     conversation: conversation, question: question, quiet: json, indicator: indicator, ending: ending)
                 defer { interrupts.remove() }
                 let printer = AskPrinter(json: json, showThinking: thinking, indicator: indicator)
-                let turn = AskTurn(conversation: conversation, printer: printer, interactive: interactive, question: question)
+                let turn = AskTurn(
+                    conversation: conversation, printer: printer, interactive: interactive, question: question,
+                    standingGrants: ClaudeStandingGrants(connection: ssh))
                 do {
                     let code = try await turn.run(prompt)
                     await conversation.stop()

@@ -109,7 +109,9 @@ struct AskDetachedOptions: ParsableArguments {
         let interrupts = AskInterrupts(conversation: conversation, question: question, quiet: json, indicator: indicator, ending: ending)
         defer { interrupts.remove() }
         let printer = AskPrinter(json: json, showThinking: thinking, indicator: indicator)
-        let turn = AskTurn(conversation: conversation, printer: printer, interactive: Terminal.isTTY(STDIN_FILENO), question: question)
+        let turn = AskTurn(
+            conversation: conversation, printer: printer, interactive: Terminal.isTTY(STDIN_FILENO), question: question,
+            standingGrants: ClaudeStandingGrants(connection: ssh))
         do {
             let code = try await turn.follow(events)
             await conversation.stop()

@@ -25,6 +25,8 @@ struct AskTurn {
     let printer: AskPrinter
     let interactive: Bool
     let question: TerminalQuestion
+    /// Where grants kept in a settings file are noted, for `rws hooks status`.
+    let standingGrants: ClaudeStandingGrants?
 
     private var json: Bool { printer.json }
 
@@ -50,6 +52,8 @@ struct AskTurn {
         var held: [ClaudeEvent] = []
         /// Set once the event stream ended.
         var end: Result<Void, any Error>?
+        /// The directory Claude Code runs in, once it said.
+        var directory: String?
     }
 
     /// Prints a turn's events and asks its questions; returns the exit status.
@@ -102,7 +106,8 @@ struct AskTurn {
     }
 
     /// Prints an event; a question starts being asked.
-    private func show(_ event: ClaudeEvent, _ printer: inout AskPrinter, _ progress: inout Progress, _ sink: AsyncStream<Step>.Continuation) {
+    private func show(_ event: ClaudeEvent, _ printer: inout AskPrinter, _ progress: inout Progress, _ sink: AsyncStream<Step>.Continuation)
+    {
         printer.show(event)
         let asked: (request: ClaudePermissionRequest, questions: ClaudeUserQuestions?)
         switch event {
@@ -110,6 +115,9 @@ struct AskTurn {
         case .userQuestion(let questions): asked = (questions.request, questions)
         case .result(let result):
             progress.code = result.wasInterrupted ? RWSExitCode.interrupted : (result.isError ? RWSExitCode.failure : 0)
+            return
+        case .sessionStarted(let info):
+            progress.directory = info.directory
             return
         default:
             return
@@ -158,6 +166,9 @@ struct AskTurn {
             // An answer given as Claude Code ended has nobody to go to.
             guard progress.end == nil else { return nil }
             try await conversation.respond(to: request, with: decision)
+            if case .allowGranting(let grants) = decision, let standingGrants, let directory = progress.directory {
+                await Self.note(grants, in: standingGrants, directory: directory, client: "rws ask")
+            }
             if case .deny = decision {
                 printer.indicator.waiting(for: "thinking")
             } else {
@@ -165,6 +176,17 @@ struct AskTurn {
             }
         }
         return nil
+    }
+}
+
+extension AskTurn {
+    /// Notes grants kept in a settings file; a failure is said, and changes nothing granted.
+    static func note(_ grants: [ClaudePermissionGrant], in standing: ClaudeStandingGrants, directory: String, client: String) async {
+        do {
+            try await standing.record(grants, directory: directory, client: client)
+        } catch {
+            Terminal.err("rws: granted, but not noted on the box for rws hooks status: \(plainDescription(of: error))\n")
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RemoteWorkspace
+import SSHClient
 import SessionHistory
 
 struct HooksCommand: AsyncParsableCommand {
@@ -44,9 +45,13 @@ struct HooksCommand: AsyncParsableCommand {
         var json = false
 
         func run(_ body: @escaping (ClaudeHooks) async throws -> Int32) async throws {
+            try await run { hooks, _ in try await body(hooks) }
+        }
+
+        func run(_ body: @escaping (ClaudeHooks, SSHConnection) async throws -> Int32) async throws {
             try await runReportingErrors(json: json) {
                 try await connection.withConnection { ssh in
-                    try await body(ClaudeHooks(connection: ssh, locations: workspace.locations()))
+                    try await body(ClaudeHooks(connection: ssh, locations: workspace.locations()), ssh)
                 }
             }
         }
@@ -78,8 +83,14 @@ struct HooksCommand: AsyncParsableCommand {
 
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "status", abstract: "Say whether rws's hooks are installed, for which events, and how big the spool is.",
+            commandName: "status",
+            abstract: "Say whether rws's hooks are installed, how big the spool is, and which standing permissions rws granted.",
             discussion: """
+                Standing permissions: every grant kept in a settings file that was given through rws (rws ask, rws watch: \
+                a rule, a working folder or a mode, chosen by its number at a question) is noted on the box and listed here \
+                with the file that keeps it, whether the file still holds it, and what to take out of it to revoke it (or \
+                /permissions in Claude Code). Grants for the session end with the session and are not listed.
+
                 Exit status: 0 when every hook is installed and current, 3 when some are missing or outdated.
 
                 Examples:
@@ -90,18 +101,20 @@ struct HooksCommand: AsyncParsableCommand {
         @OptionGroup var target: Target
 
         func run() async throws {
-            try await target.run { hooks in
+            try await target.run { hooks, ssh in
                 let status = try await hooks.status(project: target.project)
+                let grants = try await ClaudeStandingGrants(connection: ssh).list()
                 if target.json {
                     let object = JSONValue.object([
                         "complete": .bool(status.isComplete), "folder": .string(status.hookFolder + "/rws"),
                         "hookScriptIsCurrent": .bool(status.hookScriptIsCurrent), "installed": .strings(status.installedEvents),
                         "missing": .strings(status.missingEvents), "outdated": .strings(status.outdatedEvents),
                         "settings": .string(status.settingsPath), "spoolBytes": .number(Double(status.spoolBytes)),
+                        "standingGrants": .array(grants.map(HooksCommand.json)),
                     ])
                     Terminal.out(JSONWriter.string(from: object) + "\n")
                 } else {
-                    Terminal.out(HooksCommand.describe(status))
+                    Terminal.out(HooksCommand.describe(status) + HooksCommand.describe(grants))
                 }
                 return status.isComplete ? 0 : 3
             }
@@ -145,6 +158,32 @@ struct HooksCommand: AsyncParsableCommand {
         }
         lines.append("spool: \(status.spoolBytes) bytes")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The standing grants, each with where it is kept, whether it is in force and how to revoke it.
+    static func describe(_ grants: [ClaudeStandingGrant]) -> String {
+        guard !grants.isEmpty else { return "standing permissions granted through rws: none\n" }
+        let time = DateFormatter()
+        time.dateFormat = "yyyy-MM-dd HH:mm"
+        var text = "standing permissions granted through rws (\(grants.count)):\n"
+        for (index, standing) in grants.enumerated() {
+            let state = standing.isInForce.map { $0 ? "in force" : "no longer in the file" } ?? "rws cannot tell"
+            text +=
+                "  \(index + 1). \(standing.grant.what.safeLine) (\(standing.client.safeLine), \(time.string(from: standing.time)), "
+                + "\(standing.directory.safeLine)): \(state)\n"
+            text += "     kept in \(standing.settingsPath.safeLine)"
+            text += standing.isInForce == false ? "\n" : "; to revoke, \(standing.revocation.safeLine)\n"
+        }
+        return text
+    }
+
+    static func json(_ standing: ClaudeStandingGrant) -> JSONValue {
+        .object([
+            "what": .string(standing.grant.what), "allows": .string(standing.grant.allows), "update": standing.grant.update,
+            "client": .string(standing.client), "at": .number(standing.time.timeIntervalSince1970),
+            "directory": .string(standing.directory), "settings": .string(standing.settingsPath),
+            "inForce": standing.isInForce.map(JSONValue.bool) ?? .null, "revoke": .string(standing.revocation),
+        ])
     }
 
     static func report(_ change: ClaudeHooksChange, json: Bool) {

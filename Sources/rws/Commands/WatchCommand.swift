@@ -71,13 +71,15 @@ struct WatchCommand: AsyncParsableCommand {
                 let handler = ending.handle { Task { try? await watch.stop() } }
                 defer { handler.remove() }
                 if !json { Terminal.err("rws: watching Claude Code sessions on the box (Ctrl+C to stop)\n") }
-                let answers = interactive ? WatchAnswers(watch: watch) : nil
+                let answers = interactive ? WatchAnswers(watch: watch, standingGrants: ClaudeStandingGrants(connection: ssh)) : nil
                 for try await event in watch {
                     if case .requestClosed(let id, let reason) = event.kind { answers?.closed(id, reason) }
                     guard printer.wants(event) else { continue }
                     if answers?.isAsking == true { Terminal.out("\n") }
                     await printer.show(event)
-                    if let answers, case .permissionRequested(let request) = event.kind, let id = request.id { answers.add(id, request) }
+                    if let answers, case .permissionRequested(let request) = event.kind, let id = request.id {
+                        answers.add(id, request, directory: event.directory)
+                    }
                 }
                 try? await watch.stop()
                 return ending.number.map { 128 + $0 } ?? 0

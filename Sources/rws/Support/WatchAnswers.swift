@@ -8,7 +8,7 @@ import Synchronization
 /// withdrawn with a line saying how it closed.
 final class WatchAnswers: Sendable {
     private struct State {
-        var queue: [(id: String, request: ClaudeAttentionRequest)] = []
+        var queue: [(id: String, request: ClaudeAttentionRequest, directory: String)] = []
         var asking: String?
         /// Why the request being asked closed, if it closed while asked.
         var closedWhileAsked: ClaudeAttentionRequest.Closing?
@@ -16,20 +16,22 @@ final class WatchAnswers: Sendable {
     }
 
     private let watch: ClaudeAttentionWatch
+    private let standingGrants: ClaudeStandingGrants
     private let question = TerminalQuestion()
     private let state = Mutex(State())
 
-    init(watch: ClaudeAttentionWatch) {
+    init(watch: ClaudeAttentionWatch, standingGrants: ClaudeStandingGrants) {
         self.watch = watch
+        self.standingGrants = standingGrants
     }
 
     /// Whether a question is on the terminal now (an event printed meanwhile starts a new line).
     var isAsking: Bool { state.withLock { $0.asking != nil } }
 
     /// Queues a request to ask about; starts asking if nothing is being asked.
-    func add(_ id: String, _ request: ClaudeAttentionRequest) {
+    func add(_ id: String, _ request: ClaudeAttentionRequest, directory: String) {
         let start = state.withLock { state -> Bool in
-            state.queue.append((id, request))
+            state.queue.append((id, request, directory))
             defer { state.running = true }
             return !state.running
         }
@@ -48,7 +50,7 @@ final class WatchAnswers: Sendable {
     }
 
     private func askAll() async {
-        while let (id, request) = next() {
+        while let (id, request, directory) = next() {
             let decision = await WatchQuestion(request: request, question: question).answer()
             if let reason = state.withLock({ $0.closedWhileAsked }) {
                 Terminal.err("\nrws: request \(id) \(request.toolName.safeLine): \(reason.words)\n")
@@ -58,6 +60,9 @@ final class WatchAnswers: Sendable {
             do {
                 try await watch.answer(id, with: decision)
                 Terminal.err("rws: answered\n")
+                if case .allowGranting(let grants) = decision {
+                    await AskTurn.note(grants, in: standingGrants, directory: directory, client: "rws watch")
+                }
             } catch let error as ClaudeHooksError {
                 Terminal.err("rws: \(error.description)\n")
             } catch {
@@ -67,7 +72,7 @@ final class WatchAnswers: Sendable {
     }
 
     /// The next request to ask about, or nil (and not running) when none waits.
-    private func next() -> (String, ClaudeAttentionRequest)? {
+    private func next() -> (String, ClaudeAttentionRequest, String)? {
         state.withLock { state in
             state.asking = nil
             state.closedWhileAsked = nil
@@ -78,7 +83,7 @@ final class WatchAnswers: Sendable {
             let next = state.queue.removeFirst()
             state.asking = next.id
             question.begin()
-            return (next.id, next.request)
+            return (next.id, next.request, next.directory)
         }
     }
 }

@@ -69,10 +69,12 @@ import Testing
         defer { box.remove() }
         let transcript = box.sandbox.root + "/t.jsonl"
         func call(_ id: String, _ command: String) -> String {
-            #"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"\#(id)","name":"Bash","input":{"command":"\#(command)"}}]}}"#
+            #"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"\#(id)","name":"Bash","#
+                + #""input":{"command":"\#(command)"}}]}}"#
         }
         func result(_ id: String) -> String { #"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"\#(id)"}]}}"# }
-        try Data((call("toolu_a", "npm test") + "\n" + call("toolu_b", "npm run lint") + "\n").utf8).write(to: URL(fileURLWithPath: transcript))
+        try Data((call("toolu_a", "npm test") + "\n" + call("toolu_b", "npm run lint") + "\n").utf8).write(
+            to: URL(fileURLWithPath: transcript))
         let payload = ClaudeAttentionWatchTests.payload(
             "PermissionRequest", #","tool_name":"Bash","tool_input":{"command":"npm run lint","description":"lint"}"#
         ).replacingOccurrences(of: "/nowhere/s-1.jsonl", with: transcript)

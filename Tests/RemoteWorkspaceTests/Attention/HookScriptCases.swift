@@ -55,5 +55,22 @@ extension WorkspaceScriptTests {
             let answer = try String(contentsOfFile: sandbox + "/h/" + ScriptCase.hostile + "/answers/1-2", encoding: .utf8)
             try ScriptCase.require(run.status == 0 && answer == "{\"ok\":1}\n", "\(run) \(answer)")
         },
+        ScriptCase(
+            "noting a standing permission", ClaudeStandingGrants.append,
+            setup: #"mkdir -p home/.cache/rws && echo '{"n":1}' > home/.cache/rws/grants.jsonl"#,
+            input: Array(#"{"n":2}"#.utf8 + [10]), arguments: { _ in [] }
+        ) { run, sandbox in
+            let notes = try String(contentsOfFile: sandbox + "/home/.cache/rws/grants.jsonl", encoding: .utf8)
+            try ScriptCase.require(run.status == 0 && notes == "{\"n\":1}\n{\"n\":2}\n", "\(run) \(notes)")
+        },
+        ScriptCase(
+            "reading the standing permissions", ClaudeStandingGrants.read, setup: #"mkdir -p "c/$2" && printf '{}' > "c/$2/s.json""#,
+            arguments: { [.word("rws-test-b"), .path($0 + "/none.json"), .path($0 + "/c/" + ScriptCase.hostile + "/s.json")] }
+        ) { run, _ in
+            var reader = SectionReader(boundary: "rws-test-b")
+            let sections = reader.feed(run.stdout) + reader.finish()
+            try ScriptCase.require(
+                run.status == 0 && sections.map(\.header) == ["file 1", "end"] && sections[0].content == Array("{}".utf8), "\(run)")
+        },
     ]
 }
