@@ -34,7 +34,10 @@ extension RWSBinary {
     ) async throws -> Outcome {
         let (program, arguments) =
             openFiles.map { ("/bin/sh", ["-c", "ulimit -n \($0) && exec \"$0\" \"$@\"", path] + arguments) } ?? (path, arguments)
-        return try await Blocking.onThread { try runBlocking(program, arguments, home: home, until: ready, within: limit, action) }
+        let log = crashLog
+        return try await Blocking.onThread {
+            try RWSBinary.$crashLog.withValue(log) { try runBlocking(program, arguments, home: home, until: ready, within: limit, action) }
+        }
     }
 
     private static func runBlocking(
@@ -62,6 +65,8 @@ extension RWSBinary {
         }
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return Outcome(stdout: stdout, stderr: stderr, status: Spawn.exitCode(status), killedBy: Spawn.signal(status))
+        return noted(
+            Outcome(stdout: stdout, stderr: stderr, status: Spawn.exitCode(status), killedBy: Spawn.signal(status)), arguments,
+            log: crashLog)
     }
 }

@@ -28,7 +28,10 @@ public enum RWSBinary {
         _ arguments: [String], stdin: String = "", home: String,
         environment: [String: String] = [:]
     ) async throws -> Outcome {
-        try await Blocking.onThread { try runToEnd(arguments, stdin: stdin, home: home, environment: environment) }
+        let log = crashLog
+        return try await Blocking.onThread {
+            try RWSBinary.$crashLog.withValue(log) { try runToEnd(arguments, stdin: stdin, home: home, environment: environment) }
+        }
     }
 
     /// ``run(_:stdin:home:environment:)`` on the calling thread, for where nothing can wait (a
@@ -41,12 +44,44 @@ public enum RWSBinary {
         }
         let ended = try Spawn.capture(
             path, arguments, environment: cleanEnvironment(home: home, adding: environment), stdin: Array(stdin.utf8))
-        return Outcome(stdout: ended.stdout, stderr: ended.stderr, status: ended.status, killedBy: ended.signal)
+        return noted(
+            Outcome(stdout: ended.stdout, stderr: ended.stderr, status: ended.status, killedBy: ended.signal), arguments, log: crashLog)
     }
 
-    /// The clean environment `rws` runs in: `HOME` is `home`, then `extra`.
+    /// The signals of a crash, as opposed to one a test sends to stop rws.
+    static let crashSignals: Set<Int32> = [SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP, SIGSYS]
+
+    /// Where crashes are noted: the file `RWS_TEST_CRASH_LOG` names, unless a test that crashes
+    /// rws on purpose names its own here.
+    @TaskLocal public static var crashLog: String? = ProcessInfo.processInfo.environment["RWS_TEST_CRASH_LOG"]
+
+    /// `outcome`, after appending it to `log` (``crashLog`` where the run started) when rws
+    /// crashed (died of a crash signal, or Swift's backtracer reported one): `scripts/test` fails
+    /// the run on any crash there, whatever the test asserted.
+    static func noted(_ outcome: Outcome, _ arguments: [String], log: String?) -> Outcome {
+        // Swift's backtracer says so first; a fault it does not survive then kills rws with the signal.
+        let reported = outcome.stderr.contains("*** Program crashed")
+        guard reported || outcome.killedBy.map(crashSignals.contains) == true, let log, !log.isEmpty else { return outcome }
+        let how = outcome.killedBy.map { "died of signal \($0)" } ?? "reported a crash"
+        let record = "== rws \(arguments.joined(separator: " ")) \(how); its stderr:\n\(outcome.stderr)\n"
+        if let handle = FileHandle(forWritingAtPath: log)
+            ?? (FileManager.default.createFile(atPath: log, contents: nil)
+                ? FileHandle(forWritingAtPath: log) : nil)
+        {
+            handle.seekToEndOfFile()
+            handle.write(Data(record.utf8))
+            try? handle.close()
+        }
+        return outcome
+    }
+
+    /// The clean environment `rws` runs in: `HOME` is `home`, then `extra`. A crash prints
+    /// Swift's backtrace of every thread on stderr, which the failing test then shows.
     static func cleanEnvironment(home: String, adding extra: [String: String] = [:]) -> [String: String] {
-        ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"].merging(extra) { $1 }
+        [
+            "HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+            "SWIFT_BACKTRACE": "enable=yes,interactive=no,color=no,threads=all",
+        ].merging(extra) { $1 }
     }
 }
 
