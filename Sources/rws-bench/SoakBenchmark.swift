@@ -66,10 +66,12 @@ enum SoakBenchmark {
                     + "a follow, link cut every \(options.cutEvery) s\n").utf8))
         let start = ContinuousClock.now
         let end = start + .seconds(options.duration)
+        let turns = SoakExecTurns(connection)
         await withTaskGroup(of: Void.self) { group in
             for lane in 0..<execLanes {
                 group.addTask {
-                    await execLane(connection, lane: lane, options: options, start: start, ledger: ledger, latencies: latencies)
+                    await execLane(
+                        connection, lane: lane, turns: turns, options: options, start: start, ledger: ledger, latencies: latencies)
                 }
             }
             group.addTask {
@@ -77,7 +79,7 @@ enum SoakBenchmark {
                     connection, path: path, expected: contents, options: options, start: start, ledger: ledger, latencies: latencies)
             }
             group.addTask { await shellLane(shell, start: start, until: end, ledger: ledger, latencies: latencies) }
-            group.addTask { await SoakFollow.run(connection, until: end, ledger: ledger) }
+            group.addTask { await SoakFollow.run(connection, turns: turns, until: end, ledger: ledger) }
             group.addTask { await link.cutter(options, start: start, until: end, latencies: latencies) }
             group.addTask { await sampler(options: options, start: start, until: end, ledger: ledger, latencies: latencies) }
         }
@@ -108,7 +110,7 @@ enum SoakBenchmark {
 
     /// Execs `echo I` for every I of this lane, each at its scheduled time (or at once when behind).
     private static func execLane(
-        _ connection: SSHConnection, lane: Int, options: SoakOptions,
+        _ connection: SSHConnection, lane: Int, turns: SoakExecTurns, options: SoakOptions,
         start: ContinuousClock.Instant, ledger: SoakLedger, latencies: SoakLatencies
     ) async {
         let spacing = options.duration / Double(max(1, options.execCount))
@@ -116,7 +118,7 @@ enum SoakBenchmark {
             try? await Task.sleep(until: start + .seconds(spacing * Double(index)), clock: .continuous)
             let begun = ContinuousClock.now
             do {
-                let result = try await connection.run("echo \(index)")
+                let result = try await turns.run { try await connection.run("echo \(index)") }
                 guard result.stdoutText == "\(index)\n", result.status == .exited(0) else {
                     throw BenchFailure("echo \(index) gave \(result.stdoutText.debugDescription) \(result.status)")
                 }

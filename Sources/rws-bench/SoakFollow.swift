@@ -9,11 +9,16 @@ enum SoakFollow {
     /// The remote file, in the remote home; its name also finds leftover processes.
     static func path() -> String { "rws-soak-follow-\(ProcessInfo.processInfo.processIdentifier).log" }
 
-    static func run(_ connection: SSHConnection, until end: ContinuousClock.Instant, ledger: SoakLedger) async {
+    static func run(_ connection: SSHConnection, turns: SoakExecTurns, until end: ContinuousClock.Instant, ledger: SoakLedger) async {
         let path = path()
         do {
-            _ = try await connection.run(": > \(path)")
-            let follow = try connection.stream("exec tail -n +1 -F \(path) 2>/dev/null")
+            _ = try await turns.run { try await connection.run(": > \(path)") }
+            let follow = try await turns.run {
+                let follow = try connection.stream("exec tail -n +1 -F \(path) 2>/dev/null")
+                // Started once its PID came back: only then may another command end (SoakExecTurns).
+                for _ in 0..<500 where follow.processID == nil { try await Task.sleep(for: .milliseconds(10)) }
+                return follow
+            }
             // One line a second: room for all of them before the run, so the record does not grow.
             var room = [String](repeating: "", count: Int(ContinuousClock.now.duration(to: end).components.seconds) + 16)
             room.removeAll(keepingCapacity: true)
@@ -33,7 +38,7 @@ enum SoakFollow {
             var written = 0
             while ContinuousClock.now < end {
                 written += 1
-                let result = try await connection.run("echo \(written) >> \(path)")
+                let result = try await turns.run { [written] in try await connection.run("echo \(written) >> \(path)") }
                 if result.status != .exited(0) { ledger.fail("follow: appending line \(written) exited \(result.status)") }
                 try? await Task.sleep(for: .seconds(1))
             }
@@ -51,7 +56,7 @@ enum SoakFollow {
                 ledger.fail("follow: \(lines.count) lines arrived for \(written) written (\(duplicates) duplicated, in order: \(inOrder))")
             }
             ledger.followLines(lines.count)
-            _ = try await connection.run("rm -f \(path)")
+            _ = try await turns.run { try await connection.run("rm -f \(path)") }
         } catch {
             ledger.fail("follow: \(error)")
         }

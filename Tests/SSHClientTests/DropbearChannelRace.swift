@@ -1,6 +1,7 @@
 import Foundation
 import RWSTestSupport
 import SSHClient
+import Testing
 
 /// Dropbear 2022.82 to 2024.85 (Debian bookworm's 2022.83 among them) ends the whole connection
 /// when a command exits while another channel of the same connection is open but has not yet
@@ -11,7 +12,9 @@ import SSHClient
 /// the body returned or throws what it threw. On dropbear it accepts exactly one other outcome,
 /// the documented abort: the body threw (the connection died under it: `connectionLost`, or a
 /// shell whose output ended) and the server's log, since this watch began, shows the failed
-/// assertion. Any other throw, and every expectation recorded before the abort, fails the test.
+/// assertion. Any other throw, and every expectation recorded before the abort, fails the test;
+/// the abort itself is recorded as a known issue, so that every run shows how often it came.
+/// `DropbearIssue321Tests` reproduces the defect with plain libssh2 and fails once it is gone.
 struct DropbearChannelRace {
     /// What dropbear logs when it aborts.
     static let logLine = "Failed assertion (common-channel.c:705): `!channel->sent_close'"
@@ -40,6 +43,10 @@ struct DropbearChannelRace {
             return try await body()
         } catch {
             guard server.kind == .dropbear, serverAborted else { throw error }
+            // Dropbear's own defect, reproduced without rws by DropbearIssue321Tests: shown, not hidden.
+            withKnownIssue("dropbear issue 321 ended the connection (\(Self.logLine))", isIntermittent: true) {
+                Issue.record("the test's commands failed after dropbear's abort: \(error)")
+            }
             return nil
         }
     }

@@ -54,6 +54,20 @@ static void die_ssh(LIBSSH2_SESSION *s, const char *what)
     die("%s failed: %d %s", what, rc, msg ? msg : "");
 }
 
+/* Where to connect, from BENCH_HOST (127.0.0.1), BENCH_PORT (default_port), BENCH_USER (root),
+ * and BENCH_KEY, BENCH_KEY_PUB, BENCH_KNOWN_HOSTS, which must be set. */
+static void connection_from_environment(const char *default_port)
+{
+    HOST = env("BENCH_HOST", "127.0.0.1");
+    PORT = atoi(env("BENCH_PORT", default_port));
+    USER = env("BENCH_USER", "root");
+    KEY = env("BENCH_KEY", NULL);
+    KEY_PUB = env("BENCH_KEY_PUB", NULL);
+    KNOWN_HOSTS = env("BENCH_KNOWN_HOSTS", NULL);
+    if(!KEY || !KEY_PUB || !KNOWN_HOSTS)
+        die("set BENCH_KEY, BENCH_KEY_PUB and BENCH_KNOWN_HOSTS");
+}
+
 /* As conn_open() of libssh2_bench.c. */
 static LIBSSH2_SESSION *connect_session(void)
 {

@@ -124,12 +124,7 @@ int main(int argc, char **argv)
     int n = atoi(env("BENCH_LAT_N", "2000")), warm = atoi(env("BENCH_LAT_WARMUP", "10")), i;
     double *ms, t0;
     LIBSSH2_SESSION *s;
-    HOST = env("BENCH_HOST", "127.0.0.1");
-    PORT = atoi(env("BENCH_PORT", "2299"));
-    USER = env("BENCH_USER", "root");
-    KEY = env("BENCH_KEY", "");
-    KEY_PUB = env("BENCH_KEY_PUB", "");
-    KNOWN_HOSTS = env("BENCH_KNOWN_HOSTS", "");
+    connection_from_environment("2299");
     if(strcmp(bench, "exec_latency") && strcmp(bench, "shell_echo") && strcmp(bench, "sftp_stat")) {
         fprintf(stderr, "usage: libssh2_latency exec_latency|shell_echo|sftp_stat\n");
         return 3;

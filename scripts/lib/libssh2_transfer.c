@@ -200,14 +200,7 @@ int main(int argc, char **argv)
     double t0;
     if(argc != 4)
         die("usage: %s get|put|get-tree|put-tree FROM TO", argv[0]);
-    HOST = env("BENCH_HOST", "127.0.0.1");
-    PORT = atoi(env("BENCH_PORT", "22"));
-    USER = env("BENCH_USER", "root");
-    KEY = env("BENCH_KEY", NULL);
-    KEY_PUB = env("BENCH_KEY_PUB", NULL);
-    KNOWN_HOSTS = env("BENCH_KNOWN_HOSTS", NULL);
-    if(!KEY || !KEY_PUB || !KNOWN_HOSTS)
-        die("set BENCH_KEY, BENCH_KEY_PUB and BENCH_KNOWN_HOSTS");
+    connection_from_environment("22");
     BUF = malloc(BUFSZ);
     if(!BUF || libssh2_init(0))
         die("init");
