@@ -14,7 +14,9 @@ struct AskCommand: AsyncParsableCommand {
             directory: a project name in the workspace root (app), or a path on the box (~/src/app, /srv/app). Without PROJECT: \
             the remote home, or the session's own directory with --resume.
 
-            The answer streams to stdout; tool calls and their results go to stderr. When Claude Code asks whether a tool may \
+            The answer streams to stdout, its control characters shown visibly (\\e, \\x07), as rws history shows them: \
+            text from the box never sets the window title or the clipboard or moves the cursor (--json keeps them, \
+            escaped). Tool calls and their results go to stderr. When Claude Code asks whether a tool may \
             run, rws asks you on the terminal: y (this once), n or Enter (no), or a standing grant: each one Claude Code \
             suggests (a rule such as Bash(npm test *), a working folder, a permission mode) is listed by number with what it \
             lets run without asking and where it is kept, and the number grants that one alone; a (always) takes the \
@@ -187,7 +189,8 @@ struct AskPrinter {
             indicator.waiting(for: "thinking")
         case .textDelta(let text):
             if openLine == .thinking { endLine() }
-            indicator.print(endsMidLine: !text.hasSuffix("\n")) { Terminal.out(text) }
+            // Text from the box never drives the terminal (a window title, the clipboard): shown visibly, as history does.
+            indicator.print(endsMidLine: !text.hasSuffix("\n")) { Terminal.out(text.safeText) }
             openLine = text.hasSuffix("\n") ? .none : .answer
             indicator.waiting(for: "thinking")
         case .thinkingDelta(let text) where showThinking:
@@ -217,7 +220,7 @@ struct AskPrinter {
             }
         case .error(let error):
             endLine()
-            indicator.print(endsMidLine: false) { Terminal.err("rws: \(error.description)\n") }
+            indicator.print(endsMidLine: false) { Terminal.err("rws: \(error.description.safeText)\n") }
         case .linkLost(let reason):
             endLine()
             indicator.print(endsMidLine: false) {
