@@ -39,7 +39,14 @@ struct ConnectionEstablishment {
             let knownHosts = try openKnownHosts(transport)
             preferKnownHostKeyTypes(transport, knownHosts)
             let handshakeStart = ContinuousClock.now
-            let rc = try waiter.retry { transport.handshake(socket: socket.fd) }
+            let rc: Int32
+            do throws(SSHError) {
+                rc = try waiter.retry { transport.handshake(socket: socket.fd) }
+            } catch .connectTimedOut {
+                throw .handshakeTimedOut(
+                    host: configuration.host, port: configuration.port, after: configuration.connectTimeout,
+                    bannerReceived: transport.serverBanner != nil)
+            }
             if rc != 0 {
                 throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: describeHandshakeFailure(transport))
             }

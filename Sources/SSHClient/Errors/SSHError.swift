@@ -11,6 +11,10 @@ public enum SSHError: Error, Sendable, Equatable {
     case connectionRefused(host: String, port: Int, reason: String)
     /// The TCP connection or the SSH handshake took longer than the connect timeout.
     case connectTimedOut(host: String, port: Int, after: Duration)
+    /// The TCP connection was made but the SSH handshake did not finish within the connect
+    /// timeout; `bannerReceived` is false when the server sent not even its identification line
+    /// (something other than sshd may listen there, or sshd is stuck).
+    case handshakeTimedOut(host: String, port: Int, after: Duration, bannerReceived: Bool)
     /// The SSH handshake (banner, key exchange) failed.
     case handshakeFailed(host: String, port: Int, reason: String)
     /// The host's key is not in the known hosts file and the policy is strict.
@@ -75,6 +79,13 @@ extension SSHError: CustomStringConvertible, LocalizedError {
         case .connectTimedOut(let host, let port, let after):
             return "connecting to \(host) port \(port) timed out after \(after.shortDescription); check the address and firewall,"
                 + " or raise the connect timeout"
+        case .handshakeTimedOut(let host, let port, let after, let bannerReceived):
+            guard bannerReceived else {
+                return "\(host) port \(port) took the connection but sent no SSH identification within \(after.shortDescription): "
+                    + "check that the port is sshd's and not another service's, and that sshd is not stuck or overloaded"
+            }
+            return "the SSH handshake with \(host) port \(port) did not finish within \(after.shortDescription): the server or the "
+                + "link is very slow; retry, or raise the connect timeout"
         case .handshakeFailed(let host, let port, let reason):
             return "SSH handshake with \(host) port \(port) failed: \(reason)"
         case .hostKeyUnknown(let host, let port, let keyType, let fingerprint, let file):
