@@ -30,13 +30,14 @@ public struct HostSettings: Sendable, Hashable, Codable {
     public init() {}
 
     /// Records `setting` unless an earlier line already set it: for single
-    /// values the first obtained value wins, `IdentityFile` accumulates.
+    /// values the first obtained value wins, `IdentityFile` accumulates (each file once).
     mutating func apply(_ setting: ConfigSetting) {
         switch setting {
         case let .hostName(value): hostName = hostName ?? value
         case let .user(value): user = user ?? value
         case let .port(value): port = port ?? value
-        case let .identityFile(value): identityFiles.append(value)
+        // As OpenSSH: a file named again (the same text) is tried once, where first named.
+        case let .identityFile(value): if !identityFiles.contains(value) { identityFiles.append(value) }
         case let .identitiesOnly(value): identitiesOnly = identitiesOnly ?? value
         case let .userKnownHostsFiles(value): userKnownHostsFiles = userKnownHostsFiles ?? value
         case let .strictHostKeyChecking(value): strictHostKeyChecking = strictHostKeyChecking ?? value

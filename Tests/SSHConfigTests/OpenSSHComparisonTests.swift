@@ -142,6 +142,8 @@ enum Fixture {
           ServerAliveInterval 5
           StrictHostKeyChecking ask
           IdentitiesOnly no
+          # Named again: ssh keeps one of each (not for plain and ::1, which the first one skips).
+          IdentityFile ~/.ssh/common_%k_%i_%l
         """
 
     static let included = """
