@@ -70,6 +70,23 @@ import Testing
 
     /// ``attach(_:on:through:)``, then the box goes silent (every reconnect hangs in its
     /// handshake until its timeout) and rws says it is waiting to reattach.
+    /// The box's sessions have no UTF-8 locale (the test sshd passes no LANG): tmux there would
+    /// draw every character beyond ASCII as `_` unless told that the terminal takes UTF-8.
+    @Test func aBoxWithoutAUTF8LocaleStillShowsUTF8InThePersistentShell() async throws {
+        let server = try SharedTestServer.get()
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let name = "cli\(UUID().uuidString.prefix(6).lowercased())"
+        let tmux = try await attach(name, on: server, through: proxy)
+        defer { tmux.stop() }
+        try tmux.type("locale 2>/dev/null | grep -c UTF-8; printf 'box \\342\\224\\202 caf\\303\\251 \\342\\234\\223\\n'")
+        try await tmux.wait(for: "box │ café ✓", within: .seconds(10))
+        try tmux.type("~.", enter: false)
+        try await tmux.wait(for: "Detached from \(name)")
+        let killed = await InProcessRWS.run(["shell"] + server.rwsFlags + ["--kill-persistent", name], home: home)
+        #expect(killed.status == 0, "\(killed.stderr)")
+    }
+
     private func waitingToReattach(_ name: String, on server: TestSSHServer, through proxy: FaultProxy) async throws -> Tmux {
         let tmux = try await attach(name, on: server, through: proxy)
         do {

@@ -69,15 +69,17 @@ enum PersistentShellScripts {
     /// server started by another login would give its own); `$3` `takeover` detaches its other
     /// clients first; `$3` `attach` joins them. Neither `takeover` nor `attach` ever creates.
     /// The command's exit status is kept in `~/.cache/rws/persistent/NAME.status` (tmux and
-    /// screen end with 0 whatever it was), for ``status`` to give back.
+    /// screen end with 0 whatever it was), for ``status`` to give back. tmux `-u` and screen `-U`:
+    /// the terminal at the other end takes UTF-8 even where the box has no UTF-8 locale, which
+    /// would otherwise make them draw every character beyond ASCII as `_`.
     static let attach = RemoteScript(
         step: "attaching to the persistent shell",
         body: #"""
             case $1:$3 in
-              tmux:takeover) exec tmux attach-session -d -t "=$2" ;;
-              screen:takeover) exec screen -d -r "$2" ;;
-              tmux:attach) exec tmux attach-session -t "=$2" ;;
-              screen:attach) exec screen -x "$2" ;;
+              tmux:takeover) exec tmux -u attach-session -d -t "=$2" ;;
+              screen:takeover) exec screen -U -d -r "$2" ;;
+              tmux:attach) exec tmux -u attach-session -t "=$2" ;;
+              screen:attach) exec screen -U -x "$2" ;;
             esac
             if [ -n "$4" ]; then
               k="$HOME/.cache/rws/persistent"
@@ -89,8 +91,8 @@ enum PersistentShellScripts {
               set -- "$1" "$2"
             fi
             case $1 in
-              tmux) shift; exec tmux new-session -A -s "$@" ;;
-              screen) shift; exec screen -xRR -S "$@" ;;
+              tmux) shift; exec tmux -u new-session -A -s "$@" ;;
+              screen) shift; exec screen -U -xRR -S "$@" ;;
             esac
             """#)
 
