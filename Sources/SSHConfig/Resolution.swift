@@ -75,7 +75,7 @@ public enum Resolution {
                     default: defaultKnownHostsFiles),
                 "UserKnownHostsFile"),
             strictHostKeyChecking: chooser.pick(
-                .stricthostkeychecking, \.strictHostKeyChecking, \.strictHostKeyChecking, default: .yes),
+                .stricthostkeychecking, \.strictHostKeyChecking, \.strictHostKeyChecking, default: .ask),
             connectTimeout: chooser.pickIfGiven(.connecttimeout, \.connectTimeout, \.connectTimeout),
             serverAliveInterval: chooser.pick(.serveraliveinterval, \.serverAliveInterval, \.serverAliveInterval, default: 0),
             serverAliveCountMax: chooser.pick(

@@ -22,7 +22,7 @@ import Testing
         #expect(configuration.port == resolved.port)
         #expect(configuration.user == resolved.user)
         #expect(configuration.knownHostsFile == resolved.userKnownHostsFiles.first)
-        #expect(configuration.hostKeyPolicy == (resolved.strictHostKeyChecking == .yes ? .strict : .acceptNew))
+        #expect(configuration.hostKeyPolicy == ([.yes, .ask].contains(resolved.strictHostKeyChecking) ? .strict : .acceptNew))
         #expect(configuration.connectTimeout == .seconds(resolved.connectTimeout ?? 15))
         let keys = configuration.authentication.compactMap { if case .privateKey(let path, _) = $0 { path } else { nil } }
         #expect(keys == resolved.existingIdentityFiles())

@@ -109,19 +109,32 @@ import Testing
         #expect(try String(contentsOfFile: configuration.knownHostsFile, encoding: .utf8) == before, "the file is never rewritten")
     }
 
-    @Test func aCallbackThatNeverAnswersEndsAtTheConnectTimeout() async throws {
+    @Test func aDecisionSlowerThanTheConnectTimeoutStillConnects() async throws {
         let server = try SharedTestServer.get()
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("known_hosts")
         configuration.connectTimeout = .seconds(2)
         configuration.hostKeyPolicy = .ask { _ in
+            try? await Task.sleep(for: .seconds(3))  // a person reading the fingerprint
+            return .trustOnce
+        }
+        let connection = try await SSHConnection.connect(configuration)
+        #expect(try await connection.run("echo connected").stdoutText == "connected\n")
+        await connection.close()
+    }
+
+    @Test func aCallbackThatNeverAnswersEndsAtItsOwnTimeoutWithItsOwnError() async throws {
+        let server = try SharedTestServer.get()
+        var configuration = server.configuration()
+        configuration.knownHostsFile = scratchFile("known_hosts")
+        configuration.hostKeyDecisionTimeout = .seconds(2)
+        configuration.hostKeyPolicy = .ask { _ in
             try? await Task.sleep(for: .seconds(60))
             return .trustOnce
         }
         let start = ContinuousClock.now
-        await #expect { _ = try await SSHConnection.connect(configuration) } throws: { error in
-            guard case SSHError.connectTimedOut = error else { return false }
-            return true
+        await #expect(throws: SSHError.hostKeyDecisionTimedOut(host: configuration.host, port: configuration.port, after: .seconds(2))) {
+            _ = try await SSHConnection.connect(configuration)
         }
         #expect(ContinuousClock.now - start < .seconds(10))
     }

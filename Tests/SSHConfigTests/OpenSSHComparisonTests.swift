@@ -19,7 +19,7 @@ import Testing
 /// - Where the config is silent, ssh prints its own defaults: seven identity
 ///   files, two known-hosts files, `stricthostkeychecking ask`. rws's defaults
 ///   are deliberately fewer (see docs/ssh-config.md); the test checks that they
-///   are a subset, and that `ask` is read as `yes`.
+///   are a subset.
 @Suite("Same results as ssh -G")
 struct OpenSSHComparisonTests {
     static let hosts = [

@@ -15,7 +15,7 @@ struct OutputTests {
                     "host box", "hostname 10.0.0.5", "user bob", "port 22",
                     "identityfile /k/a", "identityfile /k/b",
                     "identitiesonly no", "userknownhostsfile \(home.path)/.ssh/known_hosts",
-                    "stricthostkeychecking yes", "connecttimeout 5", "serveraliveinterval 0", "serveralivecountmax 3",
+                    "stricthostkeychecking ask", "connecttimeout 5", "serveraliveinterval 0", "serveralivecountmax 3",
                     "identityagent /run/agent",
                 ])
         }
@@ -27,7 +27,7 @@ struct OutputTests {
             let host = try resolve("box", in: "Host box\n  Port 2\n", home: home)
             let text = try host.jsonString()
             #expect(text.contains(#""port" : "config-file""#))
-            #expect(text.contains(#""strictHostKeyChecking" : "yes""#))
+            #expect(text.contains(#""strictHostKeyChecking" : "ask""#))
             #expect(try JSONDecoder().decode(ResolvedHost.self, from: Data(text.utf8)) == host)
         }
     }

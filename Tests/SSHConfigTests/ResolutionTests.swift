@@ -104,7 +104,7 @@ struct ResolutionTests {
             #expect(host.port == 22)
             #expect(host.identityFiles == [home.path + "/.ssh/id_ed25519", home.path + "/.ssh/id_ecdsa"])
             #expect(host.userKnownHostsFiles == [home.path + "/.ssh/known_hosts"])
-            #expect(host.strictHostKeyChecking == .yes)
+            #expect(host.strictHostKeyChecking == .ask, "OpenSSH's default")
             #expect(host.connectTimeout == nil)
             #expect(host.serverAliveInterval == 0)
             #expect(host.serverAliveCountMax == 3)
@@ -182,7 +182,7 @@ struct ResolutionTests {
         #expect(try SettingOverrides.parsePort("2222", flag: "--port") == 2222)
         #expect(try SettingOverrides.parseSeconds("1h2m3s", flag: "--connect-timeout") == 3723)
         #expect(try SettingOverrides.parseYesNo("YES", flag: "--identities-only"))
-        #expect(try SettingOverrides.parseStrictHostKeyChecking("ask", flag: "--strict") == .yes)
+        #expect(try SettingOverrides.parseStrictHostKeyChecking("ask", flag: "--strict") == .ask)
         #expect(throws: SSHConfigError.badFlagValue(flag: "--port", value: "70000", expected: "a decimal number from 1 to 65535")) {
             try SettingOverrides.parsePort("70000", flag: "--port")
         }

@@ -55,8 +55,13 @@ struct ConnectionEstablishment {
             logger.debug(
                 "SSH handshake done",
                 metadata: ["server": "\(identification ?? "?")", "took": "\(handshake.formatted(.units(allowed: [.milliseconds])))"])
-            try HostKeyVerification(configuration: configuration, deadline: deadline).verify(transport, knownHosts)
-            try Authenticator(configuration: configuration, transport: transport, waiter: waiter).authenticate()
+            let verifying = ContinuousClock.now
+            try HostKeyVerification(configuration: configuration).verify(transport, knownHosts)
+            // The time a host key decision took is not the link's: authentication gets it back.
+            let authenticating = SocketWaiter(
+                transport: transport, socket: socket, deadline: deadline + (ContinuousClock.now - verifying),
+                onTimeout: waiter.onTimeout)
+            try Authenticator(configuration: configuration, transport: transport, waiter: authenticating).authenticate()
             logger.info("authenticated", metadata: ["user": "\(configuration.user)"])
             try socket.setUserTimeout(configuration.deadPeerTimeout)
             return Session(socket: socket, transport: transport, identification: identification, roundTripBound: handshake / 2)

@@ -92,7 +92,7 @@ extension SSHConnectionConfiguration {
         let alive = resolved.serverAliveInterval
         self.init(
             host: resolved.hostName, port: resolved.port, user: resolved.user, authentication: methods,
-            hostKeyPolicy: resolved.strictHostKeyChecking == .yes ? .strict : .acceptNew,
+            hostKeyPolicy: [.yes, .ask].contains(resolved.strictHostKeyChecking) ? .strict : .acceptNew,
             knownHostsFile: resolved.userKnownHostsFiles.first ?? home + "/.ssh/known_hosts",
             connectTimeout: .seconds(resolved.connectTimeout ?? 15),
             keepaliveInterval: .seconds(alive > 0 ? alive : 5),

@@ -15,8 +15,13 @@ public struct SSHConnectionConfiguration: Sendable {
     public var hostKeyPolicy: HostKeyPolicy
     /// The OpenSSH known hosts file to check host keys against (and append to under `.acceptNew`).
     public var knownHostsFile: String
-    /// The limit for the TCP connection, handshake and authentication together.
+    /// The limit for the TCP connection, handshake and authentication together. The time a
+    /// ``HostKeyPolicy/ask(_:)`` callback takes to decide does not count: it has ``hostKeyDecisionTimeout``.
     public var connectTimeout: Duration
+    /// How long a ``HostKeyPolicy/ask(_:)`` callback (a person reading a fingerprint) may take
+    /// before the connection gives up with ``SSHError/hostKeyDecisionTimedOut(host:port:after:)``.
+    /// Two minutes by default, OpenSSH's `LoginGraceTime`, after which sshd would close anyway.
+    public var hostKeyDecisionTimeout: Duration = .seconds(120)
     /// How long the connection may stay silent before a keepalive is sent.
     public var keepaliveInterval: Duration
     /// How long without hearing from the server before the connection counts as lost.

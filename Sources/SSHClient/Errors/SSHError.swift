@@ -25,6 +25,9 @@ public enum SSHError: Error, Sendable, Equatable {
     case hostKeyRevoked(host: String, port: Int, keyType: String, fingerprint: String, knownHostsFile: String)
     /// A ``HostKeyPolicy/ask(_:)`` callback refused the host key with this fingerprint.
     case hostKeyRejected(host: String, port: Int, keyType: String, fingerprint: String)
+    /// A ``HostKeyPolicy/ask(_:)`` callback gave no decision within
+    /// ``SSHConnectionConfiguration/hostKeyDecisionTimeout``.
+    case hostKeyDecisionTimedOut(host: String, port: Int, after: Duration)
     /// The known hosts file could not be read or written.
     case knownHostsFileFailed(path: String, reason: String)
     /// The server accepted none of the offered credentials.
@@ -98,6 +101,9 @@ extension SSHError: CustomStringConvertible, LocalizedError {
         case .hostKeyRevoked(let host, let port, let keyType, let fingerprint, let file):
             return "host key of \(HostKeyName.knownHostsName(host: host, port: port)) (\(keyType) \(fingerprint)) is marked @revoked in "
                 + "\(file); refusing to connect. The server must get a new host key; ask its administrator"
+        case .hostKeyDecisionTimedOut(let host, let port, let after):
+            return "no decision came about the host key of \(HostKeyName.knownHostsName(host: host, port: port)) within "
+                + "\(after.shortDescription); connect again and answer the question"
         case .hostKeyRejected(let host, let port, let keyType, let fingerprint):
             return "host key of \(HostKeyName.knownHostsName(host: host, port: port)) (\(keyType) \(fingerprint)) was refused by "
                 + "the host key approval"

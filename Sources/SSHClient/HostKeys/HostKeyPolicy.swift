@@ -64,6 +64,9 @@ public struct HostKeyChallenge: Sendable, Equatable {
     /// The known hosts file that was checked (and that ``HostKeyDecision/trustAndRecord`` appends to).
     public var knownHostsFile: String
 
+    /// The host as `ssh` and known_hosts name it: plain on port 22, `[host]:port` otherwise.
+    public var knownHostsName: String { HostKeyName.knownHostsName(host: host, port: port) }
+
     /// A challenge with every field given (for an app's own tests of its callback).
     public init(host: String, port: Int, keyType: String, fingerprint: String, status: Status, knownHostsFile: String) {
         self.host = host

@@ -5,7 +5,6 @@ import Logging
 /// Runs on the connection's I/O thread after the handshake, before authentication.
 struct HostKeyVerification {
     let configuration: SSHConnectionConfiguration
-    let deadline: ContinuousClock.Instant
 
     func verify(_ transport: SSHTransport, _ knownHosts: KnownHostsFile?) throws(SSHError) {
         guard let knownHosts else { return }
@@ -56,8 +55,10 @@ struct HostKeyVerification {
                 "fingerprint": "\(challenge.fingerprint)",
                 "status": "\(challenge.status)",
             ])
-        guard case .success(let decision)? = BlockingBridge.run(until: deadline, { await approver.decide(challenge) }) else {
-            throw .connectTimedOut(host: challenge.host, port: challenge.port, after: configuration.connectTimeout)
+        // A person may take a while: the decision has its own limit, not what is left of the connect timeout.
+        let limit = configuration.hostKeyDecisionTimeout
+        guard case .success(let decision)? = BlockingBridge.run(until: .now + limit, { await approver.decide(challenge) }) else {
+            throw .hostKeyDecisionTimedOut(host: challenge.host, port: challenge.port, after: limit)
         }
         return decision
     }

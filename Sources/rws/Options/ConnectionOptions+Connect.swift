@@ -14,9 +14,16 @@ extension ConnectionOptions {
     func configuration(environment: [String: String] = ProcessEnvironment.current) throws -> SSHConnectionConfiguration {
         var environment = environment
         if let passphrase = try passphrase(environment) { environment["RWS_KEY_PASSPHRASE"] = passphrase }
-        return try SSHConnectionConfiguration(
+        var configuration = try SSHConnectionConfiguration(
             resolving: try overrides(), environment: environment, password: try password(environment),
             logger: logging.logger("rws.ssh"))
+        // StrictHostKeyChecking ask (OpenSSH's default): asked on a terminal; without one, refused as yes is.
+        if try resolve(environment: environment).strictHostKeyChecking == .ask, Terminal.isTTY(STDIN_FILENO),
+            Terminal.isTTY(STDERR_FILENO)
+        {
+            configuration.hostKeyPolicy = .ask(HostKeyPrompt.decide)
+        }
+        return configuration
     }
 
     /// The passphrase for encrypted identity files: `--passphrase-env`, else `RWS_KEY_PASSPHRASE`,
