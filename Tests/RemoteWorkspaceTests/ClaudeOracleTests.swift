@@ -151,8 +151,17 @@ struct ClaudeOracleTests {
         }
         let live = try #require(listing, "the running session was never listed")
         #expect(live.summary.title == "Take your time")
-        let partial = try await box.sessions().load(live)
-        #expect(partial.conversation.entries.contains { if case .user(let turn) = $0 { turn.text == "Take your time" } else { false } })
+        // Claude Code 2.1.33x names the prompt (queue-operation records) a moment before it writes
+        // the prompt's own record: load again until that is there too, the answer still streaming.
+        func holdsPrompt(_ loaded: RemoteSession) -> Bool {
+            loaded.conversation.entries.contains { if case .user(let turn) = $0 { turn.text == "Take your time" } else { false } }
+        }
+        var partial = try await box.sessions().load(live)
+        for _ in 0..<50 where !holdsPrompt(partial) {
+            try await Task.sleep(for: .milliseconds(100))
+            partial = try await box.sessions().load(try await box.listed(live.id))
+        }
+        #expect(holdsPrompt(partial))
         let written = try box.writtenRecords(box.sessionFile(live.id))
         #expect(!written.contains { $0["type"] as? String == "cost-state" }, "listed only after the turn ended: not a live listing")
 
