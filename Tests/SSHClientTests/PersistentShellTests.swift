@@ -110,6 +110,25 @@ import Testing
         await first.close()
     }
 
+    /// The user's own tmux sessions on the box are theirs: only the ones rws opened are listed
+    /// (and a session that ended leaves no trace in the listing).
+    @Test func onlyTheSessionsRwsOpenedAreListed() async throws {
+        let server = try SharedTestServer.get()
+        let ours = uniqueName(), theirs = uniqueName()
+        try await server.withConnection { connection in
+            _ = try await connection.run("tmux new-session -d -s \(theirs) 'sleep 60'")
+            let shell = try await connection.openPersistentShell(named: ours, multiplexer: .tmux)
+            try await shell.send("echo ready-$((1+1))\n")
+            _ = try await ShellTranscript(shell).wait(for: "ready-2", within: .seconds(10))
+            try await shell.close()
+            let listed = try await connection.listPersistentShells().map(\.name)
+            #expect(listed.contains(ours) && !listed.contains(theirs), "\(listed)")
+            try await connection.killPersistentShell(named: ours)
+            try await connection.killPersistentShell(named: theirs)
+            #expect(try await !connection.listPersistentShells().contains { [ours, theirs].contains($0.name) })
+        }
+    }
+
     /// tmux discards its terminal's unread output as it starts: where the server had not read
     /// the PID line yet (a busy box), that line was lost and rws held the keys typed for good.
     @Test(arguments: ServerKind.allCases)

@@ -75,6 +75,8 @@ enum PersistentShellScripts {
     static let attach = RemoteScript(
         step: "attaching to the persistent shell",
         body: #"""
+            # A marker says the session is rws's, for `list`: a user's own tmux sessions are not.
+            mkdir -p "$HOME/.cache/rws/persistent" 2>/dev/null && : >"$HOME/.cache/rws/persistent/$2.rws"
             case $1:$3 in
               tmux:takeover) exec tmux -u attach-session -d -t "=$2" ;;
               screen:takeover) exec screen -U -d -r "$2" ;;
@@ -128,6 +130,7 @@ enum PersistentShellScripts {
             done
             [ -n "$found" ] || exit 3
             [ "$1" = kill ] || exit 0
+            rm -f "$HOME/.cache/rws/persistent/$2.rws"
             # screen quits after answering: say "ended" only once neither lists the session (50
             # looks, 0.1 s apart where sleep takes fractions).
             n=0
@@ -138,16 +141,28 @@ enum PersistentShellScripts {
             done
             """#)
 
-    /// Lists the sessions of every multiplexer present: `tmux|screen NAME ATTACHED`.
+    /// Lists rws's sessions (those ``attach`` marked) of every multiplexer present:
+    /// `tmux|screen NAME ATTACHED`; the markers of sessions that ended are removed.
     static let list = RemoteScript(
         step: "listing persistent shells",
         body: #"""
-            if command -v tmux >/dev/null 2>&1; then
-              tmux list-sessions -F 'tmux #{session_name} #{session_attached}' 2>/dev/null
-            fi
-            if command -v screen >/dev/null 2>&1; then
-              screen -ls 2>/dev/null | sed -n 's/^[[:space:]]*[0-9][0-9]*\.\([^[:space:]]*\)[[:space:]].*/screen \1 -/p'
-            fi
+            k=$HOME/.cache/rws/persistent
+            all=$(
+              if command -v tmux >/dev/null 2>&1; then
+                tmux list-sessions -F 'tmux #{session_name} #{session_attached}' 2>/dev/null
+              fi
+              if command -v screen >/dev/null 2>&1; then
+                screen -ls 2>/dev/null | sed -n 's/^[[:space:]]*[0-9][0-9]*\.\([^[:space:]]*\)[[:space:]].*/screen \1 -/p'
+              fi
+            )
+            printf '%s\n' "$all" | while read -r m n a; do
+              [ -n "$n" ] && [ -f "$k/$n.rws" ] && printf '%s %s %s\n' "$m" "$n" "$a"
+            done
+            for f in "$k"/*.rws; do
+              [ -f "$f" ] || continue
+              s=${f##*/} s=${s%.rws}
+              printf '%s\n' "$all" | grep -qF -- " $s " || rm -f "$f"
+            done
             exit 0
             """#)
 
@@ -237,7 +252,8 @@ extension SSHConnection {
         return Int32(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// The persistent terminal sessions on the box (tmux's and screen's), by name.
+    /// The persistent terminal sessions rws opened on the box (tmux's and screen's), by name; the
+    /// user's own sessions are not among them.
     public func listPersistentShells() async throws -> [PersistentShell] {
         let output = try await PersistentShellScripts.list.result(on: self, timeout: nil, idempotent: true).stdoutText
         return output.split(separator: "\n").compactMap { line in
