@@ -23,22 +23,21 @@ public final class RealHome: @unchecked Sendable {
     /// `HOME/.ssh/known_hosts`.
     public var knownHostsPath: String { sshDirectory + "/known_hosts" }
     /// The agent's socket (`SSH_AUTH_SOCK`).
-    public let agentSocket: String
+    public var agentSocket: String { agent.socket }
     /// The passphrase of `id_ecdsa_locked`.
     public static let lockedPassphrase = "correct horse battery staple"
     /// How many keys the agent holds, none of which the server accepts.
     public static let agentKeyCount = 8
     /// How many entries `known_hosts` has before rws touches it.
     public let knownHostsEntries: Int
-    private let agent: SpawnedProcess
+    /// The home's agent, holding ``agentKeyCount`` keys the server does not know.
+    public let agent: TestSSHAgent
 
     /// The environment rws runs with in this home: `HOME` and `SSH_AUTH_SOCK`.
     public var environment: [String: String] { ["HOME": home, "SSH_AUTH_SOCK": agentSocket] }
 
     /// Builds the home for `server` at `path` (a fresh temporary folder when nil), and starts its agent.
     public init(for server: TestSSHServer, at path: String? = nil) throws {
-        try Prerequisites.require("/usr/bin/ssh-agent", package: "openssh-client")
-        try Prerequisites.require("/usr/bin/ssh-add", package: "openssh-client")
         home = path ?? FileManager.default.temporaryDirectory.appendingPathComponent("rws-real-home-\(UUID().uuidString.prefix(8))").path
         let ssh = home + "/.ssh"
         try FileManager.default.createDirectory(atPath: ssh + "/config.d", withIntermediateDirectories: true)
@@ -50,14 +49,12 @@ public final class RealHome: @unchecked Sendable {
         try Self.keygen(ssh + "/id_ecdsa_locked", type: "ecdsa", passphrase: Self.lockedPassphrase)
         knownHostsEntries = try Self.writeKnownHosts(ssh)
         try Self.writeConfig(ssh, server: server)
-        agentSocket = home + "/agent.sock"
-        agent = try SpawnedProcess("/usr/bin/ssh-agent", ["-D", "-a", agentSocket])
+        agent = try TestSSHAgent(socket: home + "/agent.sock")
         do {
-            try Self.waitUntilPresent(agentSocket, process: agent)
             for index in 0..<Self.agentKeyCount {
                 let key = home + "/agent-key-\(index)"
                 try Self.keygen(key, type: "ed25519")
-                try Shell.run("/usr/bin/ssh-add", ["-q", key], environment: ["SSH_AUTH_SOCK": agentSocket])
+                try agent.add(keyFile: key)
             }
         } catch {
             stop()
@@ -95,17 +92,6 @@ public final class RealHome: @unchecked Sendable {
     public func countKnownHostsEntries() throws -> Int {
         try String(contentsOfFile: knownHostsPath, encoding: .utf8).split(whereSeparator: \.isNewline)
             .filter { !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }.count
-    }
-
-    private static func waitUntilPresent(_ socket: String, process: SpawnedProcess) throws {
-        let deadline = ContinuousClock.now + StartWait.limit
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard process.isRunning else { throw TestServerError.startFailed("ssh-agent exited before it created its socket \(socket)") }
-            guard ContinuousClock.now < deadline else {
-                throw TestServerError.startFailed("ssh-agent did not create its socket \(socket) within \(StartWait.seconds) s")
-            }
-            usleep(10_000)
-        }
     }
 
     private static func keygen(_ path: String, type: String, passphrase: String = "") throws {

@@ -110,6 +110,28 @@ import Testing
         #expect(outcome.status == 0 && outcome.stdout == "unlocked\n", "\(outcome.stderr)")
     }
 
+    @Test func anEncryptedKeyTheAgentHoldsIsUsedFromTheAgentWithoutAPassphrasePrompt() async throws {
+        let server = try strictServer()
+        let home = try RealHome(for: server)
+        defer { home.stop() }
+        try authorizeLockedKey(of: home, on: server)
+        // The key unlocked once with ssh-add, behind the agent's eight others; no IdentitiesOnly.
+        try home.agent.add(keyFile: home.sshDirectory + "/id_ecdsa_locked", passphrase: RealHome.lockedPassphrase)
+        let config = home.sshDirectory + "/config-agent"
+        let entry = "Host unlocked-in-agent\n  HostName 127.0.0.1\n  Port \(server.port)\n  User \(server.user)\n"
+        try (entry + "  IdentityFile ~/.ssh/id_ecdsa_locked\n").write(toFile: config, atomically: true, encoding: .utf8)
+        let tmux = try Tmux.start(home: home.home)
+        defer { tmux.stop() }
+        try tmux.type(
+            "SSH_AUTH_SOCK=\(home.agentSocket) \(RWSBinary.path) exec -F \(config) --host unlocked-in-agent --accept-new-host-key "
+                + "-- echo from-the-agent; echo \"status=$?\"")
+        let screen = try await tmux.wait(for: "rws's end or its prompt") { screen in
+            screen.contains("Enter passphrase") || screen.split(separator: "\n").contains { $0.hasPrefix("status=") && $0.count > 7 }
+        }
+        #expect(screen.contains("\nfrom-the-agent\n") && screen.contains("status=0"), "\(screen)")
+        #expect(!screen.contains("Enter passphrase"), "asked for a passphrase the agent made needless:\n\(screen)")
+    }
+
     /// A terminal in a sandbox home running `rws exec … -- echo WORD` with the locked key, waiting
     /// at its passphrase prompt; with the server it connects to (held: releasing it stops it).
     private struct PromptedTerminal {

@@ -127,7 +127,7 @@ import Testing
         let server = try SharedTestServer.get()
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("known_hosts")
-        configuration.hostKeyDecisionTimeout = .seconds(2)
+        configuration.promptTimeout = .seconds(2)
         configuration.hostKeyPolicy = .ask { _ in
             try? await Task.sleep(for: .seconds(60))
             return .trustOnce

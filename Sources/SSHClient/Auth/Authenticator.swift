@@ -6,13 +6,20 @@ import Logging
 struct Authenticator {
     let configuration: SSHConnectionConfiguration
     let transport: SSHTransport
-    let waiter: SocketWaiter
+    /// Its deadline moves on by the time a person took over a passphrase: that is not the link's time.
+    private(set) var waiter: SocketWaiter
+
+    init(configuration: SSHConnectionConfiguration, transport: SSHTransport, waiter: SocketWaiter) {
+        self.configuration = configuration
+        self.transport = transport
+        self.waiter = waiter
+    }
 
     private var user: String { configuration.user }
 
     /// Tries each method in turn. The server's list of allowed methods is asked for only to
     /// explain a failure: asking first costs a failed "none" attempt, which OpenSSH delays ~10 ms.
-    func authenticate() throws(SSHError) {
+    mutating func authenticate() throws(SSHError) {
         var tried: [String] = []
         var specificFailure: SSHError?
         for method in configuration.authentication {
@@ -43,7 +50,7 @@ struct Authenticator {
     }
 
     /// True when the method authenticated us; false when the server said no; throws for a local problem.
-    private func attempt(_ method: AuthenticationMethod) throws(SSHError) -> Bool {
+    private mutating func attempt(_ method: AuthenticationMethod) throws(SSHError) -> Bool {
         switch method {
         case .privateKey(let path, let passphrase):
             return try authenticateWithKey(path: path, passphrase: passphrase)
@@ -53,7 +60,8 @@ struct Authenticator {
             let rc = try waiter.retry { transport.authenticate(user: user, password: password) }
             return rc == 0
         case .agent(let socketPath):
-            return try AgentAuthentication(transport: transport, waiter: waiter, user: user).authenticate(socketPath: socketPath)
+            return try AgentAuthentication(transport: transport, waiter: waiter, user: user)
+                .authenticate(socketPath: socketPath, preferring: configuredPublicKeys)
         case .keyboardInteractive(let respond):
             transport.context.keyboardInteractive = respond
             defer { transport.context.keyboardInteractive = nil }
@@ -62,18 +70,50 @@ struct Authenticator {
         }
     }
 
-    private func authenticateWithKey(path: String, passphrase: String?) throws(SSHError) -> Bool {
+    private mutating func authenticateWithKey(path: String, passphrase: String?) throws(SSHError) -> Bool {
         let key = try PrivateKeyFile.inspect(path: path)
+        var passphrase = passphrase
+        if passphrase == nil { passphrase = try askPassphrase(for: key, named: path) }
         let rc = try waiter.retry { transport.authenticate(user: user, keyFile: path, passphrase: passphrase) }
         return try interpretKeyResult(rc, key: key, label: path, passphrase: passphrase)
     }
 
     /// The same as a key file, from text: libssh2 derives the public key from the private one.
-    private func authenticateWithKey(text: String, passphrase: String?) throws(SSHError) -> Bool {
+    private mutating func authenticateWithKey(text: String, passphrase: String?) throws(SSHError) -> Bool {
         let key = PrivateKeyFile.inspect(text: text)
+        var passphrase = passphrase
+        if passphrase == nil { passphrase = try askPassphrase(for: key, named: key.inMemoryLabel) }
         let bytes = Array(text.utf8)
         let rc = try waiter.retry { transport.authenticate(user: user, keyText: bytes, passphrase: passphrase) }
         return try interpretKeyResult(rc, key: key, label: key.inMemoryLabel, passphrase: passphrase)
+    }
+
+    /// The public keys of the configured key files and texts, in their order: the agent's copies go first.
+    private var configuredPublicKeys: [[UInt8]] {
+        configuration.authentication.compactMap { method in
+            switch method {
+            case .privateKey(let path, _): return (try? PrivateKeyFile.inspect(path: path))?.publicKey
+            case .privateKeyText(let text, _): return PrivateKeyFile.inspect(text: text).publicKey
+            case .password, .agent, .keyboardInteractive: return nil
+            }
+        }
+    }
+
+    /// The passphrase of an encrypted key given without one, from ``SSHConnectionConfiguration/askPassphrase``;
+    /// nil when the key is not encrypted, nobody can be asked, or the answer was to skip it.
+    private mutating func askPassphrase(for key: PrivateKeyFile, named name: String) throws(SSHError) -> String? {
+        guard key.isEncrypted, let ask = configuration.askPassphrase else { return nil }
+        let challenge = PassphraseChallenge(key: name, keyType: key.keyType, host: configuration.host, user: user)
+        configuration.logger.debug("asking for a key's passphrase", metadata: ["key": "\(name)"])
+        let asked = ContinuousClock.now
+        let limit = configuration.promptTimeout
+        guard case .success(let answer)? = BlockingBridge.run(until: asked + limit, { await ask(challenge) }) else {
+            throw .passphraseTimedOut(key: name, after: limit)
+        }
+        waiter = SocketWaiter(
+            transport: waiter.transport, socket: waiter.socket, deadline: waiter.deadline + (ContinuousClock.now - asked),
+            onTimeout: waiter.onTimeout)
+        return answer
     }
 
     /// libssh2 reports every local key problem as one "file" error: tell the cases apart.

@@ -75,6 +75,12 @@ final class LibSSH2Agent {
     /// One identity the agent listed; valid while the agent lives.
     struct Identity {
         fileprivate let raw: UnsafeMutablePointer<libssh2_agent_publickey>
+
+        /// The public key in SSH wire format, as in a `.pub` file's base64 field.
+        var publicKey: [UInt8] {
+            guard let blob = raw.pointee.blob else { return [] }
+            return Array(UnsafeBufferPointer(start: blob, count: Int(raw.pointee.blob_len)))
+        }
     }
 
     deinit {

@@ -7,6 +7,9 @@ struct PrivateKeyFile {
     /// "ssh-ed25519", "ecdsa-sha2-nistp256", "ssh-rsa", or nil when the format hides it.
     let keyType: String?
     let isEncrypted: Bool
+    /// The public key in SSH wire format: from the OpenSSH container (kept in the clear), else
+    /// from the `.pub` file beside the key; nil when neither tells.
+    var publicKey: [UInt8]? = nil
 
     /// Reads and inspects the file at `path`.
     static func inspect(path: String) throws(SSHError) -> PrivateKeyFile {
@@ -22,7 +25,17 @@ struct PrivateKeyFile {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .keyFileUnreadable(path: path, reason: "it is not a text key file (OpenSSH or PEM format)")
         }
-        return inspect(text: text)
+        var key = inspect(text: text)
+        if key.publicKey == nil { key.publicKey = publicKey(fromPubFile: path + ".pub") }
+        return key
+    }
+
+    /// The base64 field of an OpenSSH `.pub` file (`ssh-ed25519 AAAA… comment`), decoded.
+    private static func publicKey(fromPubFile path: String) -> [UInt8]? {
+        guard let bytes = try? SystemCall.readFile(path), let line = String(validating: bytes, as: UTF8.self) else { return nil }
+        let fields = line.split(whereSeparator: \.isWhitespace)
+        guard fields.count >= 2, let blob = Data(base64Encoded: String(fields[1])) else { return nil }
+        return Array(blob)
     }
 
     /// How a key given as text is named in logs and errors: its type, never its content.
@@ -55,7 +68,7 @@ struct PrivateKeyFile {
         var keyReader = SSHWireReader(publicKey)
         return PrivateKeyFile(
             keyType: keyReader.string().map { String(decoding: $0, as: UTF8.self) },
-            isEncrypted: String(decoding: cipher, as: UTF8.self) != "none")
+            isEncrypted: String(decoding: cipher, as: UTF8.self) != "none", publicKey: publicKey)
     }
 }
 

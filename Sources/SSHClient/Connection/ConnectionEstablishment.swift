@@ -61,7 +61,8 @@ struct ConnectionEstablishment {
             let authenticating = SocketWaiter(
                 transport: transport, socket: socket, deadline: deadline + (ContinuousClock.now - verifying),
                 onTimeout: waiter.onTimeout)
-            try Authenticator(configuration: configuration, transport: transport, waiter: authenticating).authenticate()
+            var authenticator = Authenticator(configuration: configuration, transport: transport, waiter: authenticating)
+            try authenticator.authenticate()
             logger.info("authenticated", metadata: ["user": "\(configuration.user)"])
             try socket.setUserTimeout(configuration.deadPeerTimeout)
             return Session(socket: socket, transport: transport, identification: identification, roundTripBound: handshake / 2)

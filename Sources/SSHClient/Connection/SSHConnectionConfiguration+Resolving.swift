@@ -61,7 +61,9 @@ extension SSHConnectionConfiguration {
     ///
     /// Identity files that do not exist are skipped, as `ssh` does, unless they were named by a
     /// flag or the environment (then they are an error). The agent is used when `SSH_AUTH_SOCK`
-    /// was set and `IdentitiesOnly` is off. `StrictHostKeyChecking no` trusts first-seen hosts
+    /// was set and `IdentitiesOnly` is off. Keys are tried in the config's order, except that
+    /// encrypted files without `passphrase` come after the agent: set ``askPassphrase`` to be
+    /// asked for theirs only when the agent's keys did not get in, as `ssh` asks. `StrictHostKeyChecking no` trusts first-seen hosts
     /// only: a changed host key is refused under every policy. Without `ServerAliveInterval`,
     /// a keepalive goes out after 5 s of silence and the peer counts as dead after 20 s.
     ///
@@ -76,15 +78,22 @@ extension SSHConnectionConfiguration {
         logger: Logger = Logger(label: "rws.ssh", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         var methods: [AuthenticationMethod] = []
+        var locked: [AuthenticationMethod] = []
         let namedKeys = [.flag, .environment].contains(resolved.origins[.identityfile])
         for path in resolved.identityFiles {
             if FileManager.default.fileExists(atPath: path) {
-                methods.append(.privateKey(path: path, passphrase: passphrase))
+                // A key that would need a passphrase asked for waits until after the agent, as in ssh.
+                if passphrase == nil, privateKeyFileIsEncrypted(atPath: path) {
+                    locked.append(.privateKey(path: path))
+                } else {
+                    methods.append(.privateKey(path: path, passphrase: passphrase))
+                }
             } else if namedKeys {
                 throw SSHError.invalidArgument("identity file \(path) does not exist")
             }
         }
         if resolved.agentPolicy == .allKeys, let socket = resolved.agentSocket { methods.append(.agent(socketPath: socket)) }
+        methods += locked
         if let password {
             methods.append(.password(password))
             methods.append(.keyboardInteractive(password: password))

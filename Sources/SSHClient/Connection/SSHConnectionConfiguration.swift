@@ -15,13 +15,27 @@ public struct SSHConnectionConfiguration: Sendable {
     public var hostKeyPolicy: HostKeyPolicy
     /// The OpenSSH known hosts file to check host keys against (and append to under `.acceptNew`).
     public var knownHostsFile: String
-    /// The limit for the TCP connection, handshake and authentication together. The time a
-    /// ``HostKeyPolicy/ask(_:)`` callback takes to decide does not count: it has ``hostKeyDecisionTimeout``.
+    /// The limit for the TCP connection, handshake and authentication together. The time a person
+    /// takes to answer a ``HostKeyPolicy/ask(_:)`` or ``askPassphrase`` question does not count:
+    /// it has ``promptTimeout``.
     public var connectTimeout: Duration
-    /// How long a ``HostKeyPolicy/ask(_:)`` callback (a person reading a fingerprint) may take
-    /// before the connection gives up with ``SSHError/hostKeyDecisionTimedOut(host:port:after:)``.
-    /// Two minutes by default, OpenSSH's `LoginGraceTime`, after which sshd would close anyway.
-    public var hostKeyDecisionTimeout: Duration = .seconds(120)
+    /// How long a question put to a person through a callback — a host key decision
+    /// (``HostKeyPolicy/ask(_:)``) or a key's passphrase (``askPassphrase``) — may take before the
+    /// connection gives up with ``SSHError/hostKeyDecisionTimedOut(host:port:after:)`` or
+    /// ``SSHError/passphraseTimedOut(key:after:)``. Two minutes by default, OpenSSH's
+    /// `LoginGraceTime`, after which sshd would close anyway.
+    public var promptTimeout: Duration = .seconds(120)
+    /// Asks for the passphrase of an encrypted private key that was given without one
+    /// (``AuthenticationMethod/privateKey(path:passphrase:)`` with `nil`) when its turn comes:
+    /// only after the methods before it failed, so a key the agent holds never asks. Return nil
+    /// to skip the key. Without it (the default) such a key fails with
+    /// ``SSHError/wrongPassphrase(path:passphraseGiven:)``. Called once per key and connection,
+    /// from a task while the connection's thread waits, at most ``promptTimeout``.
+    ///
+    /// ```swift
+    /// configuration.askPassphrase = { challenge in await ui.askPassphrase(for: challenge.key) }
+    /// ```
+    public var askPassphrase: (@Sendable (PassphraseChallenge) async -> String?)? = nil
     /// How long the connection may stay silent before a keepalive is sent.
     public var keepaliveInterval: Duration
     /// How long without hearing from the server before the connection counts as lost.

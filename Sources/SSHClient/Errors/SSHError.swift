@@ -26,7 +26,7 @@ public enum SSHError: Error, Sendable, Equatable {
     /// A ``HostKeyPolicy/ask(_:)`` callback refused the host key with this fingerprint.
     case hostKeyRejected(host: String, port: Int, keyType: String, fingerprint: String)
     /// A ``HostKeyPolicy/ask(_:)`` callback gave no decision within
-    /// ``SSHConnectionConfiguration/hostKeyDecisionTimeout``.
+    /// ``SSHConnectionConfiguration/promptTimeout``.
     case hostKeyDecisionTimedOut(host: String, port: Int, after: Duration)
     /// The known hosts file could not be read or written.
     case knownHostsFileFailed(path: String, reason: String)
@@ -36,6 +36,9 @@ public enum SSHError: Error, Sendable, Equatable {
     case keyFileUnreadable(path: String, reason: String)
     /// The private key is encrypted and the passphrase was wrong or missing.
     case wrongPassphrase(path: String, passphraseGiven: Bool)
+    /// ``SSHConnectionConfiguration/askPassphrase`` gave no answer about this key within
+    /// ``SSHConnectionConfiguration/promptTimeout``.
+    case passphraseTimedOut(key: String, after: Duration)
     /// The key type cannot be used with this libssh2 against this server (RSA with libssh2 < 1.11).
     case unsupportedKeyType(path: String, keyType: String, reason: String)
     /// The ssh-agent could not be reached or offered no usable identity.
@@ -121,6 +124,9 @@ extension SSHError: CustomStringConvertible, LocalizedError {
                 : "private key \(path) is encrypted and no passphrase was given: run rws on a terminal to be asked for it, "
                     + "or put it in an environment variable named by --passphrase-env (or RWS_KEY_PASSPHRASE), "
                     + "or add the key to your ssh-agent (ssh-add \(path))"
+        case .passphraseTimedOut(let key, let after):
+            return "no passphrase for private key \(key) came within \(after.shortDescription); connect again and answer the "
+                + "question, or add the key to your ssh-agent (ssh-add \(key))"
         case .unsupportedKeyType(let path, let keyType, let reason):
             return "key \(path) (\(keyType)) cannot be used: \(reason)"
         case .agentFailed(let reason):

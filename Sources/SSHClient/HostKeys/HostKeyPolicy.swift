@@ -14,8 +14,8 @@ public enum HostKeyPolicy: Sendable, Equatable {
     case askCaller(HostKeyApprover)
 
     /// Asks `decide` about an unknown or changed host key, with the host, port, key type and the
-    /// SHA256 fingerprint as OpenSSH shows it; the connection waits for the answer, at most until
-    /// its connect timeout.
+    /// SHA256 fingerprint as OpenSSH shows it; the connection waits for the answer at most
+    /// ``SSHConnectionConfiguration/promptTimeout``, which does not count against the connect timeout.
     ///
     /// ```swift
     /// configuration.hostKeyPolicy = .ask { challenge in

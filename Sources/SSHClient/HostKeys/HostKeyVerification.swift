@@ -56,7 +56,7 @@ struct HostKeyVerification {
                 "status": "\(challenge.status)",
             ])
         // A person may take a while: the decision has its own limit, not what is left of the connect timeout.
-        let limit = configuration.hostKeyDecisionTimeout
+        let limit = configuration.promptTimeout
         guard case .success(let decision)? = BlockingBridge.run(until: .now + limit, { await approver.decide(challenge) }) else {
             throw .hostKeyDecisionTimedOut(host: challenge.host, port: challenge.port, after: limit)
         }

@@ -11,24 +11,35 @@ extension ConnectionOptions {
     }
 
     /// The connection settings, resolved by the library as for any of its users, jump hosts included.
-    func configuration(environment: [String: String] = ProcessEnvironment.current) throws -> SSHConnectionConfiguration {
+    ///
+    /// - Parameter passphrases: Asks for the passphrase of an encrypted identity file on the
+    ///   terminal when its turn comes (after the agent), when there is a terminal and neither
+    ///   `--passphrase-env` nor `RWS_KEY_PASSPHRASE` gives it.
+    func configuration(
+        environment: [String: String] = ProcessEnvironment.current, passphrases: PassphrasePrompt? = nil
+    ) throws -> SSHConnectionConfiguration {
         var environment = environment
         if let passphrase = try passphrase(environment) { environment["RWS_KEY_PASSPHRASE"] = passphrase }
         var configuration = try SSHConnectionConfiguration(
             resolving: try overrides(), environment: environment, password: try password(environment),
             logger: logging.logger("rws.ssh"))
+        let onTerminal = Terminal.isTTY(STDIN_FILENO) && Terminal.isTTY(STDERR_FILENO)
         // StrictHostKeyChecking ask (OpenSSH's default): asked on a terminal; without one, refused as yes is.
-        if try resolve(environment: environment).strictHostKeyChecking == .ask, Terminal.isTTY(STDIN_FILENO),
-            Terminal.isTTY(STDERR_FILENO)
-        {
+        if try resolve(environment: environment).strictHostKeyChecking == .ask, onTerminal {
             configuration.hostKeyPolicy = .ask(HostKeyPrompt.decide)
+        }
+        if let passphrases, onTerminal, environment["RWS_KEY_PASSPHRASE"] == nil {
+            // A little less than the library's own wait, so the terminal is restored before it gives up.
+            let limit = configuration.promptTimeout - .seconds(2)
+            let ask: @Sendable (PassphraseChallenge) async -> String? = { await passphrases.ask($0, within: limit) }
+            configuration.askPassphrase = ask
+            for hop in configuration.jumpHosts.indices { configuration.jumpHosts[hop].askPassphrase = ask }
         }
         return configuration
     }
 
-    /// The passphrase for encrypted identity files: `--passphrase-env`, else `RWS_KEY_PASSPHRASE`,
-    /// else asked on the terminal (as `ssh` does) for the first encrypted one; nil when none is needed
-    /// or there is no terminal to ask on.
+    /// The passphrase for encrypted identity files given by `--passphrase-env`, else `RWS_KEY_PASSPHRASE`;
+    /// nil when neither gives one (then it is asked for on the terminal when needed).
     private func passphrase(_ environment: [String: String]) throws -> String? {
         if let variable = passphraseEnv {
             guard let passphrase = environment[variable] else {
@@ -36,11 +47,7 @@ extension ConnectionOptions {
             }
             return passphrase
         }
-        if let passphrase = environment["RWS_KEY_PASSPHRASE"] { return passphrase }
-        guard Terminal.isTTY(STDIN_FILENO), Terminal.isTTY(STDERR_FILENO),
-            let locked = try resolve(environment: environment).identityFiles.first(where: privateKeyFileIsEncrypted(atPath:))
-        else { return nil }
-        return try PassphrasePrompt.ask(for: locked)
+        return environment["RWS_KEY_PASSPHRASE"]
     }
 
     /// The password named by `--password-env`, if given.
@@ -63,9 +70,16 @@ extension ConnectionOptions {
     ///
     /// - Parameter reconnect: Re-establish a lost connection with this policy (persistent shells).
     func withConnection<T>(reconnect: ReconnectPolicy? = nil, _ body: (SSHConnection) async throws -> T) async throws -> T {
-        var configuration = try configuration()
+        let passphrases = PassphrasePrompt()
+        var configuration = try configuration(passphrases: passphrases)
         configuration.reconnect = reconnect
-        let ssh = try await SSHConnection.connect(configuration)
+        let ssh: SSHConnection
+        do {
+            ssh = try await SSHConnection.connect(configuration)
+        } catch {
+            // Ctrl+C at the passphrase prompt is why the connection failed, whatever it then said.
+            throw passphrases.endingError() ?? error
+        }
         do {
             let value = try await body(ssh)
             await ssh.close()
