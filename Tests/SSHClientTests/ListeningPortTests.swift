@@ -29,6 +29,26 @@ import Testing
             ])
     }
 
+    /// A big-endian box (s390x, some POWER and MIPS) prints each address word the other way
+    /// round; the listing says which order its box uses.
+    @Test func aBigEndianBoxsAddressesAreReadInItsOrder() {
+        let output = """
+            E 256
+            L tcp 7F000001:0BB8 1
+            L tcp 0A000005:0016 2
+            L tcp6 00000000000000000000000000000001:1538 3
+            L tcp6 00000000000000000000FFFF7F000001:1F90 4
+            """
+        #expect(
+            ListeningPortScript.parse(output) == [
+                ListeningPort(port: 22, address: "10.0.0.5"),
+                ListeningPort(port: 3000, address: "127.0.0.1"),
+                ListeningPort(port: 5432, address: "::1"),
+                ListeningPort(port: 8080, address: "::ffff:127.0.0.1"),
+            ])
+        #expect(ListeningPortScript.parse("E 1\nL tcp 0100007F:0BB8 1") == [ListeningPort(port: 3000, address: "127.0.0.1")])
+    }
+
     /// A socket several processes hold (a pre-forking server's workers, a child between its fork
     /// and its exec) is shown with the one whose parent holds none of it, whatever order /proc gave.
     @Test func aSharedSocketIsShownWithTheProcessWhoseParentDoesNotHoldIt() {

@@ -92,7 +92,8 @@ import Testing
         await ssh.close()
         #expect(echoed.stdoutText == "in\n")
         let asked = asker.asked.withLock { $0 }
-        #expect(asked == [PassphraseChallenge(key: setup.locked, keyType: "ssh-ed25519", host: server.configuration().host, user: server.user)])
+        #expect(
+            asked == [PassphraseChallenge(key: setup.locked, keyType: "ssh-ed25519", host: server.configuration().host, user: server.user)])
     }
 
     @Test func aPassphraseNotGivenInTimeSaysSoAndNamesTheKey() async throws {

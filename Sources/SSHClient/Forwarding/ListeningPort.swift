@@ -46,11 +46,13 @@ enum ListeningPortScript {
     /// The listing, run alone.
     static let script = RemoteScript(step: "listing the ports listening on the box", body: listing)
 
-    /// Prints `L FILE ADDRESS:PORT INODE` for each listening socket (state 0A) of
+    /// Prints `E 1` on a little-endian box (`E 256` on a big-endian one: the order /proc writes
+    /// addresses in), `L FILE ADDRESS:PORT INODE` for each listening socket (state 0A) of
     /// /proc/net/tcp and tcp6, and `P PID INODE PPID COMMAND` for each process owning one of them
     /// (`ls -l` of every readable /proc/PID/fd: one process for all, any POSIX userland). Other
     /// scripts print lines of their own beside it; ``parse(_:)`` skips them.
     static let listing: StaticString = #"""
+        printf 'E %s\n' "$(printf '\001\000' | od -An -tu2 | tr -d ' ')"
         {
           for f in /proc/net/tcp /proc/net/tcp6; do
             [ -r "$f" ] && awk -v f="${f##*/}" 'NR > 1 && $4 == "0A" { print "L", f, $2, $10 }' "$f"
@@ -76,19 +78,23 @@ enum ListeningPortScript {
     /// The ports in `output`, sorted by port then address, one row per address and port.
     static func parse(_ output: String) -> [ListeningPort] {
         var holders: [String: [(process: ListeningPort.Process, parent: Int)]] = [:]
-        var sockets: [(address: String, port: Int, inode: String)] = []
+        var sockets: [(field: String, inode: String)] = []
+        var bigEndian = false
         for line in output.split(separator: "\n") {
             let words = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: true).map(String.init)
             if words.count >= 4, words[0] == "P", let pid = Int(words[1]), let parent = Int(words[3]) {
                 holders[words[2], default: []].append((ListeningPort.Process(pid: pid, command: words.count == 5 ? words[4] : ""), parent))
-            } else if words.count == 4, words[0] == "L", let (address, port) = decode(words[2]) {
-                sockets.append((address, port, words[3]))
+            } else if words.count == 4, words[0] == "L" {
+                sockets.append((words[2], words[3]))
+            } else if words == ["E", "256"] {
+                bigEndian = true
             }
         }
         let owners = holders.mapValues(owner)
         var seen = Set<ListeningPort>()
         return sockets.compactMap { socket -> ListeningPort? in
-            let port = ListeningPort(port: socket.port, address: socket.address, process: owners[socket.inode])
+            guard let (address, number) = decode(socket.field, bigEndian: bigEndian) else { return nil }
+            let port = ListeningPort(port: number, address: address, process: owners[socket.inode])
             return seen.insert(port).inserted ? port : nil
         }.sorted { ($0.port, $0.address) < ($1.port, $1.address) }
     }
@@ -102,16 +108,17 @@ enum ListeningPortScript {
         return (roots.isEmpty ? holders : roots).min { $0.process.pid < $1.process.pid }!.process
     }
 
-    /// `0100007F:0BB8` → (127.0.0.1, 3000); the kernel prints each 32-bit word of the address in
-    /// host order (little-endian here), the port in network order.
-    static func decode(_ field: String) -> (String, Int)? {
+    /// `0100007F:0BB8` → (127.0.0.1, 3000) on a little-endian box: the kernel prints each 32-bit
+    /// word of the address in the box's byte order (`7F000001` on a big-endian one), the port as a number.
+    static func decode(_ field: String, bigEndian: Bool = false) -> (String, Int)? {
         let parts = field.split(separator: ":")
         guard parts.count == 2, let port = Int(parts[1], radix: 16), [8, 32].contains(parts[0].count) else { return nil }
         var bytes: [UInt8] = []
         let hex = Array(parts[0].utf8)
         for word in stride(from: 0, to: hex.count, by: 8) {
             guard let value = UInt32(String(decoding: hex[word..<word + 8], as: UTF8.self), radix: 16) else { return nil }
-            bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
+            let word = [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
+            bytes += bigEndian ? word.reversed() : word
         }
         guard let text = SystemCall.addressText(bytes) else { return nil }
         return (text, port)
