@@ -82,7 +82,8 @@ struct RWS: ParsableCommand {
             }
             // As ArgumentParser's `exit(withError:)`: help and version on stdout, errors on stderr.
             let text = fullMessage(for: error)
-            if !text.isEmpty { code == .success ? Terminal.out(text + "\n") : Terminal.err(text + "\n") }
+            // An error may quote what the box said (a name, a remote command's stderr): shown visibly.
+            if !text.isEmpty { code == .success ? Terminal.out(text + "\n") : Terminal.err(text.safeText + "\n") }
             return code.rawValue
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SessionHistory
 
 /// Why a project operation failed, each case with what was wrong and what is allowed.
 ///
@@ -110,18 +111,9 @@ extension ProjectError: CustomStringConvertible, LocalizedError {
         return value == value.rounded() ? "\(Int(value))s" : "\(value)s"
     }
 
-    /// A user-supplied value, quoted with control characters made visible.
+    /// A user-supplied value, quoted, with control characters shown visibly by the one rule for
+    /// all output (`TerminalText`: C1 controls and bidirectional overrides included).
     static func show(_ value: String) -> String {
-        var shown = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\n": shown += "\\n"
-            case "\t": shown += "\\t"
-            case "\"": shown += "\\\""
-            default:
-                shown += scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-            }
-        }
-        return "\"\(shown)\""
+        "\"" + TerminalText.neutralize(value, keepingLineBreaks: false).replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }
