@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SSHConfig
 
 /// The root only parses: its subcommands run (``run(_:)`` awaits the async ones). It is a plain
 /// `ParsableCommand` because ArgumentParser's debug build walks an async root's whole command tree
@@ -22,7 +23,7 @@ struct RWS: ParsableCommand {
               rws ls --host box --long projects
               rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
             """,
-        version: "0.1.0",
+        version: RWSVersion.number,
         groupedSubcommands: [
             CommandGroup(
                 name: "Connection",
