@@ -34,8 +34,12 @@ let package = Package(
                 "SSHClient", "SessionHistory", "SSHConfig", "RemoteWorkspace", "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            plugins: ["GitCommitPlugin"]
         ),
+        // The commit `rws --version` names, read from .git's files when rws is built (no git process).
+        .executableTarget(name: "git-commit-reader"),
+        .plugin(name: "GitCommitPlugin", capability: .buildTool(), dependencies: ["git-commit-reader"]),
         .target(name: "RWSTestSupport", dependencies: ["SSHClient", "Platform"]),
         // The throwaway sshd of the demo and the benchmarks: RWSTestSupport's server, started from a script.
         .executableTarget(name: "rws-sandbox", dependencies: ["RWSTestSupport", "SSHClient", "Platform"]),

@@ -23,7 +23,7 @@ struct RWS: ParsableCommand {
               rws ls --host box --long projects
               rws history ~/.claude/projects/-home-me-app/1234.jsonl --format markdown
             """,
-        version: RWSVersion.number,
+        version: versionLine,
         groupedSubcommands: [
             CommandGroup(
                 name: "Connection",
@@ -46,6 +46,10 @@ struct RWS: ParsableCommand {
                 name: "Files", subcommands: [ListCommand.self, CatCommand.self, GetCommand.self, PutCommand.self, FilesCommand.self]),
         ]
     )
+
+    /// What `rws --version` prints: `rws 0.2.0 (commit 1a2b3c4d5e6f)`, the commit's first 12 hex
+    /// digits; just `rws 0.2.0` when rws was not built from a git checkout (a source tarball).
+    static let versionLine = "rws \(RWSVersion.number)" + (gitCommit.map { " (commit \($0.prefix(12)))" } ?? "")
 
     /// Runs the command line and exits with its code (`@main` picks this over ArgumentParser's sync `main()`).
     static func main() async {
