@@ -59,8 +59,9 @@ let package = Package(
             dependencies: [
                 "RemoteWorkspace", "RWSTestSupport", "SessionHistory", "SSHClient", "Platform",
             ]),
-        // Depends on the rws executable so that building the tests builds the binary they run.
-        .testTarget(name: "RWSCLITests", dependencies: ["RWSTestSupport", "SSHClient", "Platform", "rws"]),
+        // Depends on the executables so that building the tests builds the binaries they run.
+        .testTarget(
+            name: "RWSCLITests", dependencies: ["RWSTestSupport", "SSHClient", "SSHConfig", "Platform", "rws", "git-commit-reader"]),
     ],
     swiftLanguageModes: [.v6]
 )
