@@ -129,6 +129,25 @@ import Testing
         }
     }
 
+    /// A listing running while another client opens a session must not take that session's
+    /// marker (written just before tmux makes the session) for a leftover: only markers a day old
+    /// whose session is gone are removed.
+    @Test func aListingKeepsAFreshMarkerWithoutItsSessionAndRemovesADayOldOne() async throws {
+        let server = try SharedTestServer.get()
+        let starting = uniqueName(), ended = uniqueName()
+        let folder = server.remoteHome + "/.cache/rws/persistent"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: "\(folder)/\(starting).rws", contents: Data()))
+        #expect(FileManager.default.createFile(atPath: "\(folder)/\(ended).rws", contents: Data()))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: "\(folder)/\(ended).rws")
+        defer { try? FileManager.default.removeItem(atPath: "\(folder)/\(starting).rws") }
+        let listed = try await server.withConnection { try await $0.listPersistentShells().map(\.name) }
+        #expect(!listed.contains(starting) && !listed.contains(ended), "\(listed)")
+        #expect(FileManager.default.fileExists(atPath: "\(folder)/\(starting).rws"), "a fresh marker was taken for a leftover")
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/\(ended).rws"), "a day-old leftover marker stayed")
+    }
+
     /// tmux discards its terminal's unread output as it starts: where the server had not read
     /// the PID line yet (a busy box), that line was lost and rws held the keys typed for good.
     @Test(arguments: ServerKind.allCases)

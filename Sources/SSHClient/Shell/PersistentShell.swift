@@ -142,7 +142,7 @@ enum PersistentShellScripts {
             """#)
 
     /// Lists rws's sessions (those ``attach`` marked) of every multiplexer present:
-    /// `tmux|screen NAME ATTACHED`; the markers of sessions that ended are removed.
+    /// `tmux|screen NAME ATTACHED`; markers of sessions that ended a day ago or more are removed.
     static let list = RemoteScript(
         step: "listing persistent shells",
         body: #"""
@@ -161,7 +161,10 @@ enum PersistentShellScripts {
             for f in "$k"/*.rws; do
               [ -f "$f" ] || continue
               s=${f##*/} s=${s%.rws}
-              printf '%s\n' "$all" | grep -qF -- " $s " || rm -f "$f"
+              printf '%s\n' "$all" | grep -qF -- " $s " && continue
+              # Only a day-old marker goes: a newer one may be a session starting since the list
+              # above was read (attach marks before tmux or screen makes the session).
+              [ -n "$(find "$f" -mtime +0 2>/dev/null)" ] && rm -f "$f"
             done
             exit 0
             """#)
