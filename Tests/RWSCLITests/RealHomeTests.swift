@@ -93,6 +93,11 @@ import Testing
             ["exec", "--host", "\(server.user)@127.0.0.1:\(server.port)", "-F", "/dev/null", "--accept-new-host-key", "--", "true"],
             in: home)
         #expect(agentOnly.status == 255)
+        // sshd's own reason, and what to do about it, rather than a link that failed.
+        #expect(
+            agentOnly.stderr.contains("ended the connection during authentication: Too many authentication failures"), "\(agentOnly.stderr)"
+        )
+        #expect(agentOnly.stderr.contains("IdentitiesOnly yes"), "\(agentOnly.stderr)")
         let log = try String(contentsOfFile: server.logPath, encoding: .utf8)
         #expect(log.contains("maximum authentication attempts exceeded"), "\(log.suffix(600))")
         let outcome = try await rws(["exec", "--host", "box", "--accept-new-host-key", "--", "echo", "in"], in: home)

@@ -28,6 +28,7 @@ struct Authenticator {
             do {
                 if try attempt(method) { return }
             } catch {
+                try waiter.cancellation?.check()  // giving up is no failure of this method
                 // A precise diagnosis (wrong passphrase, RSA) beats the generic "nothing worked".
                 if specificFailure == nil { specificFailure = error }
             }
@@ -38,10 +39,21 @@ struct Authenticator {
         // refusal, and "authentication failed; give a key" would send the user the wrong way.
         let (code, message) = transport.lastError
         if allowed.isEmpty, LibSSH2Code.isFatal(code) {
+            if let said = transport.context.disconnectMessage {
+                throw .connectionLost(
+                    reason: "\(configuration.host) ended the connection during authentication: \(said)" + advice(for: said))
+            }
             throw .connectionLost(reason: "the link to \(configuration.host) failed during authentication (\(message))")
         }
         if let specificFailure { throw specificFailure }
         throw .authenticationFailed(user: user, host: configuration.host, tried: tried, allowedByServer: allowed)
+    }
+
+    /// What to do about the reason a server gave for ending the connection, where rws knows.
+    private func advice(for reason: String) -> String {
+        guard reason.localizedCaseInsensitiveContains("too many authentication failures") else { return "" }
+        return " (each key tried counts against the server's MaxAuthTries: name the key with IdentityFile and IdentitiesOnly yes "
+            + "in the SSH config, or --identity, or hold fewer keys in the agent)"
     }
 
     private func allowedMethods() throws(SSHError) -> [String] {
@@ -107,12 +119,12 @@ struct Authenticator {
         configuration.logger.debug("asking for a key's passphrase", metadata: ["key": "\(name)"])
         let asked = ContinuousClock.now
         let limit = configuration.promptTimeout
-        guard case .success(let answer)? = BlockingBridge.run(until: asked + limit, { await ask(challenge) }) else {
-            throw .passphraseTimedOut(key: name, after: limit)
-        }
+        let answered = BlockingBridge.run(until: asked + limit, cancellation: waiter.cancellation) { await ask(challenge) }
+        try waiter.cancellation?.check()
+        guard case .success(let answer)? = answered else { throw .passphraseTimedOut(key: name, after: limit) }
         waiter = SocketWaiter(
             transport: waiter.transport, socket: waiter.socket, deadline: waiter.deadline + (ContinuousClock.now - asked),
-            onTimeout: waiter.onTimeout)
+            onTimeout: waiter.onTimeout, cancellation: waiter.cancellation)
         return answer
     }
 

@@ -5,6 +5,8 @@ import Logging
 /// host key check, authentication. Runs on the connection's I/O thread before it serves requests.
 struct ConnectionEstablishment {
     let configuration: SSHConnectionConfiguration
+    /// Ends every wait once the caller of ``SSHConnection/connect(_:)`` gives up.
+    var cancellation: EstablishmentCancellation? = nil
 
     /// What establishing gives the loop.
     struct Session {
@@ -25,8 +27,9 @@ struct ConnectionEstablishment {
         logger.info("connecting", metadata: ["host": "\(configuration.host)", "port": "\(configuration.port)"])
         let socket =
             configuration.jumpHosts.isEmpty
-            ? try TCPSocket.connect(host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout)
-            : try JumpTransport.open(to: configuration, deadline: deadline)
+            ? try TCPSocket.connect(
+                host: configuration.host, port: configuration.port, timeout: configuration.connectTimeout, cancellation: cancellation)
+            : try JumpTransport.open(to: configuration, deadline: deadline, cancellation: cancellation)
         do throws(SSHError) {
             let transport = try SSHTransport()
             transport.context.quickAcknowledgement = configuration.carriesJumpTraffic
@@ -34,7 +37,8 @@ struct ConnectionEstablishment {
                 transport: transport, socket: socket, deadline: deadline,
                 onTimeout: .connectTimedOut(
                     host: configuration.host, port: configuration.port,
-                    after: configuration.connectTimeout))
+                    after: configuration.connectTimeout),
+                cancellation: cancellation)
             logger.debug("TCP connected")
             let knownHosts = try openKnownHosts(transport)
             preferKnownHostKeyTypes(transport, knownHosts)
@@ -56,11 +60,11 @@ struct ConnectionEstablishment {
                 "SSH handshake done",
                 metadata: ["server": "\(identification ?? "?")", "took": "\(handshake.formatted(.units(allowed: [.milliseconds])))"])
             let verifying = ContinuousClock.now
-            try HostKeyVerification(configuration: configuration).verify(transport, knownHosts)
+            try HostKeyVerification(configuration: configuration, cancellation: cancellation).verify(transport, knownHosts)
             // The time a host key decision took is not the link's: authentication gets it back.
             let authenticating = SocketWaiter(
                 transport: transport, socket: socket, deadline: deadline + (ContinuousClock.now - verifying),
-                onTimeout: waiter.onTimeout)
+                onTimeout: waiter.onTimeout, cancellation: cancellation)
             var authenticator = Authenticator(configuration: configuration, transport: transport, waiter: authenticating)
             try authenticator.authenticate()
             logger.info("authenticated", metadata: ["user": "\(configuration.user)"])

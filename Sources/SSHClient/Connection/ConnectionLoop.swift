@@ -32,12 +32,18 @@ final class ConnectionLoop: Sendable {
         var roundTripBound: Duration?
     }
 
+    /// The caller of ``start(_:)`` giving up while the session is established.
+    let establishing: EstablishmentCancellation
+
     private init(configuration: SSHConnectionConfiguration, wakeSignal: WakeSignal) {
         self.configuration = configuration
         self.wakeSignal = wakeSignal
+        // Nothing else wakes the loop before start returns: the pipe is readable only once cancelled.
+        establishing = EstablishmentCancellation(wakeFD: wakeSignal.readFD, wake: { [wakeSignal] in wakeSignal.wake() })
     }
 
-    /// Connects, authenticates, and starts serving; throws what establishing the session threw.
+    /// Connects, authenticates, and starts serving; throws what establishing the session threw,
+    /// or `CancellationError` when the calling task was cancelled meanwhile.
     static func start(_ configuration: SSHConnectionConfiguration) async throws -> ConnectionLoop {
         let wakeSignal: WakeSignal
         do {
@@ -52,7 +58,22 @@ final class ConnectionLoop: Sendable {
         } catch {
             throw SSHError.connectionLost(reason: "cannot start the connection's thread (\(error))")
         }
-        try await loop.ready.value()
+        // A cancelled caller ends every wait of the establishment at once (socket, a person's
+        // answer, a jump host) and gets a CancellationError, with nothing left open.
+        do {
+            try await withTaskCancellationHandler {
+                try await loop.ready.value()
+            } onCancel: {
+                loop.establishing.cancel()
+            }
+        } catch {
+            if loop.establishing.isCancelled { throw CancellationError() }
+            throw error
+        }
+        if loop.establishing.isCancelled || Task.isCancelled {
+            await loop.close()
+            throw CancellationError()
+        }
         return loop
     }
 

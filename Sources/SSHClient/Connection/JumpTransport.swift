@@ -9,7 +9,9 @@ import Platform
 /// Runs on the target connection's I/O thread during establishment; it blocks that thread
 /// while the jump connection is made, bounded by the target's connect deadline.
 enum JumpTransport {
-    static func open(to target: SSHConnectionConfiguration, deadline: ContinuousClock.Instant) throws(SSHError) -> TCPSocket {
+    static func open(
+        to target: SSHConnectionConfiguration, deadline: ContinuousClock.Instant, cancellation: EstablishmentCancellation? = nil
+    ) throws(SSHError) -> TCPSocket {
         guard var hop = target.jumpHosts.last else { throw .invalidArgument("no jump host to connect through") }
         guard hop.jumpHosts.isEmpty else {
             throw .invalidArgument(
@@ -23,12 +25,18 @@ enum JumpTransport {
         let timedOut = SSHError.connectTimedOut(host: target.host, port: target.port, after: target.connectTimeout)
         target.logger.info(
             "connecting through a jump host", metadata: ["jump": "\(hop.host):\(hop.port)", "hops": "\(target.jumpHosts.count)"])
-        let connection = try unwrap(BlockingBridge.run(until: deadline) { [hop] in try await SSHConnection.connect(hop) }, timedOut)
+        let connecting = BlockingBridge.run(until: deadline, cancellation: cancellation) { [hop] in try await SSHConnection.connect(hop) }
+        if cancellation?.isCancelled == true {
+            if case .success(let connection)? = connecting { closeAndWait(connection) }
+            throw EstablishmentCancellation.error
+        }
+        let connection = try unwrap(connecting, timedOut)
         let (local, relayed) = try socketPair()
-        let opening = BlockingBridge.run(until: deadline) { [host = target.host, port = target.port] in
+        let opening = BlockingBridge.run(until: deadline, cancellation: cancellation) { [host = target.host, port = target.port] in
             try await connection.openRelay(to: host, port: port, fd: relayed)
         }
         do {
+            try cancellation?.check()
             try unwrap(opening, timedOut)
         } catch {
             // The relay, if it ever opens, sees its peer gone and ends with the jump connection.

@@ -62,7 +62,7 @@ final class LoopContext {
         SystemCall.nameCurrentThread("rws-ssh-io")
         let context: LoopContext
         do {
-            let session = try ConnectionEstablishment(configuration: handle.configuration).establish()
+            let session = try ConnectionEstablishment(configuration: handle.configuration, cancellation: handle.establishing).establish()
             context = LoopContext(
                 handle: handle, socket: session.socket, transport: session.transport, serverIdentification: session.identification ?? "")
             handle.established(serverIdentification: session.identification, roundTripBound: session.roundTripBound)

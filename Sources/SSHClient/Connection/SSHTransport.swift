@@ -13,6 +13,8 @@ final class TransportContext {
     var quickAcknowledgement = false
     /// Answers keyboard-interactive prompts while that method runs.
     var keyboardInteractive: (@Sendable (KeyboardInteractiveChallenge) -> [String])?
+    /// Why the server said it ended the connection (its SSH_MSG_DISCONNECT description), if it did.
+    var disconnectMessage: String?
 }
 
 /// A `LIBSSH2_SESSION` in nonblocking mode. Confined to the connection's I/O thread.
@@ -37,6 +39,13 @@ final class SSHTransport {
                 UnsafeMutablePointer<UnsafeMutableRawPointer?>?
             ) -> Int = countingReceive
         _ = libssh2_session_callback_set(transport, LIBSSH2_CALLBACK_RECV, unsafeBitCast(recvCallback, to: UnsafeMutableRawPointer.self))
+        let disconnectCallback:
+            @convention(c) (
+                OpaquePointer?, Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, Int32,
+                UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+            ) -> Void = noteDisconnect
+        _ = libssh2_session_callback_set(
+            transport, LIBSSH2_CALLBACK_DISCONNECT, unsafeBitCast(disconnectCallback, to: UnsafeMutableRawPointer.self))
     }
 
     /// The libssh2 error code and message of the last failed call.
@@ -202,6 +211,17 @@ private func countingReceive(
         if context.quickAcknowledgement { acknowledgeAtOnce(socket) }
     }
     return count
+}
+
+/// Keeps the reason a server gave for ending the connection ("Too many authentication failures"):
+/// libssh2 then reports only that it could not send or receive.
+private func noteDisconnect(
+    session: OpaquePointer?, reason: Int32, message: UnsafePointer<CChar>?, messageLength: Int32,
+    language: UnsafePointer<CChar>?, languageLength: Int32, abstract: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) {
+    guard let pointer = abstract?.pointee, let message, messageLength > 0 else { return }
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(message).assumingMemoryBound(to: UInt8.self), count: Int(messageLength))
+    Unmanaged<TransportContext>.fromOpaque(pointer).takeUnretainedValue().disconnectMessage = String(decoding: bytes, as: UTF8.self)
 }
 
 /// Turns delayed ACKs off until the next receive (Linux `TCP_QUICKACK` is not sticky).

@@ -8,6 +8,8 @@ struct SocketWaiter {
     let socket: TCPSocket
     let deadline: ContinuousClock.Instant
     let onTimeout: SSHError
+    /// The caller giving up ends a wait at once (see ``EstablishmentCancellation``).
+    var cancellation: EstablishmentCancellation? = nil
 
     /// Calls `body` until it stops returning `LibSSH2Code.wouldBlock`; returns its last result.
     func retry(_ body: () -> Int32) throws(SSHError) -> Int32 {
@@ -29,6 +31,7 @@ struct SocketWaiter {
 
     /// Blocks until the socket is ready in libssh2's directions or the deadline passes.
     func wait() throws(SSHError) {
+        try cancellation?.check()
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { throw onTimeout }
         let directions = transport.blockDirections
@@ -37,10 +40,12 @@ struct SocketWaiter {
         if directions.contains(.outbound) { events |= Int16(POLLOUT) }
         if events == 0 { events = Int16(POLLIN) }
         var pfd = [pollfd(fd: socket.fd, events: events, revents: 0)]
+        if let cancellation { pfd.append(pollfd(fd: cancellation.wakeFD, events: Int16(POLLIN), revents: 0)) }
         do {
             try SystemCall.poll(&pfd, timeout: min(remaining, .seconds(1)))
         } catch {
             throw .connectionLost(reason: error.description)
         }
+        try cancellation?.check()
     }
 }

@@ -9,7 +9,9 @@ struct TCPSocket {
     var jumpConnection: SSHConnection?
 
     /// Resolves `host`, connects to the first address that answers within `timeout`.
-    static func connect(host: String, port: Int, timeout: Duration) throws(SSHError) -> TCPSocket {
+    static func connect(
+        host: String, port: Int, timeout: Duration, cancellation: EstablishmentCancellation? = nil
+    ) throws(SSHError) -> TCPSocket {
         guard (1...65535).contains(port) else {
             throw .invalidArgument("port \(port) is out of range: use 1 to 65535")
         }
@@ -24,8 +26,9 @@ struct TCPSocket {
         for address in addresses {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw .connectTimedOut(host: host, port: port, after: timeout) }
-            switch attempt(address, within: remaining) {
+            switch attempt(address, within: remaining, cancellation: cancellation) {
             case .success(let socket): return socket
+            case .failure(.cancelled): throw EstablishmentCancellation.error
             case .failure(.timedOut): throw .connectTimedOut(host: host, port: port, after: timeout)
             case .failure(.failed(let reason)): lastError = reason
             }
@@ -33,9 +36,11 @@ struct TCPSocket {
         throw .connectionRefused(host: host, port: port, reason: lastError)
     }
 
-    private enum AttemptError: Error { case timedOut, failed(String) }
+    private enum AttemptError: Error { case timedOut, cancelled, failed(String) }
 
-    private static func attempt(_ address: SystemCall.SocketAddress, within timeout: Duration) -> Result<TCPSocket, AttemptError> {
+    private static func attempt(
+        _ address: SystemCall.SocketAddress, within timeout: Duration, cancellation: EstablishmentCancellation?
+    ) -> Result<TCPSocket, AttemptError> {
         let fd: Int32
         do {
             fd = try SystemCall.socket(for: address)
@@ -47,7 +52,12 @@ struct TCPSocket {
             if try !SystemCall.connect(fd, to: address) {
                 let deadline = ContinuousClock.now + timeout
                 var pfd = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
-                while try SystemCall.poll(&pfd, timeout: deadline - .now) == 0 {
+                if let cancellation { pfd.append(pollfd(fd: cancellation.wakeFD, events: Int16(POLLIN), revents: 0)) }
+                while try SystemCall.poll(&pfd, timeout: deadline - .now) == 0 || pfd[0].revents == 0 {
+                    if cancellation?.isCancelled == true {
+                        SystemCall.close(fd)
+                        return .failure(.cancelled)
+                    }
                     guard ContinuousClock.now < deadline else {
                         SystemCall.close(fd)
                         return .failure(.timedOut)

@@ -5,6 +5,8 @@ import Logging
 /// Runs on the connection's I/O thread after the handshake, before authentication.
 struct HostKeyVerification {
     let configuration: SSHConnectionConfiguration
+    /// Ends the wait for a decision once the caller of ``SSHConnection/connect(_:)`` gives up.
+    var cancellation: EstablishmentCancellation? = nil
 
     func verify(_ transport: SSHTransport, _ knownHosts: KnownHostsFile?) throws(SSHError) {
         guard let knownHosts else { return }
@@ -57,7 +59,9 @@ struct HostKeyVerification {
             ])
         // A person may take a while: the decision has its own limit, not what is left of the connect timeout.
         let limit = configuration.promptTimeout
-        guard case .success(let decision)? = BlockingBridge.run(until: .now + limit, { await approver.decide(challenge) }) else {
+        let decided = BlockingBridge.run(until: .now + limit, cancellation: cancellation) { await approver.decide(challenge) }
+        try cancellation?.check()
+        guard case .success(let decision)? = decided else {
             throw .hostKeyDecisionTimedOut(host: challenge.host, port: challenge.port, after: limit)
         }
         return decision

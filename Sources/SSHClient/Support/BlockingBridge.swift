@@ -7,8 +7,12 @@ import Synchronization
 enum BlockingBridge {
     /// Starts `work` in a task and waits for it until `deadline`; nil when the deadline passed
     /// first (the task is then cancelled and its result dropped).
+    ///
+    /// With `cancellation`, the caller giving up cancels the task and ends the wait at once: the
+    /// result is then nil too, and `cancellation.check()` tells the two apart.
     static func run<T: Sendable>(
         until deadline: ContinuousClock.Instant,
+        cancellation: EstablishmentCancellation? = nil,
         _ work: @escaping @Sendable () async throws -> T
     ) -> Result<T, any Error>? {
         let outcome = Mutex<Result<T, any Error>?>(nil)
@@ -20,7 +24,11 @@ enum BlockingBridge {
             done.signal()
         }
         let remaining = max(.zero, deadline - ContinuousClock.now)
-        if done.wait(timeout: .now() + .milliseconds(Int(remaining.milliseconds))) == .timedOut {
+        let waited = {
+            done.wait(timeout: .now() + .milliseconds(Int(remaining.milliseconds)))
+        }
+        let ended = cancellation.map { $0.whileWaiting(onCancel: { done.signal() }, waited) } ?? waited()
+        if ended == .timedOut || cancellation?.isCancelled == true {
             task.cancel()
             return nil
         }
