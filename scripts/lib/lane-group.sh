@@ -10,6 +10,7 @@
 #
 # Used unless RWS_TEST_SOLO_BESIDE=0. Needs a writable cgroup v1 `cpu` hierarchy (root); elsewhere
 # `lane_group_make` fails and scripts/test runs the solo tests after the lanes, alone.
+# shellcheck shell=bash
 
 lane_group=
 lane_group_root=/sys/fs/cgroup/cpu

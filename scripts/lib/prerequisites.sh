@@ -1,5 +1,6 @@
 # Installs what building and testing rws needs with apt (rws builds on Linux only).
 # Sourced by scripts/test, scripts/demo and scripts/bench.
+# shellcheck shell=bash
 
 _apt_install() {
     local sudo=""

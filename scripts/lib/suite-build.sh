@@ -7,6 +7,7 @@
 # kept (`-assert-config Debug`): an illegal transition still stops a test. In .build/tests, apart
 # from the benchmarks' `-c release` (other flags: sharing a folder would rebuild the one for the
 # other).
+# shellcheck shell=bash
 suite_build=(-c release -Xswiftc -enable-testing -Xswiftc -assert-config -Xswiftc Debug --scratch-path .build/tests)
 
 # Dumps the public symbol graphs of that build and prints their folder (check-docs, api-surface).

@@ -1,6 +1,7 @@
 # Sourced by scripts/test (from the checkout's top): installs what
 # the tests need, checks the corpus, defines `failures LOG`, `test_list` and `check_test_lists`,
 # and builds with no warning allowed (with `build_flags`, an array the script sets first).
+# shellcheck shell=bash
 source scripts/lib/prerequisites.sh
 install_prerequisites
 install_claude_cli
@@ -18,7 +19,9 @@ TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/rws-tests.XXXXXX")
 export TMPDIR
 # What the run undoes when it exits (scripts/lib/lane-group.sh adds its group); a signal ends
 # it through `exit`, since bash runs no EXIT trap when a signal ends it.
+# shellcheck disable=SC2016,SC2089 # a command line kept as text, run by eval at exit
 exit_steps='rm -rf "$TMPDIR"'
+# shellcheck disable=SC2090
 trap 'eval "$exit_steps"' EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
@@ -38,6 +41,7 @@ failures() {
 build_log=$(mktemp)
 # `--build-tests` builds every target and product too; a plain build beside it made each of the
 # two plan its build again (~5 s of a warm run).
+# shellcheck disable=SC2154 # build_flags is set by scripts/test, which sources this file
 swift build "${build_flags[@]}" --build-tests 2>&1 | tee "$build_log"
 if grep -q "warning:" "$build_log"; then
     echo "== the build printed warnings (none are allowed), repeated from above:" >&2
@@ -71,4 +75,13 @@ check_test_lists() {
             fi
         done < "$file"
     done
+}
+
+# Every run of the rws executable that dies of a crash signal is noted in RWS_TEST_CRASH_LOG
+# (RWSBinary): any crash fails the run, whatever the test around it asserted.
+crashes() {
+    [ -s "$RWS_TEST_CRASH_LOG" ] || return 0
+    echo "== rws crashed (a crash fails the run, whatever the test asserted):"
+    cat "$RWS_TEST_CRASH_LOG"
+    return 1
 }

@@ -70,7 +70,7 @@ public final class SSHConnection: Sendable {
     }
 
     /// Whether the server ends the whole connection when a command exits while another channel
-    /// has not started its command yet: dropbear 2022.82 to 2024.85 (its issue 321; Debian
+    /// has not started its command yet: dropbear 2022.82 to 2024.85 (mkj/dropbear#321; Debian
     /// bookworm ships 2022.83; docs/servers.md). Against such a server, run commands one after another.
     public var serverAbortsOnOverlappingCommands: Bool {
         Self.abortsOnOverlappingCommands(identification: serverIdentification)
