@@ -1,4 +1,5 @@
 import Foundation
+import RWSTestSupport
 import SessionHistory
 
 /// A synthetic Claude Code history made from the real corpus: session files copied with new ids
@@ -13,7 +14,7 @@ struct SyntheticHistory {
     static func write(into projects: String, corpus: URL, count: Int, totalBytes: Int, bigBytes: Int) throws -> SyntheticHistory {
         let bases = try baseFiles(corpus)
         var history = SyntheticHistory()
-        var random = SeededGenerator(seed: 7)
+        var random = SeededRandom(seed: 7)
         let average = (totalBytes - bigBytes) / (count - 1)
         for index in 0..<count {
             let project = projects + "/-home-dev-project-\(index % 20)"
@@ -84,17 +85,5 @@ struct SyntheticHistory {
             index += 1
         }
         return nil
-    }
-}
-
-/// A small deterministic random generator, so every run writes the same history.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state ^ (state >> 29)
     }
 }

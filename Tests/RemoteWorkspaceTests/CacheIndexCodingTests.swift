@@ -1,4 +1,5 @@
 import Foundation
+import RWSTestSupport
 import SessionHistory
 import Testing
 
@@ -90,7 +91,8 @@ import Testing
 
     @Test func damagedBytesNeverCrashTheReader() {
         let bytes = Self.encoded([Self.everyFieldSet(), Self.noOptionalSet()])
-        var generator = SystemRandomNumberGenerator()
+        // Seeded: a damage that breaks the reader comes back on every run.
+        var generator = SeededRandom(seed: 0xDA3A6E)
         for _ in 0..<2_000 {
             var damaged = bytes
             for _ in 0..<Int.random(in: 1...4, using: &generator) {

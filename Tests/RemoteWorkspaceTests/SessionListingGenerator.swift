@@ -1,26 +1,16 @@
 import Foundation
+import RWSTestSupport
 
 /// Seeded random session files for listing property tests: every record type the summary reads,
 /// lines short or around the listing's 8 KiB and 64 KiB windows, fields left out at random,
 /// `timestamp` before or after the message, the odd torn or non-JSON line.
 struct RandomSessionGenerator {
     /// SplitMix64, so a failing seed reproduces.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    private var random: Seeded
+    private var random: SeededRandom
     private var clock = 1_767_225_600  // 2026-01-01
 
     init(seed: UInt64) {
-        random = Seeded(state: seed)
+        random = SeededRandom(seed: seed)
     }
 
     private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
@@ -126,7 +116,7 @@ struct RandomSessionGenerator {
         var text = ""
         if chance(50) { text += #","stop_reason":"\#(["end_turn", "tool_use"].randomElement(using: &random) ?? "")""# }
         if chance(70) {
-            let value = { (random: inout Seeded) in Int.random(in: 0...150_000, using: &random) }
+            let value = { (random: inout SeededRandom) in Int.random(in: 0...150_000, using: &random) }
             text +=
                 #","usage":{"input_tokens":\#(value(&random)),"output_tokens":12,"#
                 + #""cache_creation_input_tokens":\#(value(&random)),"cache_read_input_tokens":\#(value(&random))}"#

@@ -1,4 +1,5 @@
 import Foundation
+import RWSTestSupport
 import Testing
 
 @testable import SessionHistory
@@ -34,7 +35,7 @@ extension FuzzTests {
         #""logicalParentUuid":"same","#, #""subtype":"compact_boundary","#, #""content":[[[]]],"#,
     ]
 
-    private static func mutate(_ line: [UInt8], spans: FuzzSpans? = nil, using random: inout SeededGenerator) -> [UInt8] {
+    private static func mutate(_ line: [UInt8], spans: FuzzSpans? = nil, using random: inout SeededRandom) -> [UInt8] {
         let spans = spans ?? FuzzSpans(line)
         var bytes = line
         func pick(_ kind: FuzzSpans.Kind?) -> Range<Int>? { spans.ranges(of: kind).randomElement(using: &random) }
@@ -91,7 +92,7 @@ extension FuzzTests {
         let lines = try Self.corpusLines()
         let spans = lines.map(FuzzSpans.init)
         #expect(lines.count > 1_000)
-        var random = SeededGenerator(state: 0xC0FFEE)
+        var random = SeededRandom(seed: 0xC0FFEE)
         let clock = ContinuousClock()
         var slowest: Duration = .zero
         var slowestCase = -1

@@ -1,22 +1,12 @@
+import RWSTestSupport
 import Testing
 
 @testable import SessionHistory
 
 /// Random damage to real lines must never crash, hang or blow the stack.
 @Suite struct FuzzTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    private static func mutate(_ line: [UInt8], using random: inout SeededGenerator) -> [UInt8] {
+    // Random draws come from SeededRandom (SplitMix64), so a failure reproduces.
+    private static func mutate(_ line: [UInt8], using random: inout SeededRandom) -> [UInt8] {
         var bytes = line
         switch Int.random(in: 0..<5, using: &random) {
         case 0:
@@ -49,7 +39,7 @@ import Testing
             try TestFiles.corpusFile("marot__spotter__tool_heavy.jsonl")
             + TestFiles.corpusFile("daaain__claude-code-log__ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl")
         let lines = source.split(separator: 0x0A).map(Array.init)
-        var random = SeededGenerator(state: 0x5EED)
+        var random = SeededRandom(seed: 0x5EED)
         let clock = ContinuousClock()
         let started = clock.now
         var decoded = 0, failed = 0
@@ -69,7 +59,7 @@ import Testing
 
     @Test func mutatedWholeFilesStillBuildConversations() throws {
         let source = try TestFiles.corpusFile("daaain__claude-code-log__29ccd257-68b1-427f-ae5f-6524b7cb6f20.jsonl")
-        var random = SeededGenerator(state: 42)
+        var random = SeededRandom(seed: 42)
 
         for _ in 0..<200 {
             let damaged = Self.mutate(source, using: &random)

@@ -1,4 +1,5 @@
 import Foundation
+import RWSTestSupport
 import RemoteWorkspace
 import SessionHistory
 import Testing
@@ -101,7 +102,8 @@ import Testing
     /// empty `"hooks": {}` comes back as no `hooks` key: the tree alone cannot tell it from one rws
     /// made; the file's backup restores it byte for byte, see ``ClaudeHooksTests``.)
     @Test func installThenRemoveGivesBackAnySettingsUnchanged() throws {
-        var generator = SystemRandomNumberGenerator()
+        // Seeded: settings that break the round trip come back on every run.
+        var generator = SeededRandom(seed: 0x5E771)
         for round in 0..<300 {
             let settings = Self.randomSettings(using: &generator)
             let installed = try hooks.installing(into: settings)
@@ -120,7 +122,7 @@ import Testing
         return hooks.members.map { ($0.key, $0.value.arrayValue ?? []) }
     }
 
-    static func randomSettings(using generator: inout SystemRandomNumberGenerator) -> JSONValue {
+    static func randomSettings(using generator: inout SeededRandom) -> JSONValue {
         let keys = ["model", "env", "permissions", "statusLine", "theme", "hooks", "cleanupPeriodDays", "ünïcode"]
         var members: [JSONMember] = []
         for key in keys.shuffled(using: &generator).prefix(Int.random(in: 0...keys.count, using: &generator)) {

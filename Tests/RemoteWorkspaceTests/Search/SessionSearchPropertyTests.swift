@@ -150,11 +150,3 @@ enum RandomRecord {
         return result
     }
 }
-
-/// ``RandomSessionGenerator/Seeded`` with a range helper.
-struct SeededRandom: RandomNumberGenerator {
-    private var seeded: RandomSessionGenerator.Seeded
-    init(seed: UInt64) { seeded = RandomSessionGenerator.Seeded(state: seed) }
-    mutating func next() -> UInt64 { seeded.next() }
-    mutating func int(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-}
