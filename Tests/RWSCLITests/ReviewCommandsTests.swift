@@ -53,7 +53,7 @@ import Testing
         let option = await InProcessRWS.run(["diff", "app", "--since=--output=/tmp/x"] + flags, home: home)
         #expect(option.status == 64 && option.stderr.contains("starts with '-'"), "\(option.stderr)")
         let missing = await InProcessRWS.run(["status", "nope"] + flags, home: home)
-        #expect(missing.status == 1 && missing.stderr.contains("no such directory on the box"), "\(missing.stderr)")
+        #expect(missing.status == 66 && missing.stderr.contains("no such directory on the box"), "\(missing.stderr)")
         let none = await InProcessRWS.run(["status"] + flags, home: home)
         #expect(none.status == 64 && none.stderr.contains("name a project"))
     }

@@ -9,7 +9,7 @@ struct PushCommand: AsyncParsableCommand {
         abstract: "Push a project's commits from the box (git push), with progress.",
         discussion: """
             Runs git push on the box with the box's credentials; with no REMOTE, the branch's upstream. git never waits \
-            for a password: a remote that wants credentials the box does not have fails at once and says so (exit 1). \
+            for a password: a remote that wants credentials the box does not have fails at once and says so (exit 77). \
             Progress as for clone: one line in place on a terminal, a line per finished phase elsewhere.
 
             Examples:

@@ -15,4 +15,10 @@ enum RWSExitCode {
     static let noInput: Int32 = 66
     /// A local failure: a file that cannot be read, a history that cannot be parsed.
     static let failure: Int32 = 1
+    /// A program rws needs on the box is missing (git), as sysexits' EX_UNAVAILABLE.
+    static let unavailable: Int32 = 69
+    /// The box's answer was not what rws's script writes: a defect of rws, as sysexits' EX_SOFTWARE.
+    static let software: Int32 = 70
+    /// A remote asks for credentials the box does not have, as sysexits' EX_NOPERM.
+    static let noPermission: Int32 = 77
 }

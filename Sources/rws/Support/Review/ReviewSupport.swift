@@ -31,11 +31,17 @@ enum ReviewSupport {
 
 extension ReviewError: ReportableError {
     var message: String { description }
-    /// Bad input is a usage error (exit 64); anything else exits 1.
+    /// Bad input is a usage error (64); a project that is not there or not a repository 66; git
+    /// missing on the box 69; credentials the box lacks 77; what git itself refused (nothing
+    /// staged, a rejected push) 1, as git exits.
     var exitCode: Int32 {
         switch self {
         case .invalidRevision, .invalidPath: return ExitCode.validationFailure.rawValue
-        default: return RWSExitCode.failure
+        case .directoryNotFound, .notARepository: return RWSExitCode.noInput
+        case .gitMissing: return RWSExitCode.unavailable
+        case .authenticationRequired: return RWSExitCode.noPermission
+        case .malformedOutput: return RWSExitCode.software
+        case .gitFailed, .nothingToCommit: return RWSExitCode.failure
         }
     }
 }
