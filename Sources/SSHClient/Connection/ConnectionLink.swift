@@ -110,10 +110,12 @@ final class ConnectionLink: Sendable {
     // MARK: Closing
 
     /// Closes for good and waits until the loop is torn down.
-    func close() async {
+    /// Closes the connection; returns the stops it stopped waiting for.
+    func close() async -> [UnfinishedStop] {
         let loop = markClosedByUser()
         await loop.close()
         end(.connectionClosed, state: .closed(reason: nil))
+        return loop.unfinishedStops
     }
 
     /// Asks for the close and returns at once (a dropped connection).

@@ -24,6 +24,8 @@ final class ConnectionLoop: Sendable {
     let files = FileAccessState()
     /// The I/O thread, joined by ``close()`` so that a program may exit right after it.
     private let thread = Mutex<JoinableThread?>(nil)
+    /// The stops a close stopped waiting for (see ``LoopContext``'s closing).
+    private let unfinished = Mutex<[UnfinishedStop]>([])
 
     private struct Inbox {
         var work: [@Sendable (LoopContext) -> Void] = []
@@ -172,6 +174,12 @@ final class ConnectionLoop: Sendable {
 
     /// The connection ended with `error`: no work is accepted from now on.
     func ending(_ error: SSHError) { inbox.withLock { $0.terminalError = error } }
+
+    /// The close stopped waiting for these stops: ``unfinishedStops`` reports them.
+    func noteUnfinishedStops(_ stops: [UnfinishedStop]) { unfinished.withLock { $0 += stops } }
+
+    /// The stops a close stopped waiting for, once it has.
+    var unfinishedStops: [UnfinishedStop] { unfinished.withLock { $0 } }
 
     /// The teardown is done: ``close()`` and ``terminated()`` return.
     func stoppedServing() { stopped.complete(.success(())) }

@@ -31,6 +31,8 @@ final class LoopContext {
     private var closeRequested = false
     /// Set when a close began: until then, the stops it started may finish (see ``closingIsDone()``).
     private var closeDeadline: ContinuousClock.Instant?
+    /// The kill scripts running now, for the report of a close that stops waiting for them.
+    var stopsRunning = RunningStops()
     private var wasWaitingOnPeer = false
     /// Socket bytes that no operation could take (every channel paused, or none exists) would make
     /// `poll` return at once forever, so read interest is dropped — but only until anything
@@ -199,12 +201,21 @@ final class LoopContext {
     /// stops finish, bounded by the grace period, before tearing down: a disconnect alone leaves
     /// a silent command running on OpenSSH.
     private func closingIsDone() -> Bool {
+        let wait = configuration.terminationGracePeriod + .seconds(3)
         if closeDeadline == nil {
-            closeDeadline = .now + configuration.terminationGracePeriod + .seconds(3)
+            closeDeadline = .now + wait
             for operation in operations + queue { operation.handle(.connectionClosing) }
         }
         let stopsInFlight = (operations + queue).contains { $0.isControl }
-        return !stopsInFlight || ContinuousClock.now >= closeDeadline!
+        guard stopsInFlight else { return true }
+        guard ContinuousClock.now >= closeDeadline! else { return false }
+        // Bounded, and said: the stops still running are reported by PID, never called done.
+        let unfinished = stopsRunning.unfinished(after: wait)
+        for stop in unfinished {
+            configuration.logger.warning("closing before a stop finished", metadata: ["pid": "\(stop.pid)"])
+        }
+        handle.noteUnfinishedStops(unfinished)
+        return true
     }
 
     /// Whether a stop's script (a control operation) may still exit, on a server that aborts on

@@ -245,7 +245,14 @@ public final class SSHConnection: Sendable {
     /// Closes the connection. Running commands are stopped on the box first (their processes are
     /// killed as on a timeout, shells are ended) and fail with ``SSHError/connectionClosed``;
     /// returns once that is done and the connection is torn down.
-    public func close() async {
+    ///
+    /// The wait for those stops is bounded: the termination grace period and 3 s more. A stop
+    /// still running then (a box too busy to run the kill script in time) is returned, by PID,
+    /// so that it can be said: its processes may still run on the box.
+    ///
+    /// - Returns: The stops the close stopped waiting for; empty when every stop finished.
+    @discardableResult
+    public func close() async -> [UnfinishedStop] {
         await link.close()
     }
 }

@@ -164,13 +164,18 @@ enum ProcessKill {
 extension LoopContext {
     /// Stops every process of the command or terminal that reported `pid` (see ``ProcessKill``)
     /// over a fresh control channel, then calls `done` with what is left.
-    func stopProcesses(of pid: Int, done: @escaping (ProcessKill.Outcome) -> Void) {
+    ///
+    /// Until `done`, the stop counts as running: a close that gives up waiting for it reports it
+    /// (``UnfinishedStop``), with `command` when given.
+    func stopProcesses(of pid: Int, command: String? = nil, done: @escaping (ProcessKill.Outcome) -> Void) {
         configuration.logger.info("stopping a remote command", metadata: ["pid": "\(pid)"])
         let grace = configuration.terminationGracePeriod
+        let token = stopsRunning.begin(pid: pid, command: command)
         let killer = ExecChannel(
             loop: self, command: ProcessKill.commandLine(pid: pid, grace: grace), sink: .collect,
             timeout: grace + .seconds(30), capturePID: false, isControl: true
-        ) { result in
+        ) { [weak self] result in
+            self?.stopsRunning.end(token)
             done(ProcessKill.outcome(of: result))
         }
         enqueue(killer)

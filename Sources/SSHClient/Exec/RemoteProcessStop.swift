@@ -65,7 +65,7 @@ extension ChannelOperation {
         of pid: Int, reason: SSHError, command: String,
         done: @escaping (ProcessKill.Outcome, SSHError) -> Void
     ) {
-        loop.stopProcesses(of: pid) { outcome in
+        loop.stopProcesses(of: pid, command: command) { outcome in
             done(outcome, ProcessKill.error(outcome, reason: reason, command: command))
         }
     }

@@ -82,11 +82,16 @@ extension ConnectionOptions {
         }
         do {
             let value = try await body(ssh)
-            await ssh.close()
+            Self.say(await ssh.close())
             return value
         } catch {
-            await ssh.close()
+            Self.say(await ssh.close())
             throw error
         }
+    }
+
+    /// Says which stops the close stopped waiting for: their processes may still run on the box.
+    private static func say(_ unfinished: [UnfinishedStop]) {
+        for stop in unfinished { Terminal.err("rws: \(stop.description.safeLine)\n") }
     }
 }
