@@ -8,4 +8,14 @@ public enum Prerequisites {
             throw TestServerError.missingPrerequisite(path: path, installCommand: "sudo apt-get install -y \(package)")
         }
     }
+
+    /// Throws ``TestServerError/missingPrerequisite(path:installCommand:)`` unless `python` can
+    /// import `module` (`python -c 'import module'`); `package` is the Debian package that has it.
+    public static func requirePythonModule(_ module: String, python: String, package: String) throws {
+        let imported = try? Spawn.capture(python, ["-c", "import \(module)"], environment: nil)
+        guard imported?.status == 0 else {
+            throw TestServerError.missingPrerequisite(
+                path: "the Python module \(module) (for \(python))", installCommand: "sudo apt-get install -y \(package)")
+        }
+    }
 }

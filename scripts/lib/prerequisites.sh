@@ -27,6 +27,9 @@ install_prerequisites() {
     [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
     # The second test server (dropbear: commands are not process-group leaders there).
     { [ -x /usr/sbin/dropbear ] && command -v dropbearkey >/dev/null 2>&1; } || missing+=(dropbear-bin)
+    # The third test server: asyncssh (scripts/lib/asyncssh_server.py), with Debian's Python,
+    # which the package installs the module for (a python3 earlier on PATH may lack it).
+    { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import asyncssh' >/dev/null 2>&1; } || missing+=(python3-asyncssh)
     # The file tests run one server with the stand-alone sftp-server, as root without the
     # capabilities that bypass file permissions (setpriv).
     [ -x /usr/lib/openssh/sftp-server ] || missing+=(openssh-sftp-server)
