@@ -13,12 +13,19 @@ package enum ScriptPlace: String, CaseIterable, Sendable, CustomStringConvertibl
     case openssh
     /// The shared dropbear server.
     case dropbear
+    /// The shared asyncssh server: only where `RWS_TEST_SERVER=asyncssh` makes it the default.
+    case asyncssh
+
+    /// This machine, OpenSSH and dropbear: written out so that ``asyncssh`` is not added to
+    /// every suite that iterates the places (as ``ServerKind/allCases`` leaves it out).
+    package static let allCases: [ScriptPlace] = [.local, .openssh, .dropbear]
 
     /// The place of a server kind.
     package init(_ kind: ServerKind) {
         switch kind {
         case .openssh: self = .openssh
         case .dropbear: self = .dropbear
+        case .asyncssh: self = .asyncssh
         }
     }
 
@@ -31,6 +38,7 @@ package enum ScriptPlace: String, CaseIterable, Sendable, CustomStringConvertibl
         case .local: nil
         case .openssh: .openssh
         case .dropbear: .dropbear
+        case .asyncssh: .asyncssh
         }
     }
 

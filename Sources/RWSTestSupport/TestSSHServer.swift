@@ -2,7 +2,7 @@ import Foundation
 import Platform
 import SSHClient
 
-/// A real SSH server (OpenSSH `sshd` or dropbear, see ``ServerKind``) on 127.0.0.1 with
+/// A real SSH server (OpenSSH `sshd`, dropbear or asyncssh, see ``ServerKind``) on 127.0.0.1 with
 /// throwaway keys, for tests, benchmarks and the demo.
 ///
 /// Everything it writes lives in one temporary directory, removed by ``stop()``. It never reads
@@ -20,7 +20,8 @@ public final class TestSSHServer: @unchecked Sendable {
         /// A program run instead of every requested command, which finds that command in
         /// `SSH_ORIGINAL_COMMAND` (sshd `ForceCommand`, dropbear `-c`).
         public var forceCommand: String?
-        /// Whether password logins are offered (sshd `PasswordAuthentication yes`, dropbear without `-s`).
+        /// Whether password logins are offered (sshd `PasswordAuthentication yes`, dropbear without `-s`;
+        /// asyncssh offers password and keyboard-interactive logins with ``TestSSHServer/testPassword``).
         public var passwordAuthentication: Bool
 
         /// Options for a default-configured server with SFTP and key logins only.
@@ -53,7 +54,11 @@ public final class TestSSHServer: @unchecked Sendable {
     /// The server's log, for diagnosing failed tests.
     public let logPath: String
     /// The file holding the listening server's PID.
-    public var pidFilePath: String { directory.path + "/\(kind == .openssh ? "sshd" : "dropbear").pid" }
+    public var pidFilePath: String { directory.path + "/\(kind.programName).pid" }
+    /// The password this server accepts, where it has one of its own: asyncssh's fixed test
+    /// password when ``Options/passwordAuthentication`` is on. Nil otherwise, and always for
+    /// OpenSSH and dropbear, which check the system's password database.
+    public let testPassword: String?
     private let authorizedKeysPath: String
     private var process: SpawnedProcess?
 
@@ -77,6 +82,7 @@ public final class TestSSHServer: @unchecked Sendable {
         knownHostsPath = path + "/known_hosts"
         remoteHome = path + "/home"
         logPath = path + "/\(kind).log"
+        testPassword = kind == .asyncssh && options.passwordAuthentication ? AsyncSSHServer.password : nil
         do {
             let prepared = try Self.prepareFiles(kind, options, directory: path, home: remoteHome, user: user, clientKeyPath: clientKeyPath)
             authorizedKeysPath = prepared.authorizedKeys
@@ -105,6 +111,9 @@ public final class TestSSHServer: @unchecked Sendable {
         case .dropbear:
             try DropbearServer.prepare(options, directory: path, home: home, user: user)
             authorizedKeys = home + "/.ssh/authorized_keys"
+        case .asyncssh:
+            try AsyncSSHServer.prepare(options, directory: path)
+            authorizedKeys = path + "/authorized_keys"
         }
         try Shell.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "rws-test", "-f", clientKeyPath])
         try FileManager.default.copyItem(atPath: clientKeyPath + ".pub", toPath: authorizedKeys)
@@ -161,6 +170,7 @@ public final class TestSSHServer: @unchecked Sendable {
         switch kind {
         case .openssh: try OpenSSHServer.start(options, port: port, directory: directory, home: home, logPath: logPath)
         case .dropbear: try DropbearServer.start(options, port: port, directory: directory, logPath: logPath)
+        case .asyncssh: try AsyncSSHServer.start(options, port: port, directory: directory, home: home, logPath: logPath)
         }
     }
 
@@ -186,14 +196,16 @@ public final class TestSSHServer: @unchecked Sendable {
         Self.signalTree(root, signal)
     }
 
-    /// The server processes under the listener: one or more per accepted connection.
+    /// The server processes under the listener: one or more per accepted connection (OpenSSH,
+    /// dropbear); none for asyncssh, which serves every connection in its own process.
     public var connectionProcesses: [pid_t] {
         guard let root = process?.pid else { return [] }
         return Self.connectionProcesses(kind, root: root)
     }
 
     private static func connectionProcesses(_ kind: ServerKind, root: pid_t) -> [pid_t] {
-        let name = kind == .openssh ? "sshd" : "dropbear"  // not the dropbear watchdog's shell and sleep
+        guard kind != .asyncssh else { return [] }
+        let name = kind.programName  // not the dropbear watchdog's shell and sleep
         return LocalProcessTable.descendants(of: root).filter { pid in
             ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").hasPrefix(name)
         }

@@ -92,7 +92,7 @@ import Testing
         let key = try keyFile(type: "rsa")
         try server.authorize(publicKeyFile: key + ".pub")
         switch kind {
-        case .dropbear:
+        case .dropbear, .asyncssh:
             try await connect(server, [.privateKey(path: key)])
         case .openssh:
             do {

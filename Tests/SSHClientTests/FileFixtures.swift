@@ -123,6 +123,9 @@ enum FileFixtures {
             case .dropbear:
                 // Dropbear runs its compiled-in /usr/lib/sftp-server through the forced command as well.
                 return try TestSSHServer.forcing(kind, script: script)
+            case .asyncssh:
+                throw TestServerError.startFailed(
+                    "the asyncssh server serves SFTP in its own process: no forced command can drop the capabilities of it")
             }
         }
     }

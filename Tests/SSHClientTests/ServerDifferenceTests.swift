@@ -34,6 +34,11 @@ import Testing
             // The comment of the authorized key, and dropbear's own LANG, are passed on.
             #expect(environment["SSH_PUBKEYINFO"] == "rws-test")
             #expect(environment["LANG"] == ProcessInfo.processInfo.environment["LANG"])
+        case .asyncssh:
+            // The test server builds the environment itself (scripts/lib/asyncssh_server.py), starting in HOME.
+            #expect(environment["pwd"] == server.remoteHome)
+            #expect(environment["MAIL"] == nil)
+            #expect(environment["SSH_PUBKEYINFO"] == nil && environment["LANG"] == nil)
         }
     }
 
@@ -49,7 +54,7 @@ import Testing
         // ...on OpenSSH as started, on dropbear after StoppableCommand re-ran it through setsid.
         let arguments = lines.dropFirst().first.map(String.init) ?? ""
         switch kind {
-        case .openssh: #expect(arguments.contains("-c set -- "), "\(arguments)")
+        case .openssh, .asyncssh: #expect(arguments.contains("-c set -- "), "\(arguments)")
         case .dropbear: #expect(arguments.contains("-c echo rws-pid:$$; "), "\(arguments)")
         }
     }
@@ -90,7 +95,7 @@ import Testing
             return try await connection.run("ps -eo args= | grep -cx 'sleep \(stubborn)' || true").stdoutText
         }
         switch kind {
-        case .openssh: #expect(running == "1\n", "the command ran while the stop went on")
+        case .openssh, .asyncssh: #expect(running == "1\n", "the command ran while the stop went on")
         case .dropbear: #expect(running == "0\n", "the command ran once the stop had ended")
         }
         #expect(RemoteProcesses.matching("sleep \(stubborn)") == [])
@@ -128,6 +133,9 @@ import Testing
             // This machine's dropbear (2022.83, Debian bookworm) is one that aborts (docs/servers.md).
             #expect(identification.hasPrefix("SSH-2.0-dropbear_2022.83"), "\(identification)")
             #expect(aborts)
+        case .asyncssh:
+            #expect(identification.hasPrefix("SSH-2.0-AsyncSSH_2.10"), "\(identification)")
+            #expect(!aborts)
         }
     }
 
