@@ -50,6 +50,25 @@ import Testing
         #expect(link.proxy.acceptedConnections == 2)
     }
 
+    /// With a policy the connection is meant to stay up: idle, it still probes the link, so a
+    /// black hole is noticed within the dead-peer timeout and the link comes back on its own.
+    @Test func anIdleConnectionNoticesABlackHoleAndComesBackWithoutAnyCommand() async throws {
+        let link = try await connect()
+        defer { link.proxy.stop() }
+        let seen = Mutex<[ConnectionState]>([])
+        let watcher = Task { for await state in link.connection.states() { seen.withLock { $0.append(state) } } }
+        #expect(try await Eventually.holds(within: .seconds(15)) { seen.withLock { $0 } == [.connected] })
+        link.proxy.setBlackHole(true)
+        let lost = try await Eventually.holds(within: .seconds(10)) {
+            seen.withLock { states in states.contains { if case .reconnecting = $0 { true } else { false } } }
+        }
+        #expect(lost, "an idle connection never noticed the black hole: \(seen.withLock { $0 })")
+        link.proxy.setBlackHole(false)
+        #expect(try await Eventually.holds(within: .seconds(20)) { seen.withLock { $0.last } == .connected }, "\(seen.withLock { $0 })")
+        await link.connection.close()
+        await watcher.value
+    }
+
     @Test func aCommandInFlightFailsWithConnectionLostAndIsNeverRunAgain() async throws {
         let link = try await connect()
         defer { link.proxy.stop() }

@@ -258,7 +258,12 @@ final class LoopContext {
                 fired = true
             }
         }
-        let waitingOnPeer = operations.contains { $0.isWaitingOnPeer } || !queue.isEmpty || listeners.contains { $0.isWaitingOnPeer }
+        // A connection meant to stay up (a reconnect policy) probes while idle too, as ssh's
+        // ServerAliveInterval does: a link that went silent is re-established before the next
+        // command would wait out the dead-peer timeout. Without a policy an idle connection stays quiet.
+        let keptUp = configuration.reconnect != nil
+        let waitingOnPeer =
+            keptUp || operations.contains { $0.isWaitingOnPeer } || !queue.isEmpty || listeners.contains { $0.isWaitingOnPeer }
         if waitingOnPeer {
             if !wasWaitingOnPeer { transport.context.lastReceive = now }
             if openHolder == nil, listenHolder == nil,
