@@ -182,6 +182,17 @@ import Testing
         #expect(screen.contains("id_ecdsa_locked"))
     }
 
+    @Test func aWrongPassphraseIsAskedForAgainAsSshAsks() async throws {
+        let terminal = try await atThePassphrasePrompt(echoing: "second-time")
+        defer { terminal.stop() }
+        let tmux = terminal.tmux
+        try tmux.type("not the passphrase")
+        try await tmux.wait(for: "Bad passphrase, try again for key")
+        try tmux.type(RealHome.lockedPassphrase)
+        let screen = try await tmux.wait(for: "\nsecond-time\n")
+        #expect(!screen.contains(RealHome.lockedPassphrase) && !screen.contains("not the passphrase"), "echoed:\n\(screen)")
+    }
+
     @Test func ctrlCAtThePassphrasePromptEndsWithCode130SayingSoAndRestoresTheTerminal() async throws {
         let terminal = try await atThePassphrasePrompt(echoing: "never-here")
         defer { terminal.stop() }

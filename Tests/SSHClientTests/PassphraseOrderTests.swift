@@ -43,17 +43,25 @@ import Testing
         }
     }
 
-    /// What `askPassphrase` was asked, and after how long it answers.
+    /// What `askPassphrase` was asked, after how long it answers, and what (`answers` in turn, the
+    /// last one again once they run out).
     private final class Asker: Sendable {
         let asked = Mutex<[PassphraseChallenge]>([])
         let delay: Duration
+        let answers: [String]
 
-        init(delay: Duration = .zero) { self.delay = delay }
+        init(delay: Duration = .zero, answers: [String] = [PassphraseOrderTests.passphrase]) {
+            self.delay = delay
+            self.answers = answers
+        }
 
         func answer(_ challenge: PassphraseChallenge) async -> String? {
-            asked.withLock { $0.append(challenge) }
+            let count = asked.withLock { asked in
+                asked.append(challenge)
+                return asked.count
+            }
             try? await Task.sleep(for: delay)
-            return PassphraseOrderTests.passphrase
+            return answers[min(count, answers.count) - 1]
         }
     }
 
@@ -94,6 +102,23 @@ import Testing
         let asked = asker.asked.withLock { $0 }
         #expect(
             asked == [PassphraseChallenge(key: setup.locked, keyType: "ssh-ed25519", host: server.configuration().host, user: server.user)])
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aWrongPassphraseIsAskedForAgainUpToThreeTimesAsSshAsks(kind: ServerKind) async throws {
+        let server = try TestSSHServer(kind)
+        defer { server.stop() }
+        let setup = try Setup(server: server, strangers: 0, agentHoldsTheKey: false)
+        defer { setup.stop() }
+        let second = Asker(answers: ["wrong", Self.passphrase])
+        await (try await SSHConnection.connect(configuration(server, setup, asker: second))).close()
+        #expect(second.asked.withLock { $0.map(\.attempt) } == [1, 2])
+
+        let never = Asker(answers: ["wrong", "still wrong", "wrong again", Self.passphrase])
+        await #expect(throws: SSHError.wrongPassphrase(path: setup.locked, passphraseGiven: true)) {
+            try await SSHConnection.connect(configuration(server, setup, asker: never))
+        }
+        #expect(never.asked.withLock { $0.map(\.attempt) } == [1, 2, 3])
     }
 
     @Test func aPassphraseNotGivenInTimeSaysSoAndNamesTheKey() async throws {

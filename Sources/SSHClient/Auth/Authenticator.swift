@@ -29,8 +29,9 @@ struct Authenticator {
                 if try attempt(method) { return }
             } catch {
                 try waiter.cancellation?.check()  // giving up is no failure of this method
-                // A precise diagnosis (wrong passphrase, RSA) beats the generic "nothing worked".
-                if specificFailure == nil { specificFailure = error }
+                // A precise diagnosis (wrong passphrase, RSA) beats the generic "nothing worked",
+                // and a key's beats an agent that could not help (none running, no keys in it).
+                if specificFailure == nil || specificFailure?.isAgentFailure == true { specificFailure = error }
             }
         }
         let allowed = try allowedMethods()
@@ -84,20 +85,43 @@ struct Authenticator {
 
     private mutating func authenticateWithKey(path: String, passphrase: String?) throws(SSHError) -> Bool {
         let key = try PrivateKeyFile.inspect(path: path)
-        var passphrase = passphrase
-        if passphrase == nil { passphrase = try askPassphrase(for: key, named: path) }
-        let rc = try waiter.retry { transport.authenticate(user: user, keyFile: path, passphrase: passphrase) }
-        return try interpretKeyResult(rc, key: key, label: path, passphrase: passphrase)
+        return try authenticate(key, label: path, passphrase: passphrase) { [transport, user] passphrase in
+            transport.authenticate(user: user, keyFile: path, passphrase: passphrase)
+        }
     }
 
     /// The same as a key file, from text: libssh2 derives the public key from the private one.
     private mutating func authenticateWithKey(text: String, passphrase: String?) throws(SSHError) -> Bool {
         let key = PrivateKeyFile.inspect(text: text)
-        var passphrase = passphrase
-        if passphrase == nil { passphrase = try askPassphrase(for: key, named: key.inMemoryLabel) }
         let bytes = Array(text.utf8)
-        let rc = try waiter.retry { transport.authenticate(user: user, keyText: bytes, passphrase: passphrase) }
-        return try interpretKeyResult(rc, key: key, label: key.inMemoryLabel, passphrase: passphrase)
+        return try authenticate(key, label: key.inMemoryLabel, passphrase: passphrase) { [transport, user] passphrase in
+            transport.authenticate(user: user, keyText: bytes, passphrase: passphrase)
+        }
+    }
+
+    /// How often a person is asked for a key's passphrase before a wrong one counts: ssh's
+    /// `NumberOfPasswordPrompts` default.
+    static let passphrasePrompts = 3
+
+    /// One key, through `call` (one libssh2 attempt with a passphrase): with the passphrase given;
+    /// else, when it is encrypted and ``SSHConnectionConfiguration/askPassphrase`` is set, asked
+    /// for when its turn comes, and asked again after a wrong one, up to ``passphrasePrompts`` times.
+    private mutating func authenticate(
+        _ key: PrivateKeyFile, label: String, passphrase given: String?, with call: (String?) -> Int32
+    ) throws(SSHError) -> Bool {
+        let asking = given == nil && key.isEncrypted && configuration.askPassphrase != nil
+        var passphrase = given
+        var attempt = 0
+        while true {
+            if asking {
+                attempt += 1
+                passphrase = try askPassphrase(for: key, named: label, attempt: attempt)
+            }
+            let rc = try waiter.retry { call(passphrase) }
+            let wrong = LibSSH2Code.keyFile.contains(rc) && passphrase?.isEmpty == false
+            if asking, wrong, attempt < Self.passphrasePrompts { continue }
+            return try interpretKeyResult(rc, key: key, label: label, passphrase: passphrase)
+        }
     }
 
     /// The public keys of the configured key files and texts, in their order: the agent's copies go first.
@@ -113,9 +137,9 @@ struct Authenticator {
 
     /// The passphrase of an encrypted key given without one, from ``SSHConnectionConfiguration/askPassphrase``;
     /// nil when the key is not encrypted, nobody can be asked, or the answer was to skip it.
-    private mutating func askPassphrase(for key: PrivateKeyFile, named name: String) throws(SSHError) -> String? {
+    private mutating func askPassphrase(for key: PrivateKeyFile, named name: String, attempt: Int) throws(SSHError) -> String? {
         guard key.isEncrypted, let ask = configuration.askPassphrase else { return nil }
-        let challenge = PassphraseChallenge(key: name, keyType: key.keyType, host: configuration.host, user: user)
+        let challenge = PassphraseChallenge(key: name, keyType: key.keyType, host: configuration.host, user: user, attempt: attempt)
         configuration.logger.debug("asking for a key's passphrase", metadata: ["key": "\(name)"])
         let asked = ContinuousClock.now
         let limit = configuration.promptTimeout
@@ -155,4 +179,12 @@ struct Authenticator {
 
     /// rsa-sha2-256/512 signatures arrived in libssh2 1.11.
     private var supportsRSASHA2: Bool { libSSH2SupportsRSASHA2 }
+}
+
+extension SSHError {
+    /// Whether this is ``agentFailed(reason:)``.
+    fileprivate var isAgentFailure: Bool {
+        if case .agentFailed = self { return true }
+        return false
+    }
 }

@@ -12,12 +12,16 @@ public struct PassphraseChallenge: Sendable, Equatable {
     public var host: String
     /// The remote user name.
     public var user: String
+    /// 1 for the first question about this key; more when the passphrase given before was wrong
+    /// (asked up to three times, as `ssh` asks): an answer kept from before must not be given again.
+    public var attempt: Int
 
     /// A challenge as the connection makes it; public so that apps can build one in their tests.
-    public init(key: String, keyType: String?, host: String, user: String) {
+    public init(key: String, keyType: String?, host: String, user: String, attempt: Int = 1) {
         self.key = key
         self.keyType = keyType
         self.host = host
         self.user = user
+        self.attempt = attempt
     }
 }

@@ -29,8 +29,9 @@ public struct SSHConnectionConfiguration: Sendable {
     /// (``AuthenticationMethod/privateKey(path:passphrase:)`` with `nil`) when its turn comes:
     /// only after the methods before it failed, so a key the agent holds never asks. Return nil
     /// to skip the key. Without it (the default) such a key fails with
-    /// ``SSHError/wrongPassphrase(path:passphraseGiven:)``. Called once per key and connection,
-    /// from a task while the connection's thread waits, at most ``promptTimeout``.
+    /// ``SSHError/wrongPassphrase(path:passphraseGiven:)``. A wrong passphrase is asked for again
+    /// (``PassphraseChallenge/attempt``), three times in all, as `ssh` asks. Called from a task
+    /// while the connection's thread waits, at most ``promptTimeout`` each time; a reconnect asks again.
     ///
     /// ```swift
     /// configuration.askPassphrase = { challenge in await ui.askPassphrase(for: challenge.key) }

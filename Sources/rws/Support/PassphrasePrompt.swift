@@ -31,15 +31,17 @@ final class PassphrasePrompt: Sendable {
     /// nil (skip the key) without a terminal, after Ctrl+C, or when `limit` passed.
     func ask(_ challenge: PassphraseChallenge, within limit: Duration) async -> String? {
         let known = state.withLock { state -> (stop: Bool, answer: String?) in
-            (state.ended != nil, state.answers[challenge.key])
+            // Asked again: the answer kept was wrong.
+            if challenge.attempt > 1 { state.answers[challenge.key] = nil }
+            return (state.ended != nil, state.answers[challenge.key])
         }
         if known.stop { return nil }
         if let answer = known.answer { return answer }
+        let key = challenge.key.safeLine
+        let prompt = challenge.attempt > 1 ? "Bad passphrase, try again for key '\(key)': " : "Enter passphrase for key '\(key)': "
         // The read blocks: it runs on a thread of its own, not on the tasks' pool.
         let reply = await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
-            Thread.detachNewThread {
-                continuation.resume(returning: Self.read(prompt: "Enter passphrase for key '\(challenge.key.safeLine)': ", within: limit))
-            }
+            Thread.detachNewThread { continuation.resume(returning: Self.read(prompt: prompt, within: limit)) }
         }
         switch reply {
         case .line(let passphrase):
