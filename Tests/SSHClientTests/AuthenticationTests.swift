@@ -12,19 +12,13 @@ import Testing
         return path
     }
 
-    private func connect(_ server: TestSSHServer, _ methods: [AuthenticationMethod]) async throws {
-        var configuration = server.configuration()
-        configuration.authentication = methods
-        await (try await SSHConnection.connect(configuration)).close()
-    }
-
     @Test(arguments: ServerKind.allCases)
     func anEncryptedKeyWorksWithItsPassphrase(kind: ServerKind) async throws {
         let server = try TestSSHServer(kind)
         defer { server.stop() }
         let key = try keyFile(type: "ecdsa", passphrase: "correct horse")
         try server.authorize(publicKeyFile: key + ".pub")
-        try await connect(server, [.privateKey(path: key, passphrase: "correct horse")])
+        try await server.connectAndClose(authenticating: [.privateKey(path: key, passphrase: "correct horse")])
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -32,10 +26,10 @@ import Testing
         let server = try SharedTestServer.get(kind)
         let key = try keyFile(type: "ed25519", passphrase: "right")
         await #expect(throws: SSHError.wrongPassphrase(path: key, passphraseGiven: true)) {
-            try await connect(server, [.privateKey(path: key, passphrase: "wrong")])
+            try await server.connectAndClose(authenticating: [.privateKey(path: key, passphrase: "wrong")])
         }
         await #expect(throws: SSHError.wrongPassphrase(path: key, passphraseGiven: false)) {
-            try await connect(server, [.privateKey(path: key)])
+            try await server.connectAndClose(authenticating: [.privateKey(path: key)])
         }
     }
 
@@ -44,7 +38,7 @@ import Testing
         let server = try SharedTestServer.get(kind)
         let stranger = try keyFile(type: "ed25519")
         do {
-            try await connect(server, [.privateKey(path: stranger)])
+            try await server.connectAndClose(authenticating: [.privateKey(path: stranger)])
             Issue.record("a stranger's key was accepted")
         } catch let SSHError.authenticationFailed(user, _, tried, allowed) {
             #expect(user == server.user)
@@ -63,7 +57,7 @@ import Testing
         defer { server.stop() }
         let stranger = try keyFile(type: "ed25519")
         do {
-            try await connect(server, [.privateKey(path: stranger)])
+            try await server.connectAndClose(authenticating: [.privateKey(path: stranger)])
             Issue.record("the connection was made")
         } catch let SSHError.connectionLost(reason) {
             #expect(reason.contains("failed during authentication"), "\(reason)")
@@ -75,7 +69,7 @@ import Testing
         let server = try TestSSHServer(kind, .init(passwordAuthentication: true))
         defer { server.stop() }
         do {
-            try await connect(server, [.password("certainly-not-the-password")])
+            try await server.connectAndClose(authenticating: [.password("certainly-not-the-password")])
             Issue.record("a wrong password was accepted")
         } catch let SSHError.authenticationFailed(_, _, tried, allowed) {
             #expect(tried == ["password"])
@@ -93,10 +87,10 @@ import Testing
         try server.authorize(publicKeyFile: key + ".pub")
         switch kind {
         case .dropbear, .asyncssh:
-            try await connect(server, [.privateKey(path: key)])
+            try await server.connectAndClose(authenticating: [.privateKey(path: key)])
         case .openssh:
             do {
-                try await connect(server, [.privateKey(path: key)])
+                try await server.connectAndClose(authenticating: [.privateKey(path: key)])
                 Issue.record("libssh2 1.10 was not expected to authenticate with RSA against OpenSSH 9")
             } catch let error as SSHError {
                 guard case .unsupportedKeyType(_, let type, _) = error else {
@@ -113,7 +107,7 @@ import Testing
     func aMissingKeyFileIsNamed(kind: ServerKind) async throws {
         let server = try SharedTestServer.get(kind)
         await #expect(throws: SSHError.keyFileUnreadable(path: "/nonexistent/key", reason: "no such file")) {
-            try await connect(server, [.privateKey(path: "/nonexistent/key")])
+            try await server.connectAndClose(authenticating: [.privateKey(path: "/nonexistent/key")])
         }
     }
 }

@@ -8,7 +8,8 @@ import Testing
 @Suite struct StoppingTests {
     private typealias Remote = RemoteProcesses
 
-    @Test(arguments: ServerKind.allCases)
+    // Also against asyncssh: a stop proven on a server nobody here wrote.
+    @Test(arguments: ServerKind.withThirdImplementation)
     func aTimeoutStopsTheCommandAndItsBackgroundChild(kind: ServerKind) async throws {
         let child = Remote.uniqueSeconds(), parent = Remote.uniqueSeconds()
         try await SharedTestServer.get(kind).withConnection { (connection) async throws in

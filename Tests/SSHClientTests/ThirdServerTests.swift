@@ -9,8 +9,6 @@ import Testing
 /// what these tests show is rws's behaviour and not one server's habit. Where the servers differ,
 /// the test asserts the difference and names it (docs/servers.md lists them).
 @Suite(.timeLimit(.minutes(2))) struct ThirdServerTests {
-    private typealias Remote = RemoteProcesses
-
     // MARK: Commands
 
     @Test(arguments: ServerKind.withThirdImplementation)
@@ -38,20 +36,6 @@ import Testing
         // The command's shell leads its own session on every server (on dropbear after setsid).
         let ids = lines.dropFirst().first?.split(separator: " ") ?? []
         #expect(ids.count == 3 && ids[0] == ids[1] && ids[1] == ids[2], "\(output)")
-    }
-
-    @Test(arguments: ServerKind.withThirdImplementation)
-    func aTimeoutStopsTheCommandAndItsBackgroundChild(kind: ServerKind) async throws {
-        let child = Remote.uniqueSeconds(), parent = Remote.uniqueSeconds()
-        try await SharedTestServer.get(kind).withConnection { (connection) async throws in
-            let command = "sleep \(child) & sleep \(parent)"
-            await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
-                try await connection.run(command, timeout: .seconds(1))
-            }
-            #expect(Remote.matching("sleep \(child)") == [])
-            #expect(Remote.matching("sleep \(parent)") == [])
-            #expect(try await connection.run("echo still here").stdoutText == "still here\n")
-        }
     }
 
     // MARK: Terminals
@@ -249,12 +233,6 @@ import Testing
 
     // MARK: Logins
 
-    private func connect(_ server: TestSSHServer, _ methods: [AuthenticationMethod]) async throws {
-        var configuration = server.configuration()
-        configuration.authentication = methods
-        await (try await SSHConnection.connect(configuration)).close()
-    }
-
     /// OpenSSH and dropbear check the system's password database, whose passwords the tests do
     /// not know: only asyncssh has a password of its own, so only there is the right one tried.
     @Test(arguments: ServerKind.withThirdImplementation)
@@ -262,7 +240,7 @@ import Testing
         let server = try TestSSHServer(kind, .init(passwordAuthentication: true))
         defer { server.stop() }
         do {
-            try await connect(server, [.password("certainly-not-the-password")])
+            try await server.connectAndClose(authenticating: [.password("certainly-not-the-password")])
             Issue.record("a wrong password was accepted")
         } catch let SSHError.authenticationFailed(_, _, tried, allowed) {
             #expect(tried == ["password"])
@@ -270,7 +248,7 @@ import Testing
         }
         if kind == .asyncssh {
             let password = try #require(server.testPassword)
-            try await connect(server, [.password(password)])
+            try await server.connectAndClose(authenticating: [.password(password)])
         } else {
             #expect(server.testPassword == nil)
         }
@@ -290,11 +268,11 @@ import Testing
             return challenge.prompts.map { _ in answer }
         }
         if kind == .asyncssh {
-            try await connect(server, [method])
+            try await server.connectAndClose(authenticating: [method])
             #expect(prompts.seen == ["Password: |echo=false"])
         } else {
             do {
-                try await connect(server, [method])
+                try await server.connectAndClose(authenticating: [method])
                 Issue.record("\(kind) was expected to offer no keyboard-interactive login")
             } catch let SSHError.authenticationFailed(_, _, tried, allowed) {
                 #expect(tried == ["keyboard-interactive"])
