@@ -6,12 +6,12 @@ import Testing
 /// `rws claude`: Claude Code's own UI in a remote terminal, in the project's directory.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct AskClaudeCommandTests {
     @Test func claudeRunsTheInteractiveUIInTheProjectAndEndsWithTheConnection() async throws {
-        let box = try AskBox(turns: [])
-        defer { box.stop() }
+        let box = try TestBox(claude: [])
+        defer { box.remove() }
         // Onboarding done, as on a box someone used: offline, newer releases leave the first-run
         // screen by themselves (2.1.332: "Unable to connect to Anthropic services").
-        try box.finishOnboarding()
-        let tmux = try Tmux.start(home: box.home)
+        try box.finishClaudeOnboarding(trusting: box.project)
+        let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "claude"] + box.server.rwsFlags + ["app"]) + "; echo rws-exit=$?")
@@ -29,8 +29,8 @@ import Testing
     }
 
     @Test func claudeWithoutATerminalSaysToUseAsk() async throws {
-        let box = try AskBox(turns: [])
-        defer { box.stop() }
+        let box = try TestBox(claude: [])
+        defer { box.remove() }
         let outcome = await box.rws(["claude", "app"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("rws ask"))

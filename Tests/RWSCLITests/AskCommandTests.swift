@@ -4,44 +4,14 @@ import RemoteWorkspace
 import SSHClient
 import Testing
 
-/// A test box whose Claude Code (the real CLI, on PATH in ~/.local/bin) talks to a scripted model
-/// through ~/.claude/settings.json, as a configured box would.
-final class AskBox: @unchecked Sendable {
-    let server: TestSSHServer
-    let model: ScriptedModelServer
-    let project: String
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-ask-home-\(UUID().uuidString.prefix(8))").path
-
-    /// A box on a server of `kind` (OpenSSH unless `RWS_TEST_SERVER` says otherwise).
-    init(turns: [[String: Any]], kind: ServerKind = .default) throws {
-        server = try TestSSHServer(kind)
-        try ClaudeCodeCLI.install(on: server)
-        model = try ScriptedModelServer(turns: turns)
-        project = server.remoteHome + "/workspace/app"
-        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: server.remoteHome + "/.claude", withIntermediateDirectories: true)
-        let settings = try JSONSerialization.data(withJSONObject: ["env": ClaudeCodeCLI.environment(for: model)])
-        try settings.write(to: URL(fileURLWithPath: server.remoteHome + "/.claude/settings.json"))
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-    }
-
-    func rws(_ arguments: [String], stdin: String = "") async -> InProcessRWS.Outcome {
-        await InProcessRWS.run([arguments[0]] + server.rwsFlags + arguments.dropFirst(), stdin: stdin, home: home)
-    }
-
-    func stop() {
-        model.stop()
-        server.stop()
-        try? FileManager.default.removeItem(atPath: home)
-    }
-
+extension TestBox {
     /// A box whose model asks one AskUserQuestion, "Which colour?" (Red — warm, Blue — cold), then says "done".
-    static func colourQuestion(multiSelect: Bool) throws -> AskBox {
+    static func colourQuestion(multiSelect: Bool) throws -> TestBox {
         let question: [String: Any] = [
             "question": "Which colour?", "header": "Colour", "multiSelect": multiSelect,
             "options": [["label": "Red", "description": "warm"], ["label": "Blue", "description": "cold"]],
         ]
-        return try AskBox(turns: [
+        return try TestBox(claude: [
             ["blocks": [["type": "tool_use", "name": "AskUserQuestion", "input": ["questions": [question]]]]],
             ["blocks": [["type": "text", "text": "done"]]],
         ])
@@ -51,8 +21,8 @@ final class AskBox: @unchecked Sendable {
 @Suite(.serialized, .timeLimit(.minutes(1))) struct AskCommandTests {
     @Test(arguments: ServerKind.allCases)
     func askStreamsTheAnswerAndTheSessionIsListedByRwsSessions(kind: ServerKind) async throws {
-        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "The answer is 42.", "chunks": 4]]]], kind: kind)
-        defer { box.stop() }
+        let box = try TestBox(kind, claude: [["blocks": [["type": "text", "text": "The answer is 42.", "chunks": 4]]]])
+        defer { box.remove() }
         let outcome = await box.rws(["ask", "app", "What is the answer?", "--permission-mode", "default"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == "The answer is 42.\n")
@@ -63,8 +33,8 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func withoutATerminalAskRefusesUnlessAPermissionModeIsGiven() async throws {
-        let box = try AskBox(turns: [])
-        defer { box.stop() }
+        let box = try TestBox(claude: [])
+        defer { box.remove() }
         let outcome = await box.rws(["ask", "app", "Hello"])
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("--permission-mode"))
@@ -72,11 +42,11 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func jsonPrintsOneEventPerLineAndAQuestionWithoutATerminalIsDenied() async throws {
-        let box = try AskBox(turns: [
+        let box = try TestBox(claude: [
             ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo x > no.txt"]]]],
             ["text": "Fine, I did not."],
         ])
-        defer { box.stop() }
+        defer { box.remove() }
         let outcome = await box.rws(["ask", "app", "Make no.txt", "--permission-mode", "default", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let events = outcome.stdout.split(separator: "\n").compactMap {
@@ -92,8 +62,8 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func askUserQuestionIsItsOwnJSONEventAndWithoutATerminalIsNotAnswered() async throws {
-        let box = try AskBox.colourQuestion(multiSelect: false)
-        defer { box.stop() }
+        let box = try TestBox.colourQuestion(multiSelect: false)
+        defer { box.remove() }
         let outcome = await box.rws(["ask", "app", "Pick", "--permission-mode", "default", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let events = outcome.stdout.split(separator: "\n").compactMap {
@@ -106,11 +76,11 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func imageAndFileFlagsReachTheModel() async throws {
-        let box = try AskBox(turns: [["text": "Seen both."]])
-        defer { box.stop() }
+        let box = try TestBox(claude: [["text": "Seen both."]])
+        defer { box.remove() }
         try "FILE-ON-BOX 9\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
         let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
-        let image = box.home + "/pixel.png"
+        let image = box.localHome + "/pixel.png"
         try png.write(to: URL(fileURLWithPath: image))
         let outcome = await box.rws(["ask", "app", "Look", "--permission-mode", "plan", "--image", image, "--file", "notes.txt"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -121,8 +91,8 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func thePromptComesFromStdinWithADashOrWhenNoneIsGiven() async throws {
-        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
-        defer { box.stop() }
+        let box = try TestBox(claude: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
+        defer { box.remove() }
         for arguments in [["app", "-"], []] {
             let outcome = await box.rws(
                 ["ask"] + arguments + ["--permission-mode", "plan"], stdin: "Prompt from a pipe \(arguments.count)\n")
@@ -136,8 +106,8 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func newerPermissionModesArePassedOnAndAnUnknownOneWithAWarning() async throws {
-        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
-        defer { box.stop() }
+        let box = try TestBox(claude: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
+        defer { box.remove() }
         let dontAsk = await box.rws(["ask", "app", "Hi", "--permission-mode", "dontAsk", "--json"])
         #expect(dontAsk.status == 0, "\(dontAsk.stderr)")
         #expect(dontAsk.stdout.contains(#""permission_mode":"dontAsk""#) || dontAsk.stdout.contains(#""permissionMode":"dontAsk""#))
@@ -147,8 +117,8 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func aModeInWhichNoQuestionWillComeIsSaidOnceAndAnAskingModeIsNot() async throws {
-        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
-        defer { box.stop() }
+        let box = try TestBox(claude: [["blocks": [["type": "text", "text": "one"]]], ["blocks": [["type": "text", "text": "two"]]]])
+        defer { box.remove() }
         let bypass = await box.rws(["ask", "app", "Hi", "--permission-mode", "bypassPermissions"])
         #expect(bypass.status == 0, "\(bypass.stderr)")
         let note = "rws: Claude Code runs in permission mode bypassPermissions: every tool runs without a permission question\n"
@@ -172,8 +142,8 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func everyJSONErrorObjectOfAskHasTypeError() async throws {
-        let box = try AskBox(turns: [])
-        defer { box.stop() }
+        let box = try TestBox(claude: [])
+        defer { box.remove() }
         for arguments in [["/no/such/dir", "Hello"], ["app", "Hello", "--claude", "claude-missing"]] {
             let outcome = await box.rws(["ask"] + arguments + ["--permission-mode", "plan", "--json"])
             #expect(outcome.status != 0)
@@ -187,19 +157,19 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func aBoxWithoutClaudeCodeFailsWithAMessageSayingSo() async throws {
-        let box = try AskBox(turns: [])
-        defer { box.stop() }
+        let box = try TestBox(claude: [])
+        defer { box.remove() }
         let outcome = await box.rws(["ask", "app", "Hello", "--permission-mode", "plan", "--claude", "claude-missing"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("not installed on the box"))
     }
 
     @Test func withoutATerminalNoWaitingIndicatorIsShownAndThinkingOnlyWithTheFlag() async throws {
-        let box = try AskBox(turns: [
+        let box = try TestBox(claude: [
             ["blocks": [["type": "thinking", "thinking": "Pondering the pipe"], ["type": "text", "text": "one"]], "delay": 1.5],
             ["blocks": [["type": "thinking", "thinking": "Pondering again"], ["type": "text", "text": "two"]]],
         ])
-        defer { box.stop() }
+        defer { box.remove() }
         let plain = await box.rws(["ask", "app", "Hi", "--permission-mode", "plan"])
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(!plain.stderr.contains("thinking…") && !plain.stderr.contains("\r"), "\(plain.stderr.debugDescription)")
@@ -213,8 +183,8 @@ final class AskBox: @unchecked Sendable {
 
     @Test(arguments: ServerKind.allCases)
     func aFileThatIsNotOnTheBoxIsAnErrorBeforeAnythingIsSent(kind: ServerKind) async throws {
-        let box = try AskBox(turns: [["text": "never"]], kind: kind)
-        defer { box.stop() }
+        let box = try TestBox(kind, claude: [["text": "never"]])
+        defer { box.remove() }
         try "here\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
         let arguments = ["ask", "app", "Look", "--permission-mode", "plan", "--file", "notes.txt", "--file", "gone 'x'.txt"]
         let outcome = await box.rws(arguments)
@@ -229,11 +199,11 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func theClosingSummarySaysThisTurnsCostAndTokensAndSeparatelyTheSessionsTotal() async throws {
-        let box = try AskBox(turns: [
+        let box = try TestBox(claude: [
             ["text": "one", "usage": ["input_tokens": 1000, "output_tokens": 50]],
             ["text": "two", "usage": ["input_tokens": 2000, "output_tokens": 70]],
         ])
-        defer { box.stop() }
+        defer { box.remove() }
         let first = await box.rws(["ask", "app", "One", "--permission-mode", "plan"])
         #expect(first.status == 0, "\(first.stderr)")
         let id = String(try #require(first.stderr.firstMatch(of: /session ([0-9a-f-]{36})/)?.1))
@@ -249,8 +219,8 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func anAPIErrorExitsWithOneAndSaysWhichError() async throws {
-        let box = try AskBox(turns: [["status": 529, "message": "Overloaded"]])
-        defer { box.stop() }
+        let box = try TestBox(claude: [["status": 529, "message": "Overloaded"]])
+        defer { box.remove() }
         let outcome = await box.rws(["ask", "app", "Hello", "--permission-mode", "plan"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("529"))
@@ -260,12 +230,12 @@ final class AskBox: @unchecked Sendable {
 /// `rws ask` at a terminal: permission questions and Ctrl+C.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct AskTerminalTests {
     @Test func aQuestionIsAnsweredAtTheTerminalAndCtrlCInterruptsWith130() async throws {
-        let box = try AskBox(turns: [
+        let box = try TestBox(claude: [
             ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "echo yes > asked.txt"]]]],
             ["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1],
         ])
-        defer { box.stop() }
-        let tmux = try Tmux.start(home: box.home)
+        defer { box.remove() }
+        let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
@@ -283,12 +253,12 @@ final class AskBox: @unchecked Sendable {
     @Test(arguments: ServerKind.allCases, [(SIGTERM, 143), (SIGHUP, 129)] as [(Int32, Int32)])
     func sigtermOrSighupStopsClaudeCodeAndExits128PlusTheSignal(kind: ServerKind, ending: (Int32, Int32)) async throws {
         let (signal, status) = ending
-        let box = try AskBox(
-            turns: [["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]],
-            kind: kind)
-        defer { box.stop() }
+        let box = try TestBox(
+            kind,
+            claude: [["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]])
+        defer { box.remove() }
         let outcome = try await RWSBinary.interrupted(
-            ["ask"] + box.server.rwsFlags + ["app", "Talk", "--permission-mode", "plan"], home: box.home, after: "slow slow",
+            ["ask"] + box.server.rwsFlags + ["app", "Talk", "--permission-mode", "plan"], home: box.localHome, after: "slow slow",
             signal: signal, within: .seconds(20))
         #expect(outcome.status == status, "\(outcome.stderr)")
         #expect(outcome.killedBy == nil, "rws must stop the box's processes and exit, not die of the signal")
@@ -297,11 +267,11 @@ final class AskBox: @unchecked Sendable {
 
     @Test(arguments: ServerKind.allCases)
     func aSecondCtrlCStopsClaudeCodeAndExitsWith130(kind: ServerKind) async throws {
-        let box = try AskBox(
-            turns: [["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]],
-            kind: kind)
-        defer { box.stop() }
-        let tmux = try Tmux.start(home: box.home)
+        let box = try TestBox(
+            kind,
+            claude: [["blocks": [["type": "text", "text": String(repeating: "slow ", count: 200), "chunks": 200]], "chunk_delay": 0.1]])
+        defer { box.remove() }
+        let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
@@ -314,9 +284,10 @@ final class AskBox: @unchecked Sendable {
     }
 
     /// A box whose model streams slowly, then asks for `echo yes > asked.txt`, then (after the tool's answer) says "done".
-    private static func slowTextThenBash(kind: ServerKind = .default) throws -> AskBox {
-        try AskBox(
-            turns: [
+    private static func slowTextThenBash(kind: ServerKind = .default) throws -> TestBox {
+        try TestBox(
+            kind,
+            claude: [
                 [
                     "blocks": [
                         ["type": "text", "text": String(repeating: "slow ", count: 30), "chunks": 30],
@@ -325,11 +296,11 @@ final class AskBox: @unchecked Sendable {
                     "chunk_delay": 0.1,
                 ],
                 ["blocks": [["type": "text", "text": "done"]]],
-            ], kind: kind)
+            ])
     }
 
-    private static func startAsk(_ box: AskBox, _ prompt: String) async throws -> Tmux {
-        let tmux = try Tmux.start(home: box.home)
+    private static func startAsk(_ box: TestBox, _ prompt: String) async throws -> Tmux {
+        let tmux = try Tmux.start(home: box.localHome)
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
             try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", prompt]) + "; echo rws-exit=$?")
@@ -337,7 +308,7 @@ final class AskBox: @unchecked Sendable {
     }
 
     /// `rws ask` in a tmux pane, waiting at the question for `echo yes > asked.txt`.
-    private static func atBashQuestion(kind: ServerKind = .default) async throws -> (AskBox, Tmux) {
+    private static func atBashQuestion(kind: ServerKind = .default) async throws -> (TestBox, Tmux) {
         let box = try slowTextThenBash(kind: kind)
         do {
             let tmux = try await startAsk(box, "Make asked.txt")
@@ -349,7 +320,7 @@ final class AskBox: @unchecked Sendable {
                 throw error
             }
         } catch {
-            box.stop()
+            box.remove()
             throw error
         }
     }
@@ -363,7 +334,7 @@ final class AskBox: @unchecked Sendable {
 
     @Test func keysTypedWhileTheAnswerStreamsDoNotAnswerTheNextQuestion() async throws {
         let box = try Self.slowTextThenBash()
-        defer { box.stop() }
+        defer { box.remove() }
         let tmux = try await Self.startAsk(box, "Make asked.txt")
         defer { tmux.stop() }
         try await tmux.wait(for: "slow slow", within: .seconds(20))
@@ -383,7 +354,7 @@ final class AskBox: @unchecked Sendable {
         let (box, tmux) = try await Self.atBashQuestion(kind: kind)
         defer {
             tmux.stop()
-            box.stop()
+            box.remove()
         }
         let pressed = ContinuousClock.now
         for _ in 0..<presses { try tmux.press("C-c") }
@@ -403,7 +374,7 @@ final class AskBox: @unchecked Sendable {
         let (box, tmux) = try await Self.atBashQuestion()
         defer {
             tmux.stop()
-            box.stop()
+            box.remove()
         }
         let again = "rws: answer y (yes), a (always: grant 1), a grant's number ("
         try tmux.type("maybe")
@@ -424,7 +395,7 @@ final class AskBox: @unchecked Sendable {
         let (box, tmux) = try await Self.atBashQuestion()
         defer {
             tmux.stop()
-            box.stop()
+            box.remove()
         }
         try tmux.press("C-d")
         let screen = try await tmux.wait(for: "rws-exit=0", within: .seconds(20))
@@ -434,11 +405,11 @@ final class AskBox: @unchecked Sendable {
 
     @Test func aWriteQuestionShowsThePathTheSizeAndTheFirstLinesNeutralised() async throws {
         let content = (["first \u{1B}[31mred"] + (2...30).map { "line \($0)" }).joined(separator: "\n")
-        let box = try AskBox(turns: [
+        let box = try TestBox(claude: [
             ["blocks": [["type": "tool_use", "name": "Write", "input": ["file_path": "notes.txt", "content": content]]]],
             ["blocks": [["type": "text", "text": "done"]]],
         ])
-        defer { box.stop() }
+        defer { box.remove() }
         let tmux = try await Self.startAsk(box, "Write notes")
         defer { tmux.stop() }
         let screen = try await tmux.wait(for: "[N]o:", within: .seconds(30))
@@ -452,7 +423,7 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func anEditQuestionShowsAUnifiedDiffOfOldAndNewText() async throws {
-        let box = try AskBox(turns: [
+        let box = try TestBox(claude: [
             ["blocks": [["type": "tool_use", "name": "Read", "input": ["file_path": "conf.py"]]]],
             [
                 "blocks": [
@@ -464,7 +435,7 @@ final class AskBox: @unchecked Sendable {
             ],
             ["blocks": [["type": "text", "text": "done"]]],
         ])
-        defer { box.stop() }
+        defer { box.remove() }
         try "a = 1\nb = 2\nc = 3\n".write(toFile: box.project + "/conf.py", atomically: true, encoding: .utf8)
         let tmux = try await Self.startAsk(box, "Change b")
         defer { tmux.stop() }
@@ -476,11 +447,11 @@ final class AskBox: @unchecked Sendable {
 
     /// The screen at the question for one `tool` call with `input` (then answered no, and rws's exit awaited).
     private static func questionScreen(tool: String, input: [String: Any]) async throws -> String {
-        let box = try AskBox(turns: [
+        let box = try TestBox(claude: [
             ["blocks": [["type": "tool_use", "name": tool, "input": input]]],
             ["blocks": [["type": "text", "text": "done"]]],
         ])
-        defer { box.stop() }
+        defer { box.remove() }
         let tmux = try await startAsk(box, "Go")
         defer { tmux.stop() }
         let screen = try await tmux.wait(for: "[N]o:", within: .seconds(30))
@@ -503,12 +474,12 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func alwaysTakesClaudeCodesOwnRuleShownWithWhatItAllowsAndWhereItIsKept() async throws {
-        let box = try AskBox(turns: [
+        let box = try TestBox(claude: [
             ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "npm test --silent", "description": "Run tests"]]]],
             ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "npm test --watch", "description": "Again"]]]],
             ["blocks": [["type": "text", "text": "done"]]],
         ])
-        defer { box.stop() }
+        defer { box.remove() }
         let tmux = try await Self.startAsk(box, "Test")
         defer { tmux.stop() }
         try await tmux.wait(
@@ -524,11 +495,11 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func whileTheModelOrAToolIsAwaitedTheTerminalSaysSoWithElapsedSecondsAndTheLineIsGoneAfterwards() async throws {
-        let box = try AskBox(turns: [
+        let box = try TestBox(claude: [
             ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": "sleep 3; echo slept"]]], "delay": 3],
             ["blocks": [["type": "text", "text": "done"]]],
         ])
-        defer { box.stop() }
+        defer { box.remove() }
         let tmux = try await Self.startAsk(box, "Sleep")
         defer { tmux.stop() }
         try await tmux.wait(within: .seconds(30), for: "thinking with 2 s or more") { $0.contains(/thinking… [2-9] s/) }
@@ -540,11 +511,11 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func thinkingIsShownDimmedOnATerminalWithTheFlag() async throws {
-        let box = try AskBox(turns: [
+        let box = try TestBox(claude: [
             ["blocks": [["type": "thinking", "thinking": "Weighing the colours"], ["type": "text", "text": "Blue."]]]
         ])
-        defer { box.stop() }
-        let tmux = try Tmux.start(home: box.home)
+        defer { box.remove() }
+        let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
@@ -559,13 +530,13 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func withJSONNoWaitingIndicatorIsShownOnATerminal() async throws {
-        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "done"]], "delay": 2]])
-        defer { box.stop() }
-        let tmux = try Tmux.start(home: box.home)
+        let box = try TestBox(claude: [["blocks": [["type": "text", "text": "done"]], "delay": 2]])
+        defer { box.remove() }
+        let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         // stdout to a file, stderr on the terminal: only stderr could carry the indicator.
-        let log = box.home + "/seen.log"
+        let log = box.localHome + "/seen.log"
         try tmux.type(
             try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Hi", "--json"])
                 + " > \(log); echo rws-exit=$?")
@@ -580,13 +551,13 @@ final class AskBox: @unchecked Sendable {
 
     @Test(arguments: ServerKind.allCases)
     func aMissingDirectoryGivesTheSameMessageAndStatusFromAskAndClaude(kind: ServerKind) async throws {
-        let box = try AskBox(turns: [], kind: kind)
-        defer { box.stop() }
+        let box = try TestBox(kind, claude: [])
+        defer { box.remove() }
         let ask = await box.rws(["ask", "/no/such/dir", "Hi", "--permission-mode", "plan"])
         let message = "rws: the directory /no/such/dir does not exist on the box"
         #expect(ask.status == 1)
         #expect(ask.stderr == message + "\n")
-        let tmux = try Tmux.start(home: box.home)
+        let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
@@ -598,8 +569,8 @@ final class AskBox: @unchecked Sendable {
 
     /// Answers one AskUserQuestion about colours by typing `typed` once `shown` is on screen; what the model was sent next.
     private static func answerColourQuestion(multiSelect: Bool, shown: String, typed: String) async throws -> String {
-        let box = try AskBox.colourQuestion(multiSelect: multiSelect)
-        defer { box.stop() }
+        let box = try TestBox.colourQuestion(multiSelect: multiSelect)
+        defer { box.remove() }
         let tmux = try await startAsk(box, "Pick")
         defer { tmux.stop() }
         try await tmux.wait(for: shown, within: .seconds(30))
@@ -615,8 +586,8 @@ final class AskBox: @unchecked Sendable {
     }
 
     @Test func aNumberThatNamesNoOptionIsAskedAgainWithTheValidChoicesAndNeverSent() async throws {
-        let box = try AskBox.colourQuestion(multiSelect: false)
-        defer { box.stop() }
+        let box = try TestBox.colourQuestion(multiSelect: false)
+        defer { box.remove() }
         let tmux = try await Self.startAsk(box, "Pick")
         defer { tmux.stop() }
         try await tmux.wait(for: "A number, or your own answer:", within: .seconds(30))

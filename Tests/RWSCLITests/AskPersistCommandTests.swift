@@ -9,7 +9,7 @@ import Testing
 /// Code CLI, scripted model).
 @Suite(.timeLimit(.minutes(2))) struct AskPersistCommandTests {
     /// The conversations folder on the box (a local path: the box is this machine).
-    static func folder(_ box: AskBox) -> String { box.server.remoteHome + "/.rws/conversations" }
+    static func folder(_ box: TestBox) -> String { box.server.remoteHome + "/.rws/conversations" }
 
     /// Waits until `condition` holds or 20 s pass, looking every 100 ms.
     static func wait(until condition: () async throws -> Bool) async throws -> Bool {
@@ -26,20 +26,21 @@ import Testing
         ]
     }
 
-    static func running(_ box: AskBox, _ command: String) -> Bool {
+    static func running(_ box: TestBox, _ command: String) -> Bool {
         ClaudeCodeCLI.processes(in: box.project).contains { $0.command.contains(command) }
     }
 
     @Test(arguments: ServerKind.allCases)
     func aCutLinkLeavesTheTurnRunningAndRwsShowsTheRestOnce(kind: ServerKind) async throws {
         let tool = "until [ -e go ]; do sleep 0.2; done; echo done > tool-ran.txt"
-        let box = try AskBox(turns: [Self.bash(tool), ["blocks": [["type": "text", "text": "The tool finished."]]]], kind: kind)
-        defer { box.stop() }
+        let box = try TestBox(kind, claude: [Self.bash(tool), ["blocks": [["type": "text", "text": "The tool finished."]]]])
+        defer { box.remove() }
         let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
         let arguments =
             ["ask"] + (try box.server.rwsFlags(through: proxy)) + ["--persist", "app", "Run it", "--permission-mode", "bypassPermissions"]
-        let outcome = try await RWSBinary.run(arguments, home: box.home, until: { $0.contains("Running it.") }, within: .seconds(60)) { _ in
+        let outcome = try await RWSBinary.run(arguments, home: box.localHome, until: { $0.contains("Running it.") }, within: .seconds(60)) {
+            _ in
             let deadline = ContinuousClock.now + .seconds(20)  // on rws's waiting thread: it may block
             while !Self.running(box, "sleep 0.2"), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.1) }
             proxy.cutAll()
@@ -60,17 +61,17 @@ import Testing
 
     @Test func aClientThatDiesLeavesTheConversationToAttachFromAnotherProcess() async throws {
         let words = (1...30).map { "w\($0) " }.joined()
-        let box = try AskBox(turns: [["blocks": [["type": "text", "text": words, "chunks": 30]], "chunk_delay": 0.15]])
-        defer { box.stop() }
+        let box = try TestBox(claude: [["blocks": [["type": "text", "text": words, "chunks": 30]], "chunk_delay": 0.15]])
+        defer { box.remove() }
         let first = try await RWSBinary.run(
-            ["ask"] + box.server.rwsFlags + ["--persist", "app", "Count", "--permission-mode", "default"], home: box.home,
+            ["ask"] + box.server.rwsFlags + ["--persist", "app", "Count", "--permission-mode", "default"], home: box.localHome,
             until: { $0.contains("w3 ") }, within: .seconds(60)
         ) { pid in try SystemCall.kill(pid, SIGKILL) }
         #expect(first.killedBy == SIGKILL)
         let id = try #require(first.stderr.firstMatch(of: /rws ask --attach ([0-9a-f]{8})/)?.1).description
         #expect(
             try await Self.wait {
-                try await RWSBinary.run(["ask"] + box.server.rwsFlags + ["--list-detached"], home: box.home).stdout.hasPrefix(
+                try await RWSBinary.run(["ask"] + box.server.rwsFlags + ["--list-detached"], home: box.localHome).stdout.hasPrefix(
                     id + "\tdetached\t")
             })
         let sessions = await box.rws(["sessions"])
@@ -86,10 +87,10 @@ import Testing
     }
 
     @Test func stopEndsADetachedConversationWhoseToolIgnoresTerminationAndChecksTheBox() async throws {
-        let box = try AskBox(turns: [Self.bash("trap '' TERM HUP; tail -f /dev/null")])
-        defer { box.stop() }
+        let box = try TestBox(claude: [Self.bash("trap '' TERM HUP; tail -f /dev/null")])
+        defer { box.remove() }
         let first = try await RWSBinary.run(
-            ["ask"] + box.server.rwsFlags + ["--persist", "app", "Wait", "--permission-mode", "bypassPermissions"], home: box.home,
+            ["ask"] + box.server.rwsFlags + ["--persist", "app", "Wait", "--permission-mode", "bypassPermissions"], home: box.localHome,
             until: { _ in Self.running(box, "tail -f /dev/null") }, within: .seconds(60)
         ) { pid in try SystemCall.kill(pid, SIGKILL) }
         let id = try #require(first.stderr.firstMatch(of: /rws ask --attach ([0-9a-f]{8})/)?.1).description
@@ -103,8 +104,8 @@ import Testing
     }
 
     @Test func aTurnThatEndsNormallyStopsTheConversationAndJSONNamesItFirst() async throws {
-        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "Short answer."]]]])
-        defer { box.stop() }
+        let box = try TestBox(claude: [["blocks": [["type": "text", "text": "Short answer."]]]])
+        defer { box.remove() }
         let outcome = await box.rws(["ask", "--persist", "--json", "app", "Hi", "--permission-mode", "default"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let lines = outcome.stdout.split(separator: "\n")
@@ -115,10 +116,10 @@ import Testing
     }
 
     @Test func ctrlCTwiceStopsTheDetachedConversationOnTheBox() async throws {
-        let box = try AskBox(turns: [Self.bash("trap '' INT TERM HUP; tail -f /dev/null")])
-        defer { box.stop() }
+        let box = try TestBox(claude: [Self.bash("trap '' INT TERM HUP; tail -f /dev/null")])
+        defer { box.remove() }
         let outcome = try await RWSBinary.run(
-            ["ask"] + box.server.rwsFlags + ["--persist", "app", "Wait", "--permission-mode", "bypassPermissions"], home: box.home,
+            ["ask"] + box.server.rwsFlags + ["--persist", "app", "Wait", "--permission-mode", "bypassPermissions"], home: box.localHome,
             until: { _ in Self.running(box, "tail -f /dev/null") }, within: .seconds(60)
         ) { pid in
             try SystemCall.kill(pid, SIGINT)
@@ -132,8 +133,8 @@ import Testing
     }
 
     @Test func misusedDetachedFlagsAreRefusedBeforeConnecting() async throws {
-        let box = try AskBox(turns: [])
-        defer { box.stop() }
+        let box = try TestBox(claude: [])
+        defer { box.remove() }
         for (arguments, message) in [
             (["--attach", "abc", "--persist"], "--attach and --persist exclude each other"),
             (["--idle", "5m", "app", "Hi"], "--idle goes with --persist"),

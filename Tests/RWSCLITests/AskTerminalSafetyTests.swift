@@ -11,13 +11,13 @@ import Testing
     static let shown = #"before \e]0;owned\x07 clip \e]52;c;aGVsbG8=\x07 move \e[2J\e[H after"#
 
     /// A box whose model gives that answer to each of two asks.
-    static func box() throws -> AskBox {
-        try AskBox(turns: Array(repeating: ["blocks": [["type": "text", "text": answer, "chunks": 5]]], count: 2))
+    static func box() throws -> TestBox {
+        try TestBox(claude: Array(repeating: ["blocks": [["type": "text", "text": answer, "chunks": 5]]], count: 2))
     }
 
     @Test func theAnswerReachesStdoutWithItsControlSequencesShownVisibly() async throws {
         let box = try Self.box()
-        defer { box.stop() }
+        defer { box.remove() }
         let outcome = await box.rws(["ask", "app", "Read the file", "--permission-mode", "plan"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == Self.shown + "\n", "\(outcome.stdout.debugDescription)")
@@ -29,8 +29,8 @@ import Testing
     /// Runs `rws ask ARGUMENTS` in a terminal of `box`'s home; `during` sees it run (answers its
     /// questions) until it ends. Returns the last screen, and checks that the window title and the
     /// screen above stayed as they were.
-    private func onATerminal(_ box: AskBox, _ arguments: [String], during: (Tmux) async throws -> Void = { _ in }) async throws -> String {
-        let tmux = try Tmux.start(home: box.home)
+    private func onATerminal(_ box: TestBox, _ arguments: [String], during: (Tmux) async throws -> Void = { _ in }) async throws -> String {
+        let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         let title = try tmux.command(["display-message", "-p", "-t", "main", "#{pane_title}"])
@@ -44,7 +44,7 @@ import Testing
 
     @Test func onATerminalTheWindowTitleAndTheScreenStayAsTheyWere() async throws {
         let box = try Self.box()
-        defer { box.stop() }
+        defer { box.remove() }
         let screen = try await onATerminal(box, ["app", "Read it", "--permission-mode", "plan"])
         #expect(screen.contains(Self.shown), "\(screen)")
     }
@@ -52,10 +52,10 @@ import Testing
     /// A box whose model runs a command printing the sequences (the tool's output carries them;
     /// Claude Code itself refuses a Bash command holding them raw), then writes a file whose
     /// content holds them (the permission preview shows it).
-    static func toolBox() throws -> AskBox {
+    static func toolBox() throws -> TestBox {
         let command = #"printf '\033]0;owned\007\033]52;c;aGk=\007\033[H\033[2J'; echo"#
         let write = ["file_path": "notes.txt", "content": "notes \(HostileBoxTerminalTests.hostile)\n"]
-        return try AskBox(turns: [
+        return try TestBox(claude: [
             ["blocks": [["type": "tool_use", "name": "Bash", "input": ["command": command]]]],
             ["blocks": [["type": "tool_use", "name": "Write", "input": write]]],
             ["blocks": [["type": "text", "text": "done", "chunks": 1]]],
@@ -64,7 +64,7 @@ import Testing
 
     @Test func aToolCallsInputAndOutputShowTheirControlSequencesVisibly() async throws {
         let box = try Self.toolBox()
-        defer { box.stop() }
+        defer { box.remove() }
         let outcome = await box.rws(["ask", "app", "Run it", "--permission-mode", "bypassPermissions"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let all = outcome.stdout + outcome.stderr
@@ -75,7 +75,7 @@ import Testing
 
     @Test func aPermissionPreviewOnATerminalLeavesTheTitleAndTheScreenAsTheyWere() async throws {
         let box = try Self.toolBox()
-        defer { box.stop() }
+        defer { box.remove() }
         _ = try await onATerminal(box, ["app", "Run it"]) { tmux in
             // Claude Code runs the printf without asking (it counts as read-only); the Write asks.
             let question = try await tmux.wait(for: "Allow Write", within: .seconds(30))

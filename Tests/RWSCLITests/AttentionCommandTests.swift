@@ -8,20 +8,11 @@ import Testing
 
 /// `rws hooks` and `rws watch` as a person runs them.
 @Suite(.timeLimit(.minutes(2))) struct AttentionCommandTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-hooks-\(UUID().uuidString.prefix(8))").path
-
-    /// A fresh Claude data folder in the server's home.
-    private func claudeFolder(_ server: TestSSHServer) throws -> String {
-        let folder = server.remoteHome + "/claude-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     @Test(arguments: ServerKind.allCases)
     func statusSaysWhatIsMissingUntilInstallAndAfterRemove(kind: ServerKind) async throws {
-        let server = try SharedTestServer.get(kind)
-        let claude = try claudeFolder(server)
-        defer { try? FileManager.default.removeItem(atPath: claude) }
+        let box = try TestBox(kind)
+        defer { box.remove() }
+        let (server, claude, home) = (box.server, box.claudeDirectory, box.localHome)
         let flags = server.rwsFlags + ["--claude-dir", claude]
 
         let before = await InProcessRWS.run(["hooks", "status"] + flags, home: home)
@@ -40,9 +31,9 @@ import Testing
     }
 
     @Test func watchWithoutTheHooksInfersEventsFromTheSessionFilesAndSaysSo() async throws {
-        let server = try SharedTestServer.get(.default)
-        let claude = try claudeFolder(server)
-        defer { try? FileManager.default.removeItem(atPath: claude) }
+        let box = try TestBox(.default)
+        defer { box.remove() }
+        let (server, claude, home) = (box.server, box.claudeDirectory, box.localHome)
         let id = "77777777-0000-0000-0000-000000000007"
         let folder = claude + "/projects/-home-dev-app"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -79,9 +70,9 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func watchPrintsEachEventAsJSONRunsTheExecCommandAndEndsOnCtrlC(kind: ServerKind) async throws {
-        let server = try SharedTestServer.get(kind)
-        let claude = try claudeFolder(server)
-        defer { try? FileManager.default.removeItem(atPath: claude) }
+        let box = try TestBox(kind)
+        defer { box.remove() }
+        let (server, claude, home) = (box.server, box.claudeDirectory, box.localHome)
         let flags = server.rwsFlags + ["--claude-dir", claude]
         #expect(try await RWSBinary.run(["hooks", "install"] + flags, home: home).status == 0)
         let execLog = claude + "/exec.log"
@@ -117,9 +108,9 @@ import Testing
     /// Claude Code's hooks carry the session's permission mode: where it means no question will
     /// come, the watch says so once for the session, and JSON carries the mode on every event.
     @Test func watchSaysOnceThatASessionsModeAsksNoQuestions() async throws {
-        let server = try SharedTestServer.get(.default)
-        let claude = try claudeFolder(server)
-        defer { try? FileManager.default.removeItem(atPath: claude) }
+        let box = try TestBox(.default)
+        defer { box.remove() }
+        let (server, claude, home) = (box.server, box.claudeDirectory, box.localHome)
         let flags = server.rwsFlags + ["--claude-dir", claude]
         #expect(try await RWSBinary.run(["hooks", "install"] + flags, home: home).status == 0)
         let hook = claude + "/rws/hook.sh"
@@ -146,9 +137,9 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func watchAtATerminalAsksAndItsAnswerIsTheOneClaudeCodeGets(kind: ServerKind) async throws {
-        let server = try SharedTestServer.get(kind)
-        let claude = try claudeFolder(server)
-        defer { try? FileManager.default.removeItem(atPath: claude) }
+        let box = try TestBox(kind)
+        defer { box.remove() }
+        let (server, claude, home) = (box.server, box.claudeDirectory, box.localHome)
         let flags = server.rwsFlags + ["--claude-dir", claude]
         #expect(await InProcessRWS.run(["hooks", "install"] + flags, home: home).status == 0)
         let tmux = try Tmux.start(home: home)
@@ -177,10 +168,10 @@ import Testing
     }
 
     @Test func aHeadlessRwsAskReportsToTheWatchThroughTheUsersOwnSettings() async throws {
-        let box = try AskBox(turns: [["blocks": [["type": "text", "text": "Looked at it.\nAll done."]]]])
-        defer { box.stop() }
+        let box = try TestBox(claude: [["blocks": [["type": "text", "text": "Looked at it.\nAll done."]]]])
+        defer { box.remove() }
         // The box's settings hold the model's environment already: install merges into them.
-        let install = await InProcessRWS.run(["hooks", "install"] + box.server.rwsFlags, home: box.home)
+        let install = await InProcessRWS.run(["hooks", "install"] + box.server.rwsFlags, home: box.localHome)
         #expect(install.status == 0, "\(install)")
         let settings = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: box.server.remoteHome + "/.claude/settings.json")))
         #expect(settings["env"]?["ANTHROPIC_BASE_URL"] != nil && settings["hooks"]?["Stop"] != nil)
@@ -189,11 +180,11 @@ import Testing
         Task {
             _ = try? await Eventually.holds(within: .seconds(20)) { FileManager.default.fileExists(atPath: lease) }
             let outcome = try? await RWSBinary.run(
-                ["ask"] + box.server.rwsFlags + ["--permission-mode", "default", "app", "What is here?"], home: box.home)
+                ["ask"] + box.server.rwsFlags + ["--permission-mode", "default", "app", "What is here?"], home: box.localHome)
             asked.output.withLock { $0 = outcome.map { "\($0.status) \($0.stdout)" } ?? "rws ask did not run" }
         }
         let watch = try await RWSBinary.run(
-            ["watch", "--json", "--no-answer"] + box.server.rwsFlags, home: box.home, until: { $0.contains("\"finished\"") },
+            ["watch", "--json", "--no-answer"] + box.server.rwsFlags, home: box.localHome, until: { $0.contains("\"finished\"") },
             within: .seconds(60)
         ) { child in try SystemCall.kill(child, SIGINT) }
         let events = watch.stdout.split(separator: "\n").compactMap { try? JSONValue(parsing: String($0)) }

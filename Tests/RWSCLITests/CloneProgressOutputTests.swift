@@ -5,29 +5,25 @@ import Testing
 /// `rws clone` progress fitted to where stderr goes: one line redrawn in place on a terminal,
 /// one line per finished phase on a pipe, and `--json`'s stdout untouched by either.
 @Suite struct CloneProgressOutputTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-clone-out-\(UUID().uuidString.prefix(8))").path
     static let phases = [
         "Enumerating objects", "Counting objects", "Compressing objects", "Receiving objects", "Resolving deltas", "Checking objects",
         "Checking connectivity", "Updating files",
     ]
 
-    /// A bare repository of 40 files on the box, and flags naming a fresh workspace there.
-    private func repository(_ server: TestSSHServer) throws -> (source: String, flags: [String]) {
-        let directory = server.remoteHome + "/clone-out-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let bare = directory + "/source.git"
+    /// A bare repository of 40 files in `box`: the source to clone.
+    private static func repository(in box: TestBox) throws -> String {
+        let bare = box.root + "/source.git"
         try Shell.sh(
-            "git init -q '\(directory)/work' && cd '\(directory)/work' && for i in $(seq 1 40); do echo \"file $i\" > f$i.txt; done"
+            "git init -q '\(box.root)/work' && cd '\(box.root)/work' && for i in $(seq 1 40); do echo \"file $i\" > f$i.txt; done"
                 + " && git add . && git -c user.name=t -c user.email=t@t commit -qm files && git clone -q --bare . '\(bare)'")
-        let flags =
-            server.rwsFlags + ["--workspace-root", directory + "/workspace", "--claude-dir", directory + "/claude", "--allow-local"]
-        return ("file://" + bare, flags)
+        return "file://" + bare
     }
 
     @Test(arguments: ServerKind.allCases)
     func onAPipeEachFinishedPhaseIsOneLine(kind: ServerKind) async throws {
-        let server = try SharedTestServer.get(kind)
-        let (source, flags) = try repository(server)
+        let box = try TestBox(kind)
+        defer { box.remove() }
+        let (source, flags, home) = (try Self.repository(in: box), box.rwsFlags + ["--allow-local"], box.localHome)
         let cloned = try await RWSBinary.run(["clone", source, "--name", "app", "--json"] + flags, home: home)
         #expect(cloned.status == 0, "\(cloned.stderr)")
         #expect(!cloned.stderr.contains("\r") && !cloned.stderr.contains("\u{1B}"))
@@ -46,8 +42,9 @@ import Testing
     @Test(arguments: ServerKind.allCases)
     func onATerminalProgressIsOneLineRedrawnInPlace(kind: ServerKind) throws {
         try Prerequisites.require("/usr/bin/script", package: "bsdutils")
-        let server = try SharedTestServer.get(kind)
-        let (source, flags) = try repository(server)
+        let box = try TestBox(kind)
+        defer { box.remove() }
+        let (source, flags, home) = (try Self.repository(in: box), box.rwsFlags + ["--allow-local"], box.localHome)
         let command = ([RWSBinary.path, "clone", source, "--name", "app"] + flags).map { "'\($0)'" }.joined(separator: " ")
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let transcript = home + "/typescript"

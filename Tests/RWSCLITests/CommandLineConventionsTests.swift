@@ -59,11 +59,10 @@ import Testing
     }
 
     @Test func aCommandReportingOneThingPrintsOneJSONObject() async throws {
-        let server = try SharedTestServer.get()
-        let directory = server.remoteHome + "/cli-json-\(UUID().uuidString.prefix(8))"
-        let flags = server.rwsFlags + ["--workspace-root", directory + "/workspace", "--claude-dir", directory + "/claude"]
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let bare = directory + "/source.git"
+        let box = try TestBox()
+        defer { box.remove() }
+        let (server, flags) = (box.server, box.rwsFlags)
+        let bare = box.root + "/source.git"
         try Shell.sh("git init -q --bare '\(bare)'")
 
         let outcomes = [
@@ -79,7 +78,7 @@ import Testing
         }
         let created = try JSONSerialization.jsonObject(with: Data(outcomes[0].1.stdout.utf8)) as? [String: Any]
         #expect(created?["name"] as? String == "notes")
-        #expect(created?["path"] as? String == directory + "/workspace/notes")
+        #expect(created?["path"] as? String == box.workspaceRoot + "/notes")
     }
 
     @Test func everyUsageErrorExitsWith64AndSaysWhatIsWrong() async throws {

@@ -8,22 +8,14 @@ import Testing
 @Suite struct ContinuationCommandTests {
     static let earlier = "0392e3e0-1111-4aaa-8bbb-000000000001"
     static let later = "7c5d1f20-2222-4ccc-9ddd-000000000002"
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
-    let server: TestSSHServer
-    let claude: String
-    let project: String
+    /// A box on the shared server holding both sessions in `-home-dev-proj`.
+    let box: TestBox
+    var project: String { box.claudeProjects + "/-home-dev-proj" }
 
     init() throws {
-        server = try SharedTestServer.get(.default)
-        claude = server.remoteHome + "/cli-\(UUID().uuidString.prefix(8))/claude"
-        project = claude + "/projects/-home-dev-proj"
-        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
-        try Self.write(project + "/\(Self.earlier).jsonl", Self.earlierLines)
-        try Self.write(project + "/\(Self.later).jsonl", Self.laterLines)
-    }
-
-    static func write(_ path: String, _ lines: [String]) throws {
-        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+        box = try TestBox()
+        try box.writeSession(Self.earlier, lines: Self.earlierLines)
+        try box.writeSession(Self.later, lines: Self.laterLines)
     }
 
     static func turn(_ session: String, prompt: String, answer: String, at minute: Int, parent: String?, suffix: String) -> [String] {
@@ -54,17 +46,13 @@ import Testing
             + turn(later, prompt: "say more", answer: "More from the box.", at: 2, parent: nil, suffix: "2")
     }
 
-    func rws(_ arguments: [String]) async -> InProcessRWS.Outcome {
-        await InProcessRWS.run([arguments[0]] + server.rwsFlags + ["--claude-dir", claude] + arguments.dropFirst(), home: home)
-    }
-
     @Test func theTwoSessionsOfABackgroundedConversationAreListedAsLinked() async throws {
-        let table = await rws(["sessions"])
+        let table = await box.rws(["sessions"])
         #expect(table.status == 0, "\(table.stderr)")
         let rows = table.stdout.split(separator: "\n").map(String.init)
         #expect(rows.contains { $0.hasPrefix("7c5d1f20") && $0.hasSuffix("say hi  [continues 0392e3e0]") }, "\(table.stdout)")
         #expect(rows.contains { $0.hasPrefix("0392e3e0") && $0.hasSuffix("say hi  [continued in 7c5d1f20]") }, "\(table.stdout)")
-        let json = await rws(["sessions", "--json"])
+        let json = await box.rws(["sessions", "--json"])
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]] ?? []
         let summaries = decoded.compactMap { $0["summary"] as? [String: Any] }
         let first = try #require(summaries.first { $0["id"] as? String == Self.earlier })
@@ -73,25 +61,25 @@ import Testing
         #expect(first["provider"] as? String == "customEndpoint")
         #expect(summaries.first { $0["id"] as? String == Self.later }?["continuedFrom"] as? String == Self.earlier)
 
-        let local = await InProcessRWS.run(["sessions", "--local", project], home: home)
+        let local = await InProcessRWS.run(["sessions", "--local", project], home: box.localHome)
         #expect(local.stdout.contains("[continued in 7c5d1f20]") && local.stdout.contains("[continues 0392e3e0]"), "\(local.stdout)")
     }
 
     @Test func historyNamesTheContinuationAndChainShowsIt() async throws {
-        let alone = await rws(["history", "0392e3e0"])
+        let alone = await box.rws(["history", "0392e3e0"])
         #expect(alone.status == 0, "\(alone.stderr)")
         #expect(alone.stdout.contains("Hello from the box."))
         #expect(!alone.stdout.contains("More from the box."))
         #expect(alone.stdout.hasSuffix("— continued in session \(Self.later) (rws history \(Self.later), or --chain)\n"))
 
-        let chain = await rws(["history", "0392e3e0", "--chain"])
+        let chain = await box.rws(["history", "0392e3e0", "--chain"])
         #expect(chain.status == 0, "\(chain.stderr)")
         let hello = try #require(chain.stdout.range(of: "Hello from the box."))
         let more = try #require(chain.stdout.range(of: "More from the box."))
         #expect(hello.upperBound <= more.lowerBound)
         #expect(chain.stdout.contains("— continued in session \(Self.later) —"))
 
-        let json = await rws(["history", "0392e3e0", "--format", "json"])
+        let json = await box.rws(["history", "0392e3e0", "--format", "json"])
         #expect(json.stdout.contains(#""permissionMode": "auto""#), "the mode of each prompt, where recorded: \(json.stdout)")
         #expect(!json.stdout.contains("continued in"), "JSON is the session alone")
         let exported = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
@@ -99,22 +87,22 @@ import Testing
         #expect(unknown?.map { $0["type"] as? String } == ["brand-new-record"], "kept as written: \(json.stdout)")
         #expect((unknown?.first?["whatever"] as? [String: Any])?["nested"] as? Bool == true)
 
-        let laterOne = await rws(["history", "7c5d1f20"])
+        let laterOne = await box.rws(["history", "7c5d1f20"])
         #expect(laterOne.stdout.hasPrefix("— continues session \(Self.earlier) (rws history \(Self.earlier))\n"), "\(laterOne.stdout)")
     }
 
     @Test func anUnknownRecordTypeChangesNothingShownAndIsNamed() async throws {
-        let verbose = await rws(["history", "0392e3e0", "-v"])
+        let verbose = await box.rws(["history", "0392e3e0", "-v"])
         #expect(verbose.status == 0)
         #expect(verbose.stderr.contains("record types rws does not know, kept raw: brand-new-record (1)"), "\(verbose.stderr)")
         // The same session without the unknown record renders the same.
-        let quiet = await rws(["history", "0392e3e0"])
-        try Self.write(project + "/\(Self.earlier).jsonl", Self.earlierLines.filter { !$0.contains("brand-new-record") })
-        let without = await rws(["history", "0392e3e0"])
+        let quiet = await box.rws(["history", "0392e3e0"])
+        try box.writeSession(Self.earlier, lines: Self.earlierLines.filter { !$0.contains("brand-new-record") })
+        let without = await box.rws(["history", "0392e3e0"])
         #expect(quiet.stdout == without.stdout)
 
-        try Self.write(project + "/\(Self.earlier).jsonl", Self.earlierLines)
-        let census = await rws(["record-types"])
+        try box.writeSession(Self.earlier, lines: Self.earlierLines)
+        let census = await box.rws(["record-types"])
         #expect(census.status == 0, "\(census.stderr)")
         let lines = census.stdout.split(separator: "\n").map(String.init)
         let row = try #require(lines.first { $0.hasPrefix("brand-new-record") }, "\(census.stdout)")
@@ -122,7 +110,7 @@ import Testing
         #expect(lines.first { $0.hasPrefix("continued-in ") }?.hasSuffix("known") == true)
         #expect(lines.first { $0.hasPrefix("user ") }?.contains("2.1.337") == true)
         #expect(lines.last == "7 types in 2 session(s); 1 unknown to rws")
-        let json = await rws(["record-types", "--json"])
+        let json = await box.rws(["record-types", "--json"])
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let types = decoded?["types"] as? [[String: Any]] ?? []
         #expect(types.first { $0["type"] as? String == "brand-new-record" }?["known"] as? Bool == false)

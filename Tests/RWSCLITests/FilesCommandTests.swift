@@ -4,24 +4,23 @@ import Testing
 
 /// `rws files [PROJECT] QUERY`: ranked paths of a project on the box, as lines or JSON.
 @Suite(.timeLimit(.minutes(2))) struct FilesCommandTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-files-\(UUID().uuidString.prefix(8))").path
-
-    /// A git repository in a fresh workspace root in the server's home; returns the root.
-    private func makeWorkspace(_ server: TestSSHServer) throws -> String {
-        let root = server.remoteHome + "/files-\(UUID().uuidString.prefix(8))"
-        let repo = root + "/app"
+    /// A box on the shared server of `kind` whose project `app` is a git repository.
+    private static func filesBox(_ kind: ServerKind) throws -> TestBox {
+        let box = try TestBox(kind)
+        let repo = box.project
         try FileManager.default.createDirectory(atPath: repo + "/Sources/Find", withIntermediateDirectories: true)
         for name in ["Sources/Find/FileFinder.swift", "README.md", "-dash.txt", "new\nline.txt"] {
             try Data("x".utf8).write(to: URL(fileURLWithPath: repo + "/" + name))
         }
         try Shell.sh("cd '\(repo)' && git init -q && git add -A && printf x > \"$(printf 'caf\\351.bin')\"")
-        return root
+        return box
     }
 
     @Test(arguments: ServerKind.allCases)
     func theBestMatchComesFirstOnePathPerLine(kind: ServerKind) async throws {
-        let server = try SharedTestServer.get(kind)
-        let root = try makeWorkspace(server)
+        let box = try Self.filesBox(kind)
+        defer { box.remove() }
+        let (server, root, home) = (box.server, box.workspaceRoot, box.localHome)
         let outcome = await InProcessRWS.run(["files"] + server.rwsFlags + ["--workspace-root", root, "app", "ffind"], home: home)
         #expect(outcome.stdout == "Sources/Find/FileFinder.swift\n")
         #expect(outcome.status == 0)
@@ -33,8 +32,9 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func jsonGivesPathsScoresAndBytePositionsWithExactBytesForNonUTF8Names(kind: ServerKind) async throws {
-        let server = try SharedTestServer.get(kind)
-        let root = try makeWorkspace(server)
+        let box = try Self.filesBox(kind)
+        defer { box.remove() }
+        let (server, root, home) = (box.server, box.workspaceRoot, box.localHome)
         let outcome = await InProcessRWS.run(["files", "--json"] + server.rwsFlags + [root + "/app", "cafbin"], home: home)
         let matches = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
         #expect(matches.count == 1)
@@ -45,8 +45,9 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aMissingProjectFailsWithExitOneAndNoQueryIsAUsageError(kind: ServerKind) async throws {
-        let server = try SharedTestServer.get(kind)
-        let root = try makeWorkspace(server)
+        let box = try Self.filesBox(kind)
+        defer { box.remove() }
+        let (server, root, home) = (box.server, box.workspaceRoot, box.localHome)
         let missing = await InProcessRWS.run(["files"] + server.rwsFlags + ["--workspace-root", root, "nope", "x"], home: home)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("it is not a directory on the box"))

@@ -47,15 +47,16 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func everyLineWrittenThroughACutAndABlackHoleIsShownOnceInOrder(kind: ServerKind) async throws {
-        let session = try SessionCommandsTests(kind)
-        let proxy = try FaultProxy(targetPort: session.server.port)
+        let box = try SessionCommandsTests.sessionBox(kind)
+        defer { box.remove() }
+        let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
-        let run = try FollowingRws(session, flags: try session.server.rwsFlags(through: proxy, keepalive: (interval: 1, count: 4)))
+        let run = try FollowingRws(box, flags: try box.server.rwsFlags(through: proxy, keepalive: (interval: 1, count: 4)))
         defer { if run.process.isRunning { run.kill() } }
-        let watch = FollowingRws.loopWatch(session)
+        let watch = FollowingRws.loopWatch(box)
         #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
         let writer = Writer()
-        let writing = writer.start(session.file, every: .milliseconds(250))
+        let writing = writer.start(SessionCommandsTests.file(in: box), every: .milliseconds(250))
         #expect(await run.output.waitFor("follow-line-3.", seconds: 20))
         proxy.cutAll()
         try await Task.sleep(for: .seconds(2))
@@ -82,12 +83,13 @@ import Testing
     /// how long it tried; its loop on the box ended with the link.
     @Test(arguments: ServerKind.allCases)
     func aLinkThatDoesNotComeBackEndsTheFollowWith255SayingHowLongRwsTried(kind: ServerKind) async throws {
-        let session = try SessionCommandsTests(kind)
-        let proxy = try FaultProxy(targetPort: session.server.port)
+        let box = try SessionCommandsTests.sessionBox(kind)
+        defer { box.remove() }
+        let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
-        let run = try FollowingRws(session, flags: try session.server.rwsFlags(through: proxy), extra: ["--reconnect-for", "3s"])
+        let run = try FollowingRws(box, flags: try box.server.rwsFlags(through: proxy), extra: ["--reconnect-for", "3s"])
         defer { if run.process.isRunning { run.kill() } }
-        let watch = FollowingRws.loopWatch(session)
+        let watch = FollowingRws.loopWatch(box)
         #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
         #expect(try await watch.waitUntilRunning(within: 30))
         let lost = ContinuousClock.now
@@ -104,13 +106,14 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func noReconnectEndsAtTheFirstCutWith255(kind: ServerKind) async throws {
-        let session = try SessionCommandsTests(kind)
-        let proxy = try FaultProxy(targetPort: session.server.port)
+        let box = try SessionCommandsTests.sessionBox(kind)
+        defer { box.remove() }
+        let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
-        let run = try FollowingRws(session, flags: try session.server.rwsFlags(through: proxy), extra: ["--no-reconnect"])
+        let run = try FollowingRws(box, flags: try box.server.rwsFlags(through: proxy), extra: ["--no-reconnect"])
         defer { if run.process.isRunning { run.kill() } }
         #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
-        #expect(try await FollowingRws.loopWatch(session).waitUntilRunning(within: 30))
+        #expect(try await FollowingRws.loopWatch(box).waitUntilRunning(within: 30))
         proxy.cutAll()
         #expect(await run.waitForExit(within: 15))
         #expect(run.process.terminationStatus == 255)

@@ -16,11 +16,12 @@ import Testing
 
     @Test(arguments: cases)
     func aSignalStopsTheRemoteLoopBeforeRwsExitsEveryTime(kind: ServerKind, signal: Int32, expectedStatus: Int32) async throws {
-        let session = try SessionCommandsTests(kind)
+        let box = try SessionCommandsTests.sessionBox(kind)
+        defer { box.remove() }
         var exitTimes: [Duration] = []
         for attempt in 1...Self.tries {
-            let run = try FollowingRws(session)
-            let watch = FollowingRws.loopWatch(session)
+            let run = try FollowingRws(box)
+            let watch = FollowingRws.loopWatch(box)
             let started = try await watch.waitUntilRunning(within: 30)
             #expect(started, "try \(attempt): the follow loop never showed up; stderr: \(run.errors.collected)")
             guard started else {
@@ -53,12 +54,13 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func ctrlCAtATerminalStopsTheRemoteLoopAndTheShellSees130(kind: ServerKind) async throws {
-        let session = try SessionCommandsTests(kind)
-        let watch = FollowingRws.loopWatch(session)
-        let tmux = try Tmux.start(home: session.home)
+        let box = try SessionCommandsTests.sessionBox(kind)
+        defer { box.remove() }
+        let watch = FollowingRws.loopWatch(box)
+        let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
-        let words = [RWSBinary.path, "history"] + session.server.rwsFlags + ["--claude-dir", session.claude, "7777", "--follow"]
+        let words = [RWSBinary.path, "history"] + box.server.rwsFlags + ["--claude-dir", box.claudeDirectory, "7777", "--follow"]
         try tmux.type(try words.map(ShellQuoting.quote).joined(separator: " ") + "; echo \"rws-exit=$?\"")
         #expect(try await watch.waitUntilRunning(within: 30))
         try tmux.press("C-c")
@@ -70,9 +72,10 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aHangupStopsTheRemoteLoopToo(kind: ServerKind) async throws {
-        let session = try SessionCommandsTests(kind)
-        let run = try FollowingRws(session)
-        let watch = FollowingRws.loopWatch(session)
+        let box = try SessionCommandsTests.sessionBox(kind)
+        defer { box.remove() }
+        let run = try FollowingRws(box)
+        let watch = FollowingRws.loopWatch(box)
         #expect(try await watch.waitUntilRunning(within: 30))
         try SystemCall.kill(run.process.processIdentifier, SIGHUP)
         #expect(await run.waitForExit(within: 10))
@@ -90,11 +93,12 @@ final class FollowingRws {
     let errors: OutputCollector
 
     /// Starts `rws history --follow` on the session, with `flags` to reach the box (by default its own).
-    init(_ session: SessionCommandsTests, flags: [String]? = nil, extra: [String] = []) throws {
+    init(_ box: TestBox, flags: [String]? = nil, extra: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: RWSBinary.path)
-        process.arguments = ["history"] + (flags ?? session.server.rwsFlags) + ["--claude-dir", session.claude, "7777", "--follow"] + extra
-        process.environment = ["HOME": session.home, "PATH": "/usr/bin:/bin"]
+        process.arguments =
+            ["history"] + (flags ?? box.server.rwsFlags) + ["--claude-dir", box.claudeDirectory, "7777", "--follow"] + extra
+        process.environment = ["HOME": box.localHome, "PATH": "/usr/bin:/bin"]
         let output = try ChildOutputPipe(), errors = try ChildOutputPipe()
         process.standardOutput = output.forChild
         process.standardError = errors.forChild
@@ -109,8 +113,8 @@ final class FollowingRws {
 
     /// A watch on the polling loop of the follow, told apart from the commands that load the
     /// session (they name the file too) by its script.
-    static func loopWatch(_ session: SessionCommandsTests) -> RemoteProcessWatch {
-        RemoteProcessWatch(markers: session.file, "while :; do")
+    static func loopWatch(_ box: TestBox) -> RemoteProcessWatch {
+        RemoteProcessWatch(markers: SessionCommandsTests.file(in: box), "while :; do")
     }
 
     /// Whether rws ended within `seconds`, and its output and errors with it: a reader may not

@@ -13,42 +13,31 @@ import Testing
     /// How rws shows it.
     static let shown = #"t\e]0;owned\x07c\e]52;c;aGk=\x07m\e[H\e[2J"#
 
-    /// A workspace root and a Claude Code folder on the shared server, every name and text hostile.
-    struct Box {
-        let server: TestSSHServer
-        let root: String
-        var workspace: String { root + "/work" }
-        var claude: String { root + "/claude" }
-        var project: String { workspace + "/app" + HostileBoxTerminalTests.hostile }
-        var flags: [String] { server.rwsFlags + ["--workspace-root", workspace, "--claude-dir", claude] }
-
-        init() throws {
-            server = try SharedTestServer.get()
-            root = server.remoteHome + "/hostile-\(UUID().uuidString.prefix(8))"
-            let hostile = HostileBoxTerminalTests.hostile
-            try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
-            try Shell.run("/usr/bin/git", ["-C", project, "init", "-q"])
-            try Data("x\n".utf8).write(to: URL(fileURLWithPath: project + "/file" + hostile + ".txt"))
-            let sessions = claude + "/projects/-w"
-            try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: true)
-            let id = "e5c00000-0000-4000-8000-0000000000aa"
-            let escaped = String(data: try JSONSerialization.data(withJSONObject: [hostile], options: []), encoding: .utf8)!
-                .dropFirst(2).dropLast(2)
-            let lines = [
-                #"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"\#(id)","cwd":"/w","#
+    /// A box on the shared server whose workspace root and Claude Code folder hold a project,
+    /// a file and a session in which every name and text is hostile.
+    static func hostileBox() throws -> TestBox {
+        let box = try TestBox()
+        let project = hostileProject(of: box)
+        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        try Shell.run("/usr/bin/git", ["-C", project, "init", "-q"])
+        try Data("x\n".utf8).write(to: URL(fileURLWithPath: project + "/file" + hostile + ".txt"))
+        let escaped = String(data: try JSONSerialization.data(withJSONObject: [hostile], options: []), encoding: .utf8)!
+            .dropFirst(2).dropLast(2)
+        try box.writeSession(
+            sessionID, folder: "-w",
+            lines: [
+                #"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"\#(sessionID)","cwd":"/w","#
                     + #""timestamp":"2026-02-03T04:05:06.000Z","message":{"role":"user","content":"needle \#(escaped)"}}"#,
-                #"{"type":"custom-title","customTitle":"title \#(escaped)","sessionId":"\#(id)"}"#,
-                #"{"type":"odd\#(escaped)","sessionId":"\#(id)"}"#,
-            ]
-            try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: sessions + "/\(id).jsonl"))
-        }
-
-        func rws(_ arguments: [String]) async throws -> RWSBinary.Outcome {
-            try await RWSBinary.run(arguments, home: root + "/local-home")
-        }
-
-        func remove() { try? FileManager.default.removeItem(atPath: root) }
+                #"{"type":"custom-title","customTitle":"title \#(escaped)","sessionId":"\#(sessionID)"}"#,
+                #"{"type":"odd\#(escaped)","sessionId":"\#(sessionID)"}"#,
+            ])
+        return box
     }
+
+    static let sessionID = "e5c00000-0000-4000-8000-0000000000aa"
+
+    /// The box's project, its name hostile.
+    static func hostileProject(of box: TestBox) -> String { box.project + hostile }
 
     private func expectSafe(_ outcome: RWSBinary.Outcome, _ command: String, showing: Bool = true) {
         let all = outcome.stdout + outcome.stderr
@@ -57,42 +46,43 @@ import Testing
     }
 
     @Test func projectsSearchStatusAndRecordTypesShowTheBoxsTextVisibly() async throws {
-        let box = try Box()
+        let box = try Self.hostileBox()
         defer { box.remove() }
         let name = "app" + Self.hostile
-        expectSafe(try await box.rws(["projects"] + box.flags), "projects")
-        expectSafe(try await box.rws(["search", "needle"] + box.flags), "search")
-        expectSafe(try await box.rws(["status", box.project] + box.flags), "status")
-        expectSafe(try await box.rws(["files", box.project, "file"] + box.flags), "files")
+        expectSafe(try await box.rwsBinary(["projects"] + box.rwsFlags), "projects")
+        expectSafe(try await box.rwsBinary(["search", "needle"] + box.rwsFlags), "search")
+        expectSafe(try await box.rwsBinary(["status", Self.hostileProject(of: box)] + box.rwsFlags), "status")
+        expectSafe(try await box.rwsBinary(["files", Self.hostileProject(of: box), "file"] + box.rwsFlags), "files")
         // The census keeps a type's first 32 characters: enough to show the title and the clipboard write.
-        let types = try await box.rws(["record-types", "--all"] + box.flags)
+        let types = try await box.rwsBinary(["record-types", "--all"] + box.rwsFlags)
         expectSafe(types, "record-types", showing: false)
         #expect(types.stdout.contains(#"oddt\e]0;owned\x07c\e]52;c;aGk=\x07"#))
-        expectSafe(try await box.rws(["history", "e5c0"] + box.flags), "history")
+        expectSafe(try await box.rwsBinary(["history", "e5c0"] + box.rwsFlags), "history")
         // A name typed with the sequences in it is refused, and the refusal shows them visibly.
-        expectSafe(try await box.rws(["delete", name, "--dry-run"] + box.flags), "delete")
+        expectSafe(try await box.rwsBinary(["delete", name, "--dry-run"] + box.rwsFlags), "delete")
         // Errors that quote a path or what the box answered show it visibly too.
-        expectSafe(try await box.rws(["cat"] + box.server.rwsFlags + [box.project + "/none"]), "cat")
-        expectSafe(try await box.rws(["ls"] + box.server.rwsFlags + [box.project + "/none"]), "ls")
-        expectSafe(try await box.rws(["get"] + box.server.rwsFlags + [box.project + "/none", box.root + "/got"]), "get")
+        expectSafe(try await box.rwsBinary(["cat"] + box.server.rwsFlags + [Self.hostileProject(of: box) + "/none"]), "cat")
+        expectSafe(try await box.rwsBinary(["ls"] + box.server.rwsFlags + [Self.hostileProject(of: box) + "/none"]), "ls")
+        expectSafe(
+            try await box.rwsBinary(["get"] + box.server.rwsFlags + [Self.hostileProject(of: box) + "/none", box.root + "/got"]), "get")
     }
 
     @Test func portsShowAProcessNameVisibly() async throws {
-        let box = try Box()
+        let box = try Self.hostileBox()
         defer { box.remove() }
         // A listener whose command name (15 bytes at most) sets the title and clears the screen.
         let listener = try SpawnedListener(name: "\u{1B}]0;ow\u{07}\u{1B}[2J")
         defer { listener.stop() }
-        let outcome = try await box.rws(["ports"] + box.server.rwsFlags)
+        let outcome = try await box.rwsBinary(["ports"] + box.server.rwsFlags)
         expectSafe(outcome, "ports", showing: false)
         #expect(outcome.stdout.contains(#"\e]0;ow\x07\e[2J"#), "\(outcome.stdout)")
     }
 
     @Test func watchLinesShowTheSessionsTextVisibly() async throws {
-        let box = try Box()
+        let box = try Self.hostileBox()
         defer { box.remove() }
-        let file = box.claude + "/projects/-w/e5c00000-0000-4000-8000-0000000000aa.jsonl"
-        let cache = box.root + "/local-home/.cache/rws"
+        let file = box.claudeProjects + "/-w/" + Self.sessionID + ".jsonl"
+        let cache = box.localHome + "/.cache/rws"
         // Once the watch made its baseline listing, the turn ends with a hostile answer.
         DispatchQueue.global().async {
             let deadline = Date().addingTimeInterval(20)
@@ -111,7 +101,7 @@ import Testing
             }
         }
         let outcome = try await RWSBinary.run(
-            ["watch"] + box.flags, home: box.root + "/local-home", until: { $0.contains("finished") }, within: .seconds(30)
+            ["watch"] + box.rwsFlags, home: box.localHome, until: { $0.contains("finished") }, within: .seconds(30)
         ) { child in try SystemCall.kill(child, SIGINT) }
         expectSafe(outcome, "watch")
     }

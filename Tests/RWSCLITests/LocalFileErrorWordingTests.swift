@@ -65,7 +65,9 @@ import Testing
     }
 
     @Test func keysKnownHostsAndCacheAgainstAServer() async throws {
-        let server = try SharedTestServer.get()
+        let box = try TestBox()
+        defer { box.remove() }
+        let server = box.server
         try FileManager.default.createDirectory(atPath: scratch + "/home", withIntermediateDirectories: true)
         let target = ["--host", "\(server.user)@127.0.0.1:\(server.port)", "-F", server.directory.path + "/empty_ssh_config"]
         let key = ["--identity", server.clientKeyPath]
@@ -76,9 +78,9 @@ import Testing
         let asRoot = getuid() == 0
         if asRoot { try Shell.run("/usr/bin/chattr", ["+i", readOnly]) }
         defer { if asRoot { _ = try? Shell.run("/usr/bin/chattr", ["-i", readOnly]) } }
-        let claude = server.remoteHome + "/wording-\(UUID().uuidString.prefix(8))/claude"
-        try FileManager.default.createDirectory(atPath: claude + "/projects/-p", withIntermediateDirectories: true)
-        try session(at: claude + "/projects/-p/11111111-0000-0000-0000-000000000001.jsonl")
+        let claude = box.claudeDirectory
+        try FileManager.default.createDirectory(atPath: box.claudeProjects + "/-p", withIntermediateDirectories: true)
+        try session(at: box.claudeProjects + "/-p/11111111-0000-0000-0000-000000000001.jsonl")
         let cacheFile = scratch + "/cache-is-a-file"
         try "x".write(toFile: cacheFile, atomically: true, encoding: .utf8)
         let cases = [

@@ -11,18 +11,19 @@ import Testing
     @Test(arguments: ServerKind.allCases)
     func aTurnGoesOnThroughACutLinkAndRwsComesBackToTheSameClaudeCode(kind: ServerKind) async throws {
         // The answer comes 6 s after the question: the link is cut while the model is at work.
-        let box = try AskBox(
-            turns: [
+        let box = try TestBox(
+            kind,
+            claude: [
                 ["blocks": [["type": "text", "text": "First answer: 41."]], "delay": 6],
                 ["blocks": [["type": "text", "text": "Second answer: 42."]]],
-            ], kind: kind)
-        defer { box.stop() }
-        try box.finishOnboarding()
+            ])
+        defer { box.remove() }
+        try box.finishClaudeOnboarding(trusting: box.project)
         let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
         let name = "claude-t\(UUID().uuidString.prefix(6).lowercased())"
-        defer { _ = try? RWSBinary.runToEnd(["claude"] + box.server.rwsFlags + ["--kill-persistent", name], home: box.home) }
-        let tmux = try Tmux.start(home: box.home, columns: 150, rows: 45)
+        defer { _ = try? RWSBinary.runToEnd(["claude"] + box.server.rwsFlags + ["--kill-persistent", name], home: box.localHome) }
+        let tmux = try Tmux.start(home: box.localHome, columns: 150, rows: 45)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         let flags = try box.server.rwsFlags(through: proxy)
@@ -85,13 +86,13 @@ import Testing
 
     /// tmux ends with 0 whatever its command did: the box keeps Claude Code's status for rws.
     @Test func rwsExitsWithClaudeCodesOwnStatusThroughTmux() async throws {
-        let box = try AskBox(turns: [])
-        defer { box.stop() }
+        let box = try TestBox(claude: [])
+        defer { box.remove() }
         let program = box.server.remoteHome + "/fake-claude"
         try "#!/bin/sh\necho fake Claude Code ran; sleep 1; exit 3\n".write(toFile: program, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
         let name = "claude-x\(UUID().uuidString.prefix(6).lowercased())"
-        let tmux = try Tmux.start(home: box.home)
+        let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
@@ -105,9 +106,9 @@ import Testing
     }
 
     @Test func attachingToASessionThatIsNotThereSaysSoAndStartsNothing() async throws {
-        let box = try AskBox(turns: [])
-        defer { box.stop() }
-        let tmux = try Tmux.start(home: box.home)
+        let box = try TestBox(claude: [])
+        defer { box.remove() }
+        let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
@@ -136,16 +137,5 @@ import Testing
         ] as [(String?, String?, String)])
     func theSessionIsNamedForTheProject(project: String?, resume: String?, name: String) {
         #expect(ClaudeCommand.sessionName(project: project, resume: resume) == name)
-    }
-}
-
-extension AskBox {
-    /// Claude Code's state on a box someone used: onboarding done, the project trusted, the key accepted.
-    func finishOnboarding() throws {
-        let state: [String: Any] = [
-            "hasCompletedOnboarding": true, "theme": "dark", "customApiKeyResponses": ["approved": ["sk-test"], "rejected": [String]()],
-            "projects": [project: ["hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true]],
-        ]
-        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: server.remoteHome + "/.claude.json"))
     }
 }

@@ -3,22 +3,11 @@ import RWSTestSupport
 import Testing
 
 @Suite struct ProjectCommandsTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
-
-    /// A fresh workspace root and Claude directory on the test box, and the flags naming them.
-    func sandbox(_ server: TestSSHServer) throws -> (root: String, flags: [String]) {
-        let directory = server.remoteHome + "/cli-projects-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return (
-            directory + "/workspace",
-            server.rwsFlags + ["--workspace-root", directory + "/workspace", "--claude-dir", directory + "/claude"]
-        )
-    }
-
     @Test(arguments: ServerKind.allCases)
     func createListCloneAndDeleteFromTheCommandLine(kind: ServerKind) async throws {
-        let server = try SharedTestServer.get(kind)
-        let (root, flags) = try sandbox(server)
+        let box = try TestBox(kind)
+        defer { box.remove() }
+        let (root, flags, home) = (box.workspaceRoot, box.rwsFlags, box.localHome)
         let created = await InProcessRWS.run(["create", "notes", "--git-init"] + flags, home: home)
         #expect(created.status == 0 && created.stdout.hasPrefix("created "), "\(created.stderr)")
 
@@ -50,8 +39,9 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func badNamesAreUsageErrorsSayingWhatIsAllowed(kind: ServerKind) async throws {
-        let server = try SharedTestServer.get(kind)
-        let (_, flags) = try sandbox(server)
+        let box = try TestBox(kind)
+        defer { box.remove() }
+        let (server, flags, home) = (box.server, box.rwsFlags, box.localHome)
         let outcome = await InProcessRWS.run(["create", "../up"] + flags, home: home)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.contains("letters, digits"))

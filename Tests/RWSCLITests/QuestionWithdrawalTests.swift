@@ -22,8 +22,8 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aQuestionAnsweredInOneClientIsWithdrawnFromTheOtherWithinASecond(kind: ServerKind) async throws {
-        let box = try AskBox(turns: Self.turns, kind: kind)
-        defer { box.stop() }
+        let box = try TestBox(kind, claude: Self.turns)
+        defer { box.remove() }
         let (ask, watch) = try await Self.askAndWatch(box)
         defer { [ask, watch].forEach { $0.stop() } }
 
@@ -57,10 +57,10 @@ import Testing
     }
 
     @Test func aQuestionOutlivedByClaudeCodeIsWithdrawnAndSaysSo() async throws {
-        let box = try AskBox(turns: Array(Self.turns.prefix(1)))
-        defer { box.stop() }
+        let box = try TestBox(claude: Array(Self.turns.prefix(1)))
+        defer { box.remove() }
         let ask = try await Self.start(
-            ["ask"] + box.server.rwsFlags + ["app", "Make the files", "--permission-mode", "default"], home: box.home)
+            ["ask"] + box.server.rwsFlags + ["app", "Make the files", "--permission-mode", "default"], home: box.localHome)
         defer { ask.stop() }
         try await ask.wait(for: "Allow Bash: echo one > one.txt?", within: .seconds(30))
         for process in ClaudeCodeCLI.processes(in: box.project) { try? SystemCall.kill(process.pid, SIGKILL) }
@@ -86,16 +86,16 @@ import Testing
 
     /// rws's hooks installed, `rws watch` holding the lease, then `rws ask` "Make the files" in
     /// the default permission mode: each in a tmux pane of its own.
-    static func askAndWatch(_ box: AskBox) async throws -> (ask: Tmux, watch: Tmux) {
-        let install = await InProcessRWS.run(["hooks", "install"] + box.server.rwsFlags, home: box.home)
+    static func askAndWatch(_ box: TestBox) async throws -> (ask: Tmux, watch: Tmux) {
+        let install = await InProcessRWS.run(["hooks", "install"] + box.server.rwsFlags, home: box.localHome)
         guard install.status == 0 else { throw ScriptCase.Failure("rws hooks install: \(install)") }
-        let watch = try await start(["watch"] + box.server.rwsFlags, home: box.home)
+        let watch = try await start(["watch"] + box.server.rwsFlags, home: box.localHome)
         do {
             try await watch.wait(for: "rws: watching", within: .seconds(20))
             let lease = box.server.remoteHome + "/.claude/rws/lease"
             _ = try await Eventually.holds(within: .seconds(20)) { FileManager.default.fileExists(atPath: lease) }
             let ask = try await start(
-                ["ask"] + box.server.rwsFlags + ["app", "Make the files", "--permission-mode", "default"], home: box.home)
+                ["ask"] + box.server.rwsFlags + ["app", "Make the files", "--permission-mode", "default"], home: box.localHome)
             return (ask, watch)
         } catch {
             watch.stop()

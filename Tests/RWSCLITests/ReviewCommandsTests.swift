@@ -3,24 +3,25 @@ import RWSTestSupport
 import Testing
 
 @Suite struct ReviewCommandsTests {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
-
-    /// A workspace root on the box holding project `app`: one commit, then a changed line, a new
-    /// file with a newline in its name and a staged deletion.
-    func project(_ server: TestSSHServer) throws -> [String] {
-        let root = server.remoteHome + "/cli-review-\(UUID().uuidString.prefix(8))/workspace"
+    /// A box on the shared server of `kind` whose workspace root holds project `app`: one commit,
+    /// then a changed line, a new file with a newline in its name and a staged deletion.
+    static func reviewBox(_ kind: ServerKind = .default) throws -> TestBox {
+        let box = try TestBox(kind)
+        let root = box.workspaceRoot
         try Shell.sh(
             """
             set -e; mkdir -p '\(root)'; cd '\(root)'; git init -q -b main app; cd app
             printf 'one\\ntwo\\n' > a.txt; echo bye > gone.txt; git add -A; git -c user.name=t -c user.email=t@t commit -qm one
             printf 'one\\nTWO\\n' > a.txt; printf 'n\\n' > "$(printf 'new\\nline')"; git rm -q gone.txt
             """)
-        return server.rwsFlags + ["--workspace-root", root]
+        return box
     }
 
     @Test(arguments: ServerKind.allCases)
     func statusAndDiffOnAPipeArePlainTextWithEveryNameOnOneLine(kind: ServerKind) async throws {
-        let flags = try project(try SharedTestServer.get(kind))
+        let box = try Self.reviewBox(kind)
+        defer { box.remove() }
+        let (flags, home) = (box.rwsFlags, box.localHome)
         let status = await InProcessRWS.run(["status", "app"] + flags, home: home)
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.hasPrefix("On main\n"))
@@ -41,7 +42,9 @@ import Testing
     }
 
     @Test func jsonCarriesTheTypedDiffAndBadInputIsAUsageError() async throws {
-        let flags = try project(try SharedTestServer.get())
+        let box = try Self.reviewBox()
+        defer { box.remove() }
+        let (flags, home) = (box.rwsFlags, box.localHome)
         let diff = await InProcessRWS.run(["diff", "app", "a.txt", "--json"] + flags, home: home)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
         let files = try #require(object["files"] as? [[String: Any]])
@@ -62,9 +65,9 @@ import Testing
     /// for on a terminal, --force elsewhere), commit, push to a remote on the box.
     @Test(arguments: ServerKind.allCases)
     func stageUnstageDiscardCommitAndPushChangeTheRepositoryOnTheBox(kind: ServerKind) async throws {
-        let server = try SharedTestServer.get(kind)
-        let flags = try project(server)
-        let root = try #require(flags.last)
+        let box = try Self.reviewBox(kind)
+        defer { box.remove() }
+        let (flags, home, root) = (box.rwsFlags, box.localHome, box.workspaceRoot)
         let stage = await InProcessRWS.run(["stage", "app", "a.txt", "new\nline"] + flags, home: home)
         #expect(stage.status == 0 && stage.stdout == "staged 2 paths\n", "\(stage.stderr)")
         let unstage = await InProcessRWS.run(["unstage", "app", "new\nline"] + flags, home: home)

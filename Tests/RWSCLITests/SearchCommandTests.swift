@@ -6,7 +6,8 @@ import Testing
 @Suite struct SearchCommandTests {
     @Test(arguments: ServerKind.allCases)
     func searchShowsEachMatchUnderItsSessionAndHistoryOpensThere(kind: ServerKind) async throws {
-        let box = try SessionCommandsTests(kind)
+        let box = try SessionCommandsTests.sessionBox(kind)
+        defer { box.remove() }
         let found = await box.rws(["search", "B.TXT"])
         #expect(found.status == 0, "\(found.stderr)")
         #expect(
@@ -33,7 +34,8 @@ import Testing
     }
 
     @Test func nothingFoundExits1AndABadExpressionOrDateIsAUsageError() async throws {
-        let box = try SessionCommandsTests()
+        let box = try SessionCommandsTests.sessionBox()
+        defer { box.remove() }
         let none = await box.rws(["search", "no such words anywhere"])
         #expect(none.status == 1 && none.stdout == "no matches\n")
         let bad = await box.rws(["search", "--regex", "(unclosed"])
@@ -47,9 +49,10 @@ import Testing
     }
 
     @Test func theLocalSearchOfTheSameFolderPrintsTheSame() async throws {
-        let box = try SessionCommandsTests()
+        let box = try SessionCommandsTests.sessionBox()
+        defer { box.remove() }
         let remote = await box.rws(["search", "txt"])
-        let local = await InProcessRWS.run(["search", "--local", box.claude + "/projects", "txt"], home: box.home)
+        let local = await InProcessRWS.run(["search", "--local", box.claudeDirectory + "/projects", "txt"], home: box.localHome)
         #expect(remote.status == 0 && local.status == 0, "\(local.stderr)")
         #expect(local.stdout == remote.stdout)
     }
@@ -58,14 +61,15 @@ import Testing
 /// `rws history -v` says how it chose to move a big session's bytes, and why.
 @Suite struct HistoryTransferChoiceTests {
     @Test func verboseHistorySaysTheMeasuredLinkAndTheChoice() async throws {
-        let box = try SessionCommandsTests()
+        let box = try SessionCommandsTests.sessionBox()
+        defer { box.remove() }
         let id = "99999999-0000-4000-8000-000000000009"
         let line = { (n: Int) in
             #"{"type":"user","uuid":"u\#(n)","sessionId":"\#(id)","timestamp":"2026-01-02T10:00:00.000Z","#
                 + #""message":{"role":"user","content":"line \#(n) \#(String(repeating: "text ", count: 200))"}}"#
         }
         let text = (0..<6_000).map(line).joined(separator: "\n") + "\n"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: box.claude + "/projects/-home-dev-proj/\(id).jsonl"))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: box.claudeDirectory + "/projects/-home-dev-proj/\(id).jsonl"))
         let history = await box.rws(["history", "-v", id, "--format", "json"])
         #expect(history.status == 0, "\(history.stderr)")
         // The link's rate decides (SessionLoadCompressionTests checks it is the link's): the

@@ -5,20 +5,12 @@ import Testing
 /// The session commands, run as a person runs them, against a history laid out on the test box.
 @Suite struct SessionCommandsTests {
     static let id = "77777777-0000-0000-0000-000000000007"
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
-    let server: TestSSHServer
-    let claude: String
-    let file: String
 
-    init() throws { try self.init(.default) }
-
-    /// One session laid out on the shared server of `kind`.
-    init(_ kind: ServerKind) throws {
-        server = try SharedTestServer.get(kind)
-        claude = server.remoteHome + "/cli-\(UUID().uuidString.prefix(8))/claude"
-        let project = claude + "/projects/-home-dev-proj"
+    /// A box on the shared server of `kind` holding one session (and a subagent file of it).
+    static func sessionBox(_ kind: ServerKind = .default) throws -> TestBox {
+        let box = try TestBox(kind)
+        let project = box.claudeProjects + "/-home-dev-proj"
         try FileManager.default.createDirectory(atPath: project + "/\(Self.id)/subagents", withIntermediateDirectories: true)
-        file = project + "/\(Self.id).jsonl"
         let lines = [
             #"{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"u1","sessionId":"\#(Self.id)","cwd":"/home/dev/proj","#
                 + #""timestamp":"2026-01-02T10:00:00.000Z","message":{"role":"user","content":"List the files"}}"#,
@@ -29,18 +21,18 @@ import Testing
                 + #""timestamp":"2026-01-02T10:00:06.000Z","message":{"role":"user","content":[{"type":"tool_result","#
                 + #""tool_use_id":"t1","content":"a.txt\nb.txt"}]}}"#,
         ]
-        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        try box.writeSession(Self.id, lines: lines)
         try Data("{}\n".utf8).write(to: URL(fileURLWithPath: project + "/\(Self.id)/subagents/agent-x.jsonl"))
+        return box
     }
 
-    /// Runs rws in-process, against the box, with the sandbox home.
-    func rws(_ arguments: [String]) async -> InProcessRWS.Outcome {
-        await InProcessRWS.run([arguments[0]] + server.rwsFlags + ["--claude-dir", claude] + arguments.dropFirst(), home: home)
-    }
+    /// The session's file in `box`.
+    static func file(in box: TestBox) -> String { box.claudeProjects + "/-home-dev-proj/\(id).jsonl" }
 
     @Test(arguments: ServerKind.allCases)
     func sessionsListsTheBoxAtAGlanceAndAsJSON(kind: ServerKind) async throws {
-        let box = try Self(kind)
+        let box = try Self.sessionBox(kind)
+        defer { box.remove() }
         let table = await box.rws(["sessions"])
         #expect(table.status == 0)
         // Written a moment ago, last record a tool result: Claude is working; one subagent file.
@@ -59,7 +51,8 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func historyShowsRolesTimesAndOneLinePerToolCall(kind: ServerKind) async throws {
-        let box = try Self(kind)
+        let box = try Self.sessionBox(kind)
+        defer { box.remove() }
         let outcome = await box.rws(["history", "7777"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("[2026-01-02 10:00:00] You\n  List the files"), "\(outcome.stdout)")
@@ -69,7 +62,8 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func historyLastShowsOnlyTheLastMessages(kind: ServerKind) async throws {
-        let box = try Self(kind)
+        let box = try Self.sessionBox(kind)
+        defer { box.remove() }
         let outcome = await box.rws(["history", "7777", "--last", "1"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("▸ Bash(ls) → 2 lines"), "\(outcome.stdout)")
@@ -79,8 +73,9 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func exportWritesMarkdownToAFile(kind: ServerKind) async throws {
-        let box = try Self(kind)
-        let output = box.home + "-export.md"
+        let box = try Self.sessionBox(kind)
+        defer { box.remove() }
+        let output = box.localHome + "-export.md"
         defer { try? FileManager.default.removeItem(atPath: output) }
         let outcome = await box.rws(["export", Self.id, "-o", output])
         #expect(outcome.status == 0)
@@ -91,7 +86,8 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aFileFromAnotherWriterIsListedAndShownAsItsRecordsSay(kind: ServerKind) async throws {
-        let box = try Self(kind)
+        let box = try Self.sessionBox(kind)
+        defer { box.remove() }
         // Same first 8 characters as the other session; spaced JSON, no timestamps, bare-string content.
         let other = "77777777-1111-0000-0000-000000000008"
         let lines = [
@@ -100,7 +96,7 @@ import Testing
             #"{ "type" : "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "\#(other)", "cwd": "/home/dev/proj","#
                 + #" "message": { "id": "m1", "role": "assistant", "content": [ "Plain answer" ] } }"#,
         ]
-        let path = String(box.file.dropLast(Self.id.count + 6)) + other + ".jsonl"
+        let path = String(Self.file(in: box).dropLast(Self.id.count + 6)) + other + ".jsonl"
         try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
 
         let table = await box.rws(["sessions"])
@@ -118,8 +114,9 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aTornLastLineIsReportedAtVerboseAndInJSONOnTheBoxAndLocally(kind: ServerKind) async throws {
-        let box = try Self(kind)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: box.file))
+        let box = try Self.sessionBox(kind)
+        defer { box.remove() }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: Self.file(in: box)))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"type":"assistant","uuid":"a2","message":{"content":[{"type":"te"#.utf8))
         try handle.close()
@@ -133,7 +130,7 @@ import Testing
         let issues = try #require(decoded?["lineIssues"] as? [[String: Any]], "\(json.stdout)")
         #expect(issues.count == 1 && issues.first?["tornLastLine"] as? Bool == true && issues.first?["line"] as? Int == 4)
 
-        let local = await InProcessRWS.run(["history", box.file, "-v"], home: box.home)
+        let local = await InProcessRWS.run(["history", Self.file(in: box), "-v"], home: box.localHome)
         #expect(local.status == 0 && local.stderr.contains("line 4 (torn last line)"), "\(local.stderr)")
         let plain = await box.rws(["history", "7777"])
         #expect(!plain.stderr.contains("torn"), "\(plain.stderr)")
@@ -141,27 +138,30 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func renameThenListShowsTheNewTitle(kind: ServerKind) async throws {
-        let box = try Self(kind)
+        let box = try Self.sessionBox(kind)
+        defer { box.remove() }
         #expect(await box.rws(["rename", "77", "Files of proj"]).status == 0)
         #expect(await box.rws(["sessions"]).stdout.contains("Files of proj"))
     }
 
     @Test(arguments: ServerKind.allCases)
     func rmSessionNeedsYesOffATerminalAndThenDeletes(kind: ServerKind) async throws {
-        let box = try Self(kind)
+        let box = try Self.sessionBox(kind)
+        defer { box.remove() }
         let refused = await box.rws(["rm-session", "7777"])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--yes"))
-        #expect(FileManager.default.fileExists(atPath: box.file))
+        #expect(FileManager.default.fileExists(atPath: Self.file(in: box)))
         let deleted = await box.rws(["rm-session", "7777", "--yes"])
         #expect(deleted.status == 0)
-        #expect(!FileManager.default.fileExists(atPath: box.file))
-        #expect(!FileManager.default.fileExists(atPath: String(box.file.dropLast(6))))
+        #expect(!FileManager.default.fileExists(atPath: Self.file(in: box)))
+        #expect(!FileManager.default.fileExists(atPath: String(Self.file(in: box).dropLast(6))))
     }
 
     @Test(arguments: ServerKind.allCases)
     func anUnknownSessionFailsWithOneLineAndJSONWhenAsked(kind: ServerKind) async throws {
-        let box = try Self(kind)
+        let box = try Self.sessionBox(kind)
+        defer { box.remove() }
         let text = await box.rws(["history", "0000dead"])
         #expect(text.status == 1)
         #expect(text.stderr == "rws: no session 0000dead on the box (see `rws sessions` for the ids)\n")
@@ -173,16 +173,17 @@ import Testing
 @Suite struct HistoryFollowCommandTests {
     @Test(arguments: ServerKind.allCases)
     func historyFollowPrintsNewMessagesUntilCtrlCThenStopsTheRemoteLoopAndExits130(kind: ServerKind) async throws {
-        let session = try SessionCommandsTests(kind)
-        let run = try FollowingRws(session)
-        let watch = FollowingRws.loopWatch(session)
+        let box = try SessionCommandsTests.sessionBox(kind)
+        defer { box.remove() }
+        let run = try FollowingRws(box)
+        let watch = FollowingRws.loopWatch(box)
         #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
         #expect(try await watch.waitUntilRunning(within: 30))
         let line =
             #"{"parentUuid":"u2","isSidechain":false,"type":"assistant","uuid":"a2","#
             + #""sessionId":"\#(SessionCommandsTests.id)","timestamp":"2026-01-02T10:00:09.000Z","message":{"id":"m2","#
             + #""role":"assistant","model":"claude-test","content":[{"type":"text","text":"Two files."}]}}"#
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: session.file))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: SessionCommandsTests.file(in: box)))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data((line + "\n").utf8))
         try handle.close()

@@ -57,11 +57,10 @@ import Testing
     func cloneStopsGitOnTheBoxLeavesNoPartialProjectAndExits128PlusTheSignal(
         kind: ServerKind, signal: Int32, status: Int32
     ) async throws {
-        let server = try SharedTestServer.get(kind)
-        let directory = server.remoteHome + "/cli-clone-signal-\(UUID().uuidString.prefix(8))"
-        let root = directory + "/workspace"
-        let flags = server.rwsFlags + ["--workspace-root", root, "--claude-dir", directory + "/claude"]
-        let silent = try FaultProxy(targetPort: server.port)
+        let box = try TestBox(kind)
+        defer { box.remove() }
+        let (root, flags) = (box.workspaceRoot, box.rwsFlags)
+        let silent = try FaultProxy(targetPort: box.server.port)
         defer { silent.stop() }
         silent.setBlackHole(true)
         let repository = "never-\(unique()).git"

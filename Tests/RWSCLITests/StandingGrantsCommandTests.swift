@@ -19,8 +19,8 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func grantsGivenInAskAndWatchAreListedWithTheirFileAndHowToRevokeThem(kind: ServerKind) async throws {
-        let box = try AskBox(turns: Self.turns, kind: kind)
-        defer { box.stop() }
+        let box = try TestBox(kind, claude: Self.turns)
+        defer { box.remove() }
         let (ask, watch) = try await QuestionWithdrawalTests.askAndWatch(box)
         defer { [ask, watch].forEach { $0.stop() } }
         try await QuestionWithdrawalTests.bothAsk("Allow Bash: echo one > one.txt?", ask, watch)
@@ -34,7 +34,7 @@ import Testing
         let file = box.project + "/.claude/settings.local.json"
         let written = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: file)))
         #expect(written["permissions"]?["allow"]?.arrayValue?.compactMap(\.stringValue) == ["Bash(echo one *)", "Bash(echo two *)"])
-        let status = await InProcessRWS.run(["hooks", "status"] + box.server.rwsFlags, home: box.home)
+        let status = await InProcessRWS.run(["hooks", "status"] + box.server.rwsFlags, home: box.localHome)
         let lines = status.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("standing permissions granted through rws (2):"), "\(status.stdout)")
         #expect(lines.contains { $0.hasPrefix("  1. allow Bash(echo one *) (rws ask, ") && $0.hasSuffix(", \(box.project)): in force") })
@@ -47,7 +47,7 @@ import Testing
         // Revoked by hand, as the line says: the listing reads the file again.
         let kept = #"{"permissions":{"allow":["Bash(echo two *)"]}}"#
         try Data(kept.utf8).write(to: URL(fileURLWithPath: file))
-        let after = await InProcessRWS.run(["hooks", "status", "--json"] + box.server.rwsFlags, home: box.home)
+        let after = await InProcessRWS.run(["hooks", "status", "--json"] + box.server.rwsFlags, home: box.localHome)
         let grants = try JSONValue(parsing: after.stdout)["standingGrants"]?.arrayValue ?? []
         #expect(grants.map { $0["inForce"]?.boolValue } == [false, true], "\(after.stdout)")
         #expect(grants.map { $0["client"]?.stringValue } == ["rws ask", "rws watch"])

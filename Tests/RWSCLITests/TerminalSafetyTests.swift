@@ -106,14 +106,14 @@ import Testing
     }
 
     @Test func remoteSessionsAndFileNamesAreShownVisibly() async throws {
-        let server = try SharedTestServer.get()
-        let root = server.remoteHome + "/safe-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        _ = try Self.writeSession(in: root + "/claude/projects/-w")
+        let box = try TestBox()
+        defer { box.remove() }
+        let (server, root) = (box.server, box.root)
+        _ = try Self.writeSession(in: box.claudeProjects + "/-w")
         try FileManager.default.createDirectory(atPath: root + "/files", withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: root + "/files/evil\u{1B}[31m\u{07}\rname", contents: Data()))
 
-        let sessions = try await run(["sessions"] + server.rwsFlags + ["--claude-dir", root + "/claude"])
+        let sessions = try await run(["sessions"] + server.rwsFlags + ["--claude-dir", box.claudeDirectory])
         let names = try await run(["ls"] + server.rwsFlags + [root + "/files"])
         let long = try await run(["ls", "--long"] + server.rwsFlags + [root + "/files"])
 

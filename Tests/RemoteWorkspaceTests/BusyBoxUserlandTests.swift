@@ -12,7 +12,7 @@ import Testing
     static let applets = ["sh", "find", "stat", "head", "tail", "sleep", "rm", "cat", "gzip", "grep", "awk", "sort", "sed"]
 
     /// A folder of BusyBox applet links; fails loudly when BusyBox is not installed.
-    static func appletFolder(in sandbox: SessionSandbox) throws -> String {
+    static func appletFolder(in sandbox: TestBox) throws -> String {
         try Prerequisites.require("/usr/bin/busybox", package: "busybox")
         let folder = sandbox.root + "/busybox-bin"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -42,8 +42,8 @@ import Testing
     }
 
     /// The listing script's arguments for `input` (its length is one of them).
-    static func listingArguments(_ input: [UInt8], _ sandbox: SessionSandbox) -> [RemoteScript.Argument] {
-        ListingScript.arguments(inputBytes: input.count, window: 4_096, projectPattern: "*", folders: [sandbox.projects])
+    static func listingArguments(_ input: [UInt8], _ sandbox: TestBox) -> [RemoteScript.Argument] {
+        ListingScript.arguments(inputBytes: input.count, window: 4_096, projectPattern: "*", folders: [sandbox.claudeProjects])
     }
 
     /// The listing script's output for one projects folder: its folders, and the counts after `counting`.
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func theListingScriptSeesTheSameFilesAndBytes() async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["daaain__claude-code-log__0", "daaain__claude-code-log__2", "agent-", "ef958aa1"])
         // A rename 20 KB in (inside the wide head) and one in the middle of 300 KB (beyond both wide windows).
@@ -68,10 +68,10 @@ import Testing
             lines: Array(repeating: filler, count: 7).joined() + [rename] + Array(repeating: filler, count: 7).joined())
         let busybox = try Self.appletFolder(in: sandbox)
         try await sandbox.server.withConnection { connection in
-            let arguments = ListingScript.arguments(window: 4_096, projectPattern: "*", folders: [sandbox.projects])
+            let arguments = ListingScript.arguments(window: 4_096, projectPattern: "*", folders: [sandbox.claudeProjects])
             let (gnu, bb) = try await Self.runBoth(ListingScript.script, arguments, busybox: busybox, on: connection)
-            let (gnuFolders, gnuCounts) = try Self.listing(gnu, folder: sandbox.projects)
-            let (bbFolders, bbCounts) = try Self.listing(bb, folder: sandbox.projects)
+            let (gnuFolders, gnuCounts) = try Self.listing(gnu, folder: sandbox.claudeProjects)
+            let (bbFolders, bbCounts) = try Self.listing(bb, folder: sandbox.claudeProjects)
             #expect(bb.last?.header == "end")
             #expect(gnuFolders.count == 1)
             #expect(gnuFolders.first?.files.count ?? 0 > 10)
@@ -82,7 +82,7 @@ import Testing
             // Message lines counted by BusyBox's grep and GNU grep, and as the local listing counts them.
             #expect(bbCounts == gnuCounts)
             for (path, count) in gnuCounts {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sandbox.projects + "/" + path)))
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sandbox.claudeProjects + "/" + path)))
                 #expect(MessageLines.count(in: bytes) == count, "\(path)")
             }
             #expect(gnuCounts.count == gnuFolders.first?.files.filter(\.isTopLevelTranscript).count)
@@ -90,7 +90,7 @@ import Testing
             #expect(bbFolders.first?.titled == gnuFolders.first?.titled)
             #expect(gnuFolders.first?.titled.contains { $0.hasSuffix("77777777-0000-0000-0000-000000000001.jsonl") } == true)
             for file in gnuFolders[0].files where file.isTopLevelTranscript {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sandbox.projects + "/" + file.path)))
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sandbox.claudeProjects + "/" + file.path)))
                 #expect(TitleLines.present(inFirstOrLast: 65_536, of: bytes) == gnuFolders[0].titled.contains(file.path), "\(file.path)")
             }
 
@@ -98,30 +98,31 @@ import Testing
             let transcripts = gnuFolders[0].files.filter(\.isTopLevelTranscript)
             let known = transcripts.map {
                 ListingScript.Known(
-                    path: sandbox.projects + "/" + $0.path, identity: $0.identity, size: max(0, $0.size - 5_000), mtime: $0.mtime)
+                    path: sandbox.claudeProjects + "/" + $0.path, identity: $0.identity, size: max(0, $0.size - 5_000), mtime: $0.mtime)
             }
             let grown = try await Self.runBoth(
-                ListingScript.script, Self.listingArguments(ListingScript.input(known: known, folders: [sandbox.projects]), sandbox),
-                input: ListingScript.input(known: known, folders: [sandbox.projects]),
+                ListingScript.script, Self.listingArguments(ListingScript.input(known: known, folders: [sandbox.claudeProjects]), sandbox),
+                input: ListingScript.input(known: known, folders: [sandbox.claudeProjects]),
                 busybox: busybox, on: connection)
-            let gnuRanges = try Self.listing(grown.gnu, folder: sandbox.projects).folders[0].ranges
-            let bbRanges = try Self.listing(grown.busybox, folder: sandbox.projects).folders[0].ranges
+            let gnuRanges = try Self.listing(grown.gnu, folder: sandbox.claudeProjects).folders[0].ranges
+            let bbRanges = try Self.listing(grown.busybox, folder: sandbox.claudeProjects).folders[0].ranges
             #expect(!gnuRanges.isEmpty)
             #expect(bbRanges.mapValues { $0.map(\.bytes) } == gnuRanges.mapValues { $0.map(\.bytes) })
 
             // Told every file as it is (the first one under another name, as after a move), both send nothing but the stat lines.
             let unchanged = transcripts.enumerated().map { index, file in
                 ListingScript.Known(
-                    path: sandbox.projects + "/" + (index == 0 ? "moved/" : "") + file.path, identity: file.identity, size: file.size,
+                    path: sandbox.claudeProjects + "/" + (index == 0 ? "moved/" : "") + file.path, identity: file.identity, size: file.size,
                     mtime: file.mtime)
             }
             let same = try await Self.runBoth(
-                ListingScript.script, Self.listingArguments(ListingScript.input(known: unchanged, folders: [sandbox.projects]), sandbox),
-                input: ListingScript.input(known: unchanged, folders: [sandbox.projects]),
+                ListingScript.script,
+                Self.listingArguments(ListingScript.input(known: unchanged, folders: [sandbox.claudeProjects]), sandbox),
+                input: ListingScript.input(known: unchanged, folders: [sandbox.claudeProjects]),
                 busybox: busybox, on: connection)
             for sections in [same.gnu, same.busybox] {
                 #expect(sections.map(\.header) == ["dir 1", "counting", "end"])
-                let folder = try Self.listing(sections, folder: sandbox.projects).folders[0]
+                let folder = try Self.listing(sections, folder: sandbox.claudeProjects).folders[0]
                 #expect(folder.files.sorted { $0.path < $1.path } == gnuFolders[0].files.sorted { $0.path < $1.path })
             }
         }
@@ -130,7 +131,7 @@ import Testing
     /// BusyBox's grep, awk and sort find the same records and send the same windows as GNU grep
     /// and mawk, for plain, accented and escaped text.
     @Test func theSearchScriptFindsTheSameMatches() async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["daaain__claude-code-log__0", "daaain__claude-code-log__2", "agent-", "ef958aa1"])
         try sandbox.writeSession("s-foreign", lines: SessionSearchTests.foreignLines)
@@ -139,7 +140,7 @@ import Testing
             for query in ["permission", "café", "say \"bonjour\"", "FÉVR", "the"] {
                 let arguments = SessionSearchScript.arguments(
                     pattern: try SearchPattern.text(query), projectPattern: "*", since: 0, limits: SessionSearchLimits(),
-                    folders: [sandbox.projects])
+                    folders: [sandbox.claudeProjects])
                 let (gnu, bb) = try await Self.runBoth(SessionSearchScript.script, arguments, busybox: busybox, on: connection)
                 #expect(bb.last?.header == "end")
                 #expect(bb.map(\.header) == gnu.map(\.header), "\(query)")
@@ -150,7 +151,7 @@ import Testing
     }
 
     @Test func rangedReadsFollowingAndEditingWorkTheSame() async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         let busybox = try Self.appletFolder(in: sandbox)
         let path = try sandbox.writeSession(

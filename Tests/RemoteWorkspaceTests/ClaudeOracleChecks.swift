@@ -5,7 +5,7 @@ import SessionHistory
 import Testing
 
 /// The comparisons every oracle scenario makes between what the CLI wrote/reported and what rws reads.
-extension OracleBox {
+extension ClaudeOracle {
     /// Lists the project and returns the session `id`, failing when it is not listed.
     func listed(_ id: String, window: Int? = nil) async throws -> RemoteSessionListing {
         let all = try await sessions(window: window).listSessions(project: project)
@@ -27,7 +27,7 @@ extension OracleBox {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> RemoteSession {
         let listing = try await listed(id, window: window)
-        let written = try writtenRecords(sessionFile(id))
+        let written = try writtenRecords(box.sessionFile(id))
         let summary = listing.summary
         #expect(summary.id == id, sourceLocation: sourceLocation)
         #expect(summary.title == title, sourceLocation: sourceLocation)
@@ -36,7 +36,7 @@ extension OracleBox {
         #expect(summary.lastTimestamp == times.last, "last time", sourceLocation: sourceLocation)
         #expect(summary.model == runs.last?.model, "model (system/init)", sourceLocation: sourceLocation)
         #expect(summary.cwd == project, sourceLocation: sourceLocation)
-        let costLine = try String(contentsOfFile: sessionFile(id), encoding: .utf8).split(separator: "\n")
+        let costLine = try String(contentsOfFile: box.sessionFile(id), encoding: .utf8).split(separator: "\n")
             .last { $0.contains("\"type\":\"cost-state\"") }
         let lastCost = costLine.flatMap { exactNumber("totalCostUSD", in: String($0)) }
         #expect(summary.costUSD == lastCost, "cost-state in the file", sourceLocation: sourceLocation)

@@ -5,41 +5,30 @@ import SSHClient
 import SessionHistory
 import Testing
 
-/// A test box where the real Claude Code CLI is run over SSH in print mode (`claude -p … --output-format
-/// stream-json --verbose`) against a scripted model, so that what it writes and reports can be
-/// held against what rws reads back: the CLI is the oracle.
-final class OracleBox: @unchecked Sendable {
-    let server: TestSSHServer
-    let model: ScriptedModelServer
+/// The real Claude Code CLI run over SSH in print mode (`claude -p … --output-format stream-json
+/// --verbose`) on a box against a scripted model, so that what it writes and reports can be held
+/// against what rws reads back: the CLI is the oracle.
+final class ClaudeOracle: @unchecked Sendable {
+    /// The box (a server of its own; the model's environment in `~/.claude/settings.json`, as on
+    /// a configured box).
+    let box: TestBox
     let connection: SSHConnection
-    /// The project directory on the box (a local path: the box is this machine).
-    let project: String
+    var project: String { box.project }
 
-    /// A box whose script is made once the project's path is known.
-    static func start(turnsFor script: (_ project: String) -> [[String: Any]]) async throws -> OracleBox {
-        let server = try TestSSHServer()
+    /// An oracle on a new box whose model's script is made once the project's path is known.
+    static func start(turnsFor script: (_ project: String) -> [[String: Any]]) async throws -> ClaudeOracle {
+        let box = try TestBox(claude: script)
         do {
-            try ClaudeCodeCLI.install(on: server)
-            let project = server.remoteHome + "/workspace/app"
-            try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
-            let model = try ScriptedModelServer(turns: script(project))
-            // The environment lives in the box's settings, as on a configured box.
-            let environment = ClaudeCodeCLI.environment(for: model)
-            try FileManager.default.createDirectory(atPath: server.remoteHome + "/.claude", withIntermediateDirectories: true)
-            try JSONSerialization.data(withJSONObject: ["env": environment])
-                .write(to: URL(fileURLWithPath: server.remoteHome + "/.claude/settings.json"))
-            return OracleBox(server: server, model: model, connection: try await server.connect(), project: project)
+            return ClaudeOracle(box: box, connection: try await box.server.connect())
         } catch {
-            server.stop()
+            box.remove()
             throw error
         }
     }
 
-    private init(server: TestSSHServer, model: ScriptedModelServer, connection: SSHConnection, project: String) {
-        self.server = server
-        self.model = model
+    private init(box: TestBox, connection: SSHConnection) {
+        self.box = box
         self.connection = connection
-        self.project = project
     }
 
     /// The remote command line: `claude -p PROMPT --output-format stream-json --verbose FLAGS`, in the project.
@@ -72,15 +61,6 @@ final class OracleBox: @unchecked Sendable {
         return RemoteSessions(connection: connection, cache: nil, options: options)
     }
 
-    /// Claude Code's session file: `~/.claude/projects/<cwd with / as ->/<id>.jsonl`.
-    func sessionFile(_ id: String) -> String {
-        projectFolder + "/" + id + ".jsonl"
-    }
-
-    var projectFolder: String {
-        server.remoteHome + "/.claude/projects/" + ProjectFolderName.encode(project)
-    }
-
     /// The records of a file the CLI wrote, read with Foundation's JSON parser (not rws's).
     func writtenRecords(_ path: String) throws -> [[String: Any]] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -94,19 +74,18 @@ final class OracleBox: @unchecked Sendable {
 
     /// Every session and subagent file under the project folder.
     func writtenFiles() -> [String] {
-        let enumerator = FileManager.default.enumerator(atPath: projectFolder)
+        let enumerator = FileManager.default.enumerator(atPath: box.projectFolder)
         var files: [String] = []
         while let next = enumerator?.nextObject() as? String {
-            if next.hasSuffix(".jsonl") { files.append(projectFolder + "/" + next) }
+            if next.hasSuffix(".jsonl") { files.append(box.projectFolder + "/" + next) }
         }
         return files.sorted()
     }
 
-    /// Stops the model server and sshd at once (synchronous, so a `defer` in the last test of a
-    /// run still stops them before the process exits); the connection then fails and is dropped.
+    /// Stops the model and the box's server at once (synchronous, so a `defer` in the last test of
+    /// a run still stops them before the process exits); the connection then fails and is dropped.
     func stop() {
-        model.stop()
-        server.stop()
+        box.remove()
     }
 }
 

@@ -11,7 +11,7 @@ import Testing
     let local = CloneOptions(allowLocal: true)
 
     @Test func cloningTheSameAddressAgainRecognisesTheFinishedClone() async throws {
-        let sandbox = try ProjectSandbox()
+        let sandbox = try TestBox()
         let url = "file://" + (try TestRepository.path())
         let first = try await sandbox.withManager { try await $0.cloneProject(from: url, name: "app", options: local) }
         let events = Mutex<[CloneEvent]>([])
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func anotherAddressOrBranchOrAnEditedCheckoutAtThatNameIsStillRefused() async throws {
-        let sandbox = try ProjectSandbox()
+        let sandbox = try TestBox()
         let url = "file://" + (try TestRepository.path())
         _ = try await sandbox.withManager { try await $0.cloneProject(from: url, name: "app", options: local) }
         let destination = sandbox.workspaceRoot + "/app"
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aCloneCutOffByALostConnectionSaysWhatTheBoxMayHoldAndTheNextCloneFinishesTheJob() async throws {
-        let sandbox = try ProjectSandbox()
+        let sandbox = try TestBox()
         // git on the box fetches slowly through one proxy; rws reaches the box through another.
         let gitLink = try FaultProxy(targetPort: sandbox.server.port, link: .init(bytesPerSecond: 150_000))
         defer { gitLink.stop() }
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func aDeleteAskedAgainAfterItWasCutOffRemovesWhatIsLeft() async throws {
-        let sandbox = try ProjectSandbox()
+        let sandbox = try TestBox()
         let project = try await sandbox.withManager { try await $0.createProject(name: "app") }
         try sandbox.writeSession(folder: (project.historyFolders[0] as NSString).lastPathComponent, cwd: project.path)
         // What an interrupted delete leaves: the directory gone, the history still there.
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func aDeleteCutOffByALostConnectionSaysWhatTheBoxMayHold() async throws {
-        let sandbox = try ProjectSandbox()
+        let sandbox = try TestBox()
         _ = try await sandbox.withManager { try await $0.createProject(name: "big") }
         // Enough files that the removal is still running when the link is cut.
         try Shell.sh("cd \(try ShellQuoting.quote(sandbox.workspaceRoot + "/big")) && seq 1 40000 | xargs touch")

@@ -10,7 +10,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func cloneOfALocalBareRepositoryReportsEveryPhaseInOrderEndingAt100PercentAndChecksOutTheTree(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         let events = Mutex<[CloneEvent]>([])
         let project = try await sandbox.withManager { manager in
             try await manager.cloneProject(from: "file://" + (try TestRepository.path()), name: "app", options: local) { event in
@@ -37,7 +37,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func branchAndDepthAreHonoured(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         let project = try await sandbox.withManager { manager in
             try await manager.cloneProject(
                 from: "file://" + (try TestRepository.path()), name: "shallow", branch: "feature",
@@ -51,7 +51,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func theNameIsDerivedFromTheAddress(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         let project = try await sandbox.withManager { manager in
             try await manager.cloneProject(from: try TestRepository.path(), depth: 1, options: local)
         }
@@ -60,10 +60,10 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aMissingRepositoryLeavesNothingAndSaysNotFound(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         let error = await #expect(throws: ProjectError.self) {
             try await sandbox.withManager { manager in
-                try await manager.cloneProject(from: "file://\(sandbox.directory)/nothing.git", name: "gone", options: local)
+                try await manager.cloneProject(from: "file://\(sandbox.root)/nothing.git", name: "gone", options: local)
             }
         }
         guard case .repositoryNotFound = error else {
@@ -76,7 +76,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func anExistingDestinationIsNeverOverwritten(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/taken", withIntermediateDirectories: true)
         try "mine".write(toFile: sandbox.workspaceRoot + "/taken/keep.txt", atomically: true, encoding: .utf8)
         let error = await #expect(throws: ProjectError.self) {
@@ -91,7 +91,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func cancellingMidTransferStopsGitAndRemovesThePartialDirectory(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         let proxy = try FaultProxy(targetPort: sandbox.server.port, link: .init(bytesPerSecond: 150_000))
         defer { proxy.stop() }
         let url = "ssh://\(sandbox.server.user)@127.0.0.1:\(proxy.port)\(try TestRepository.path())"
@@ -117,7 +117,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aCloneThatPrintsNothingForTheStallTimeIsStoppedAndRemoved(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         let options = CloneOptions(stallTimeout: .seconds(1), sshOptions: ["ProxyCommand=sleep 30"])
         let started = ContinuousClock.now
         let error = await #expect(throws: ProjectError.self) {
@@ -133,8 +133,8 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func anUnknownHostKeyIsNamedAndNothingIsLeft(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
-        let emptyKnownHosts = sandbox.directory + "/known_hosts"
+        let sandbox = try TestBox(kind)
+        let emptyKnownHosts = sandbox.root + "/known_hosts"
         try "".write(toFile: emptyKnownHosts, atomically: true, encoding: .utf8)
         let options = CloneOptions(sshOptions: ["UserKnownHostsFile=\(emptyKnownHosts)", "StrictHostKeyChecking=yes"] + Self.noCredentials)
         let error = await #expect(throws: ProjectError.self) {
@@ -151,7 +151,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func missingCredentialsAreNamedAsAuthenticationNeeded(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         let options = CloneOptions(sshOptions: ["UserKnownHostsFile=\(sandbox.server.knownHostsPath)"] + Self.noCredentials)
         let error = await #expect(throws: ProjectError.self) {
             try await sandbox.withManager { manager in

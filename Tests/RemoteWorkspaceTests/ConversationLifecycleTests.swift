@@ -9,10 +9,12 @@ import Testing
 /// Resuming, failures and the session file, with the real Claude Code CLI on the test box.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct ConversationLifecycleTests {
     @Test func resumeByPrefixContinueAndForkReachTheSameConversation() async throws {
-        let box = try ConversationBox(turns: [
-            Turn.text("Noted: the number is 42."), Turn.text("It was 42."), Turn.text("Still 42."), Turn.text("Forked 42."),
-        ])
-        defer { box.stop() }
+        let box = try TestBox(
+            modelInSettings: false,
+            claude: [
+                Turn.text("Noted: the number is 42."), Turn.text("It was 42."), Turn.text("Still 42."), Turn.text("Forked 42."),
+            ])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let first = try await ClaudeConversation.start(on: ssh, options: box.options())
             let events = try await collect(try await first.send("Remember the number 42"), in: first)
@@ -45,8 +47,8 @@ import Testing
     }
 
     @Test func anUnknownSessionPrefixIsRefusedBeforeClaudeStarts() async throws {
-        let box = try ConversationBox(turns: [])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [])
+        defer { box.remove() }
         _ = try await box.server.withConnection { ssh in
             await #expect(throws: RemoteSessionError.sessionNotFound(id: "ffffffff")) {
                 _ = try await ClaudeConversation.start(on: ssh, options: box.options(start: .resume("ffffffff")))
@@ -55,8 +57,8 @@ import Testing
     }
 
     @Test func aBoxWithoutClaudeCodeGivesClaudeNotFound() async throws {
-        let box = try ConversationBox(turns: [])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [])
+        defer { box.remove() }
         var options = box.options()
         options.claudeExecutable = "claude-not-installed"
         try await box.server.withConnection { ssh in
@@ -70,8 +72,8 @@ import Testing
     }
 
     @Test func aClaudeThatNeverAnswersTimesOutAndIsStopped() async throws {
-        let box = try ConversationBox(turns: [])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [])
+        defer { box.remove() }
         let silent = box.server.remoteHome + "/.local/bin/claude-silent"
         try "#!/bin/sh\nexec sleep 300\n".write(toFile: silent, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: silent)
@@ -87,8 +89,9 @@ import Testing
     }
 
     @Test func anAPIErrorEndsTheTurnWithATypedErrorAndTheConversationGoesOn() async throws {
-        let box = try ConversationBox(turns: [Turn.error(529, "Overloaded"), Turn.error(500, "Internal trouble"), Turn.text("Back again.")])
-        defer { box.stop() }
+        let box = try TestBox(
+            modelInSettings: false, claude: [Turn.error(529, "Overloaded"), Turn.error(500, "Internal trouble"), Turn.text("Back again.")])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             let failed = try await collect(try await conversation.send("Hello"), in: conversation)
@@ -110,8 +113,8 @@ import Testing
     }
 
     @Test func noCredentialsOnTheBoxGivesNotLoggedIn() async throws {
-        let box = try ConversationBox(turns: [Turn.text("unreachable")])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.text("unreachable")])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options(apiKey: nil))
             let events = try await collect(try await conversation.send("Hello"), in: conversation)
@@ -125,8 +128,8 @@ import Testing
     }
 
     @Test func theSessionIsListedWhileTheConversationRuns() async throws {
-        let box = try ConversationBox(turns: [Turn.text("Listed soon.")])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.text("Listed soon.")])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             let events = try await collect(try await conversation.send("Please list me"), in: conversation)
@@ -145,8 +148,8 @@ import Testing
     }
 
     @Test func aDroppedConnectionStopsClaudeAndLeavesAValidSessionFile() async throws {
-        let box = try ConversationBox(turns: [Turn.text(String(repeating: "slow ", count: 100), chunks: 100, delay: 0.1)])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.text(String(repeating: "slow ", count: 100), chunks: 100, delay: 0.1)])
+        defer { box.remove() }
         let ssh = try await box.server.connect()
         let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
         let turn = try await conversation.send("Talk slowly")

@@ -12,8 +12,8 @@ import Testing
         base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
 
     @Test func aLocalImageReachesTheModelAsAnImageBlockAndBoxFilesAreRead() async throws {
-        let box = try ConversationBox(turns: [Turn.text("A tiny image and a note.")])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.text("A tiny image and a note.")])
+        defer { box.remove() }
         try "NOTE-ON-THE-BOX 7\n".write(toFile: box.project + "/notes.txt", atomically: true, encoding: .utf8)
         let local = FileManager.default.temporaryDirectory.appendingPathComponent("rws-pixel-\(UUID().uuidString.prefix(6)).png").path
         try Self.png.write(to: URL(fileURLWithPath: local))

@@ -8,14 +8,14 @@ import Testing
 /// Model and permission mode, chosen at start and changed during a conversation.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct ConversationSettingsTests {
     @Test func theChosenModelIsUsedAndAModeChangeAppliesToTheNextTurn() async throws {
-        let box = try ConversationBox { project in
+        let box = try TestBox(modelInSettings: false) { project in
             [
                 Turn.text("Asking mode."),
                 ["blocks": [["type": "tool_use", "name": "Write", "input": ["file_path": project + "/edit.txt", "content": "edited\n"]]]],
                 Turn.text("Written."),
             ]
         }
-        defer { box.stop() }
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(
                 on: ssh, options: box.options(mode: .plan, model: "claude-rws-test-model"))
@@ -34,8 +34,8 @@ import Testing
     }
 
     @Test func hostileValuesReachClaudeCodeAsSingleArguments() async throws {
-        let box = try ConversationBox(turns: [Turn.text("Quoted.")])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.text("Quoted.")])
+        defer { box.remove() }
         let odd = box.project + "/it's $(touch pwned) `x`"
         try FileManager.default.createDirectory(atPath: odd, withIntermediateDirectories: true)
         try await box.server.withConnection { ssh in

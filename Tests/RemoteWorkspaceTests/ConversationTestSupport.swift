@@ -5,27 +5,10 @@ import SSHClient
 import SessionHistory
 import Testing
 
-/// A test box of its own (sshd with a sandbox home, the real Claude Code CLI on its PATH) and a
-/// scripted model server Claude Code talks to.
-final class ConversationBox: @unchecked Sendable {
-    let server: TestSSHServer
-    let model: ScriptedModelServer
-    /// The project directory on the box (a local path: the box is this machine).
-    let project: String
-
-    convenience init(_ kind: ServerKind = .default, turns: [[String: Any]]) throws {
-        try self.init(kind) { _ in turns }
-    }
-
-    /// A box whose script is made once the project's path is known.
-    init(_ kind: ServerKind = .default, turnsFor script: (_ project: String) -> [[String: Any]]) throws {
-        server = try TestSSHServer(kind)
-        try ClaudeCodeCLI.install(on: server)
-        project = server.remoteHome + "/workspace/app"
-        model = try ScriptedModelServer(turns: script(project))
-        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
-    }
-
+extension TestBox {
+    /// Conversation options for the box's project whose environment points Claude Code at the
+    /// box's model (conversation tests make the box with `modelInSettings: false`, so this is the
+    /// only way the CLI learns of it).
     func options(
         start: ClaudeConversationStart = .new, directory: String?? = .none, fork: Bool = false,
         mode: ClaudePermissionMode? = nil, model: String? = nil, apiKey: String? = "sk-test"
@@ -35,9 +18,12 @@ final class ConversationBox: @unchecked Sendable {
             environment: ClaudeCodeCLI.environment(for: self.model, apiKey: apiKey))
     }
 
-    /// Claude Code's session file for the project: `~/.claude/projects/<its folder for the cwd>/<id>.jsonl`.
+    /// Claude Code's folder for the project: `~/.claude/projects/<its name for the cwd>`.
+    var projectFolder: String { claudeProjects + "/" + ProjectFolderName.encode(project) }
+
+    /// Claude Code's session file for the project: `<projectFolder>/<id>.jsonl`.
     func sessionFile(_ id: String) -> String {
-        server.remoteHome + "/.claude/projects/" + ProjectFolderName.encode(project) + "/" + id + ".jsonl"
+        projectFolder + "/" + id + ".jsonl"
     }
 
     /// Waits until no process runs in the project directory (Claude Code, its shell, its tools).
@@ -63,11 +49,6 @@ final class ConversationBox: @unchecked Sendable {
             seen = ClaudeCodeCLI.processes(in: project)
         }
         return seen
-    }
-
-    func stop() {
-        model.stop()
-        server.stop()
     }
 }
 

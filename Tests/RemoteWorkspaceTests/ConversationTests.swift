@@ -8,13 +8,15 @@ import Testing
 /// The real Claude Code CLI on the test box, over SSH, against a scripted model.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct ConversationTests {
     @Test func aConversationStreamsTextAndAsksPermissionAllowedOnceThenDenied() async throws {
-        let box = try ConversationBox(turns: [
-            Turn.bash("echo made > allowed.txt", saying: "I will create the file.", thinking: "A file is needed."),
-            Turn.text("Created allowed.txt.", chunks: 3),
-            Turn.bash("echo made > denied.txt"),
-            Turn.text("Understood, I left it."),
-        ])
-        defer { box.stop() }
+        let box = try TestBox(
+            modelInSettings: false,
+            claude: [
+                Turn.bash("echo made > allowed.txt", saying: "I will create the file.", thinking: "A file is needed."),
+                Turn.text("Created allowed.txt.", chunks: 3),
+                Turn.bash("echo made > denied.txt"),
+                Turn.text("Understood, I left it."),
+            ])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             let first = try await collect(try await conversation.send("Create allowed.txt"), in: conversation) { _ in .allow }
@@ -53,11 +55,13 @@ import Testing
     }
 
     @Test func grantingClaudeCodesOwnPrefixRuleHoldsAfterResumeWhileOtherCommandsAreStillAsked() async throws {
-        let box = try ConversationBox(turns: [
-            Turn.bash("npm test --silent"), Turn.bash("npm test --watch"), Turn.bash("echo two > two.txt"), Turn.text("Done."),
-            Turn.bash("npm test --again"), Turn.text("Done again."),
-        ])
-        defer { box.stop() }
+        let box = try TestBox(
+            modelInSettings: false,
+            claude: [
+                Turn.bash("npm test --silent"), Turn.bash("npm test --watch"), Turn.bash("echo two > two.txt"), Turn.text("Done."),
+                Turn.bash("npm test --again"), Turn.text("Done again."),
+            ])
+        defer { box.remove() }
         let session = try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             var asked: [ClaudePermissionRequest] = []
@@ -87,8 +91,8 @@ import Testing
     }
 
     @Test func permissionModeBypassRunsToolsWithoutQuestions() async throws {
-        let box = try ConversationBox(turns: [Turn.bash("echo x > bypass.txt"), Turn.text("Done.")])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.bash("echo x > bypass.txt"), Turn.text("Done.")])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options(mode: .bypassPermissions))
             let events = try await collect(try await conversation.send("Go"), in: conversation)
@@ -100,11 +104,13 @@ import Testing
     }
 
     @Test func anInterruptEndsALongTurnAndTheConversationTakesTheNextPrompt() async throws {
-        let box = try ConversationBox(turns: [
-            Turn.text(String(repeating: "word ", count: 60), chunks: 60, delay: 0.2),
-            Turn.text("After the interrupt."),
-        ])
-        defer { box.stop() }
+        let box = try TestBox(
+            modelInSettings: false,
+            claude: [
+                Turn.text(String(repeating: "word ", count: 60), chunks: 60, delay: 0.2),
+                Turn.text("After the interrupt."),
+            ])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             var interrupted = false
@@ -138,10 +144,12 @@ import Testing
                 "options": ["S", "M", "L"].map { ["label": $0, "description": "size " + $0] },
             ],
         ]
-        let box = try ConversationBox(turns: [
-            ["blocks": [["type": "tool_use", "name": "AskUserQuestion", "input": ["questions": questions]]]], Turn.text("Noted."),
-        ])
-        defer { box.stop() }
+        let box = try TestBox(
+            modelInSettings: false,
+            claude: [
+                ["blocks": [["type": "tool_use", "name": "AskUserQuestion", "input": ["questions": questions]]]], Turn.text("Noted."),
+            ])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             var asked: [ClaudeUserQuestions] = []
@@ -168,8 +176,8 @@ import Testing
     }
 
     @Test func stopKillsClaudeAndTheToolItRuns() async throws {
-        let box = try ConversationBox(turns: [Turn.bash("tail -f /dev/null")])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.bash("tail -f /dev/null")])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options(mode: .bypassPermissions))
             let turn = try await conversation.send("Sleep")
@@ -196,11 +204,13 @@ import Testing
 /// A reader that goes away mid-turn.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct ConversationCancellationTests {
     @Test func cancellingTheReaderInterruptsTheTurnAndTheNextPromptGetsItsOwnAnswer() async throws {
-        let box = try ConversationBox(turns: [
-            Turn.text(String(repeating: "word ", count: 100), chunks: 100, delay: 0.1),
-            Turn.text("The next answer."),
-        ])
-        defer { box.stop() }
+        let box = try TestBox(
+            modelInSettings: false,
+            claude: [
+                Turn.text(String(repeating: "word ", count: 100), chunks: 100, delay: 0.1),
+                Turn.text("The next answer."),
+            ])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             let turn = try await conversation.send("Talk a lot")

@@ -9,7 +9,7 @@ import Testing
 /// conversation attaches again and delivers what it missed, each event once.
 @Suite(.timeLimit(.minutes(3))) struct DetachedConversationTests {
     /// A connection through `proxy` that reconnects.
-    static func connect(_ box: ConversationBox, through proxy: FaultProxy) async throws -> SSHConnection {
+    static func connect(_ box: TestBox, through proxy: FaultProxy) async throws -> SSHConnection {
         var configuration = try box.server.configuration(through: proxy, deadPeerTimeout: .seconds(5))
         configuration.reconnect = ReconnectPolicy(waitForConnection: .seconds(60))
         configuration.keepaliveInterval = .seconds(1)
@@ -17,7 +17,7 @@ import Testing
     }
 
     static func detached(
-        _ box: ConversationBox, mode: ClaudePermissionMode? = nil, idle: Duration = .seconds(60)
+        _ box: TestBox, mode: ClaudePermissionMode? = nil, idle: Duration = .seconds(60)
     )
         -> ClaudeConversationOptions
     {
@@ -27,14 +27,14 @@ import Testing
     }
 
     /// The conversations folder on the box (a local path: the box is this machine).
-    static func folder(_ box: ConversationBox) -> String { box.server.remoteHome + "/.rws/conversations" }
+    static func folder(_ box: TestBox) -> String { box.server.remoteHome + "/.rws/conversations" }
 
     @Test(arguments: ServerKind.allCases)
     func aCutWhileAToolRunsLetsTheToolFinishAndTheRestOfTheTurnArrivesOnce(kind: ServerKind) async throws {
         // The tool waits for the test's go, given once the link is cut: it finishes while nobody is attached.
         let tool = "until [ -e go ]; do sleep 0.2; done; echo done > tool-ran.txt"
-        let box = try ConversationBox(kind, turns: [Turn.bash(tool), Turn.text("The tool finished.")])
-        defer { box.stop() }
+        let box = try TestBox(kind, modelInSettings: false, claude: [Turn.bash(tool), Turn.text("The tool finished.")])
+        defer { box.remove() }
         let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
         let ssh = try await Self.connect(box, through: proxy)
@@ -72,8 +72,8 @@ import Testing
             ],
             "chunk_delay": 0.3,
         ]
-        let box = try ConversationBox(turns: [slow, Turn.text("Answered and ran.")])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [slow, Turn.text("Answered and ran.")])
+        defer { box.remove() }
         let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
         let ssh = try await Self.connect(box, through: proxy)
@@ -107,8 +107,8 @@ import Testing
     }
 
     @Test func aSecondClientTakesTheConversationOverAndSeesItFromTheStart() async throws {
-        let box = try ConversationBox(turns: [Turn.text(String(repeating: "word ", count: 30), chunks: 30, delay: 0.1)])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.text(String(repeating: "word ", count: 30), chunks: 30, delay: 0.1)])
+        defer { box.remove() }
         let first = try await box.server.connect()
         let conversation = try await ClaudeConversation.start(on: first, options: Self.detached(box))
         let id = try #require(conversation.detachedID)
@@ -132,8 +132,8 @@ import Testing
     }
 
     @Test func aConversationNoClientComesBackToEndsAfterItsIdleTimeAndLeavesNoFiles() async throws {
-        let box = try ConversationBox(turns: [Turn.bash("tail -f /dev/null")])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.bash("tail -f /dev/null")])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(
                 on: ssh, options: Self.detached(box, mode: .bypassPermissions, idle: .seconds(5)))
@@ -171,8 +171,9 @@ extension DetachedConversationTests {
     /// way longer than the dead-peer timeout (5 s), so the link is lost and attached again.
     @Test func aBlackHoleDuringStreamingLosesNoEventAndRepeatsNone() async throws {
         let words = (1...60).map { "w\($0) " }.joined()
-        let box = try ConversationBox(turns: [["blocks": [["type": "text", "text": words, "chunks": 60]], "chunk_delay": 0.2]])
-        defer { box.stop() }
+        let box = try TestBox(
+            modelInSettings: false, claude: [["blocks": [["type": "text", "text": words, "chunks": 60]], "chunk_delay": 0.2]])
+        defer { box.remove() }
         let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
         let ssh = try await Self.connect(box, through: proxy)
@@ -200,8 +201,8 @@ extension DetachedConversationTests {
     /// Whoever removes `~/.rws/conversations/ID` under a running conversation (a cleanup, a user),
     /// the keeper still ends Claude Code after the idle time: nothing runs on unseen.
     @Test func aConversationWhoseFolderIsRemovedStillEndsAfterItsIdleTime() async throws {
-        let box = try ConversationBox(turns: [Turn.bash("tail -f /dev/null")])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.bash("tail -f /dev/null")])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(
                 on: ssh, options: Self.detached(box, mode: .bypassPermissions, idle: .seconds(2)))

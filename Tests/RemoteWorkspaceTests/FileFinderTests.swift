@@ -9,7 +9,7 @@ import Testing
     static let hostileNames = ["line\nbreak.txt", "quote'\"s.txt", "-leading.txt", "sp ace/$(touch CANARY).txt"]
 
     /// A git repository in the sandbox with tracked, untracked, ignored and hostile files.
-    private func makeRepository(_ sandbox: ProjectSandbox) throws -> String {
+    private func makeRepository(_ sandbox: TestBox) throws -> String {
         let repo = sandbox.workspaceRoot + "/repo"
         try FileManager.default.createDirectory(atPath: repo + "/sp ace", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: repo + "/Sources/Find", withIntermediateDirectories: true)
@@ -27,9 +27,9 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func aRepositoryListsTrackedAndUntrackedFilesButNotIgnoredOnes(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let repo = try makeRepository(sandbox)
-        let list = try await sandbox.place.withHost { try await FileFinder(host: $0).files(in: repo) }
+        let list = try await sandbox.withHost { try await FileFinder(host: $0).files(in: repo) }
         let paths = Set(list.paths)
         #expect(list.isGitRepository)
         for name in Self.hostileNames + ["Sources/Find/FileFinder.swift", "README.md", "untracked.txt"] {
@@ -43,9 +43,9 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func aQueryRanksTheFileNameMatchFirstWithItsPositions(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let repo = try makeRepository(sandbox)
-        let matches = try await sandbox.place.withHost { try await FileFinder(host: $0).find("ffind", in: repo) }
+        let matches = try await sandbox.withHost { try await FileFinder(host: $0).find("ffind", in: repo) }
         let first = try #require(matches.first)
         #expect(first.path == "Sources/Find/FileFinder.swift")
         #expect(first.positions.map { first.pathBytes[$0] } == Array("FFind".utf8))
@@ -53,9 +53,9 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func theCachedListIsReusedUntilTheIndexChanges(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let repo = try makeRepository(sandbox)
-        try await sandbox.place.withHost { host in
+        try await sandbox.withHost { host in
             let finder = FileFinder(host: host)
             let first = try await finder.files(in: repo)
             // A new untracked file alone does not change the index: the cached list is answered.
@@ -73,7 +73,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func aConflictedFileIsListedOnceThoughGitListsEachStage(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let repo = sandbox.workspaceRoot + "/conflict"
         try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
         let git = "git -c user.name=t -c user.email=t@t"
@@ -82,13 +82,13 @@ import Testing
                 + " && echo b > f && \(git) commit -qam b && git checkout -q - && echo c > f && \(git) commit -qam c"
                 + " && { \(git) merge -q other >/dev/null 2>&1 || true; }")
         #expect(try Shell.sh("cd '\(repo)' && git ls-files -c") == "f\nf\nf\n", "the repository is in conflict")
-        let list = try await sandbox.place.withHost { try await FileFinder(host: $0).files(in: repo) }
+        let list = try await sandbox.withHost { try await FileFinder(host: $0).files(in: repo) }
         #expect(list.paths == [Array("f".utf8)])
     }
 
     @Test(arguments: ScriptPlace.allCases)
     func aPlainDirectoryIsListedWithFindPruningDependencyFolders(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let dir = sandbox.workspaceRoot + "/plain"
         for folder in ["node_modules/pkg", ".git", ".build/debug", "src"] {
             try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true)
@@ -96,17 +96,17 @@ import Testing
         for file in ["node_modules/pkg/index.js", ".git/HEAD", ".build/debug/x.o", "src/main.c", "-leading.txt", "line\nbreak.c"] {
             try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/" + file))
         }
-        let list = try await sandbox.place.withHost { try await FileFinder(host: $0).files(in: dir) }
+        let list = try await sandbox.withHost { try await FileFinder(host: $0).files(in: dir) }
         #expect(!list.isGitRepository)
         #expect(Set(list.paths.map { String(decoding: $0, as: UTF8.self) }) == ["src/main.c", "-leading.txt", "line\nbreak.c"])
     }
 
     @Test(arguments: ScriptPlace.allCases)
     func aMissingDirectoryIsAClearError(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let missing = sandbox.workspaceRoot + "/none"
         let error = await #expect(throws: FileFinderError.self) {
-            try await sandbox.place.withHost { try await FileFinder(host: $0).files(in: missing) }
+            try await sandbox.withHost { try await FileFinder(host: $0).files(in: missing) }
         }
         #expect(error == .directoryNotFound(path: missing))
     }

@@ -79,13 +79,13 @@ import Testing
     }
 
     /// A session file on the test box of `kind`, and a fault proxy in front of the box.
-    private static func proxiedSession(_ kind: ServerKind) throws -> (sandbox: SessionSandbox, path: String, proxy: FaultProxy) {
-        let sandbox = try SessionSandbox(kind)
+    private static func proxiedSession(_ kind: ServerKind) throws -> (sandbox: TestBox, path: String, proxy: FaultProxy) {
+        let sandbox = try TestBox(kind)
         let path = try sandbox.writeSession(id, lines: [Records.user("start", uuid: "u0", parent: nil, session: id)])
         return (sandbox, path, try FaultProxy(targetPort: sandbox.server.port))
     }
 
-    private static func sessions(of sandbox: SessionSandbox, over connection: SSHConnection) -> RemoteSessions {
+    private static func sessions(of sandbox: TestBox, over connection: SSHConnection) -> RemoteSessions {
         RemoteSessions(connection: connection, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]), cache: nil)
     }
 }

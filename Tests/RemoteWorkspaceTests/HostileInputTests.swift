@@ -16,8 +16,8 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func hostileAddressesAndNamesAreRefusedBeforeAnythingRunsOnTheBox(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
-        let canary = sandbox.directory + "/canary"
+        let sandbox = try TestBox(kind)
+        let canary = sandbox.root + "/canary"
         let channels = try await sandbox.withManager { manager in
             let connection = try #require(manager.connection)
             let before = connection.channelsOpened
@@ -42,7 +42,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func namesThatReachTheBoxAreQuotedNeverRun(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         // Names may not hold '/', so each attack first changes to $HOME, the sandbox home (sshd starts commands in the real one).
         let canaryName = "canary-\(UUID().uuidString.prefix(8))"
         let canary = sandbox.server.remoteHome + "/" + canaryName

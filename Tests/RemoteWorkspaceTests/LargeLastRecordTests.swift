@@ -33,7 +33,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.localAndDefault, [63_000, 200_000, 5_000_000])
     func theStateAndContextComeFromALastResponseOfAnySize(place: ScriptPlace, answerBytes: Int) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let path = try sandbox.writeSession(Self.session, lines: Self.lines(answerBytes: answerBytes))
         let listing = try await sandbox.withSessions { try await $0.listing() }
@@ -50,7 +50,7 @@ import Testing
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         #expect(listing.statistics.bytesTransferred < 4 * size + 400_000)
 
-        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects + "/-home-dev-proj"))
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.claudeProjects + "/-home-dev-proj"))
         #expect(local.first?.summary == remote)
         #expect(try LocalSession.load(at: URL(fileURLWithPath: path)).summary.activity == .turnEnded)
 

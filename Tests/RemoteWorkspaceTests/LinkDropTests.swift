@@ -17,7 +17,7 @@ import Testing
     static let duration = SoakLength.duration(full: .seconds(120), sample: .seconds(40))
 
     @Test func followShellAndCommandsComeThroughALinkDroppingEveryTenSeconds() async throws {
-        let sandbox = try SessionSandbox(.openssh)
+        let sandbox = try TestBox(.openssh)
         defer { sandbox.remove() }
         let path = try sandbox.writeSession(Self.id, lines: [Records.user("start", uuid: "u0", parent: nil, session: Self.id)])
         let proxy = try FaultProxy(targetPort: sandbox.server.port)

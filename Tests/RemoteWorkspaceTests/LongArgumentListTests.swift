@@ -11,7 +11,7 @@ import Testing
     @Test(arguments: ServerKind.allCases)
     func sevenHundredRangesOfLongPathsAreReadInOneCommand(kind: ServerKind) async throws {
         // 700 paths of ~150 bytes: ~110 KB of quoted arguments.
-        let sandbox = try SessionSandbox(kind)
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let folder = sandbox.root + "/" + String(repeating: "long-folder-name-", count: 6)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -22,16 +22,16 @@ import Testing
     static func box(
         _ kind: ServerKind, _ script: @escaping (_ project: String, _ outside: String) -> [[String: Any]]
     ) throws
-        -> ConversationBox
+        -> TestBox
     {
-        let box = try ConversationBox(kind) { project in script(project, outside(project)) }
+        let box = try TestBox(kind, modelInSettings: false) { project in script(project, outside(project)) }
         try FileManager.default.createDirectory(atPath: outside(box.project), withIntermediateDirectories: true)
         return box
     }
 
     /// Runs one turn, answering the first question with the grant `pick` chooses and denying the rest.
     static func turn(
-        _ box: ConversationBox, prompt: String, on ssh: SSHConnection, conversation: ClaudeConversation,
+        _ box: TestBox, prompt: String, on ssh: SSHConnection, conversation: ClaudeConversation,
         pick: ([ClaudePermissionGrant]) -> ClaudePermissionGrant?
     ) async throws -> (asked: [ClaudePermissionRequest], granted: ClaudePermissionGrant?, events: [ClaudeEvent]) {
         var asked: [ClaudePermissionRequest] = []
@@ -53,7 +53,7 @@ import Testing
                 Turn.text("Done."),
             ]
         }
-        defer { box.stop() }
+        defer { box.remove() }
         let outside = Self.outside(box.project)
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
@@ -82,7 +82,7 @@ import Testing
                 Turn.text("Done."), Turn.text("Still here."),
             ]
         }
-        defer { box.stop() }
+        defer { box.remove() }
         let outside = Self.outside(box.project)
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
@@ -100,13 +100,13 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func takingTheModeByItselfShowsInTheSessionsModeAfterwards(kind: ServerKind) async throws {
-        let box = try ConversationBox(kind) { project in
+        let box = try TestBox(kind, modelInSettings: false) { project in
             [
                 Self.tool("Write", ["file_path": project + "/in.txt", "content": "in\n"]), Turn.bash("rm " + project + "/in.txt"),
                 Turn.text("Done."), Turn.text("Still here."),
             ]
         }
-        defer { box.stop() }
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             let (asked, granted, first) = try await Self.turn(box, prompt: "Write it", on: ssh, conversation: conversation) { grants in
@@ -130,7 +130,7 @@ import Testing
         let box = try Self.box(kind) { project, outside in
             [Turn.bash("ls -la " + outside), Self.tool("Write", ["file_path": project + "/b.txt", "content": "b\n"]), Turn.text("Done.")]
         }
-        defer { box.stop() }
+        defer { box.remove() }
         let outside = Self.outside(box.project)
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())

@@ -7,7 +7,7 @@ import Testing
 @Suite struct ProjectCreateTests {
     @Test(arguments: ScriptPlace.allCases)
     func createMakesTheDirectoryAndRegistersItWhereClaudeCodeLooks(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let project = try await sandbox.withManager { try await $0.createProject(name: "fresh", gitInit: true) }
         let real = URL(fileURLWithPath: sandbox.workspaceRoot + "/fresh").resolvingSymlinksInPath().path
         #expect(project.path == real)
@@ -19,7 +19,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func anExistingDirectoryIsAnErrorAndIsLeftAlone(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/here", withIntermediateDirectories: true)
         try "mine".write(toFile: sandbox.workspaceRoot + "/here/file", atomically: true, encoding: .utf8)
         let error = await #expect(throws: ProjectError.self) { try await sandbox.withManager { try await $0.createProject(name: "here") } }

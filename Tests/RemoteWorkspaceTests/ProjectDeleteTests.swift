@@ -6,8 +6,8 @@ import Testing
 @Suite struct ProjectDeleteTests {
     @Test(arguments: ScriptPlace.allCases)
     func aProjectThatIsASymlinkOutsideTheRootLosesOnlyTheLink(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
-        let outside = sandbox.directory + "/outside"
+        let sandbox = try TestBox(place: place)
+        let outside = sandbox.root + "/outside"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try "precious".write(toFile: outside + "/data.txt", atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/other", withIntermediateDirectories: true)
@@ -21,7 +21,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func theRootItselfIsNeverDeleted(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/keep", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: sandbox.workspaceRoot + "/self", withDestinationPath: ".")
         try await sandbox.withManager { manager in
@@ -37,7 +37,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func aDirectoryAndItsHistoryAreRemovedAndReported(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let project = try await sandbox.withManager { try await $0.createProject(name: "app") }
         try sandbox.writeSession(folder: (project.historyFolders[0] as NSString).lastPathComponent, cwd: project.path)
         let (dry, real) = try await sandbox.withManager { manager in
@@ -53,7 +53,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func deletingAMissingProjectSaysSo(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let error = await #expect(throws: ProjectError.self) { try await sandbox.withManager { try await $0.deleteProject(name: "ghost") } }
         #expect(error == .projectNotFound(name: "ghost", root: sandbox.workspaceRoot))
     }

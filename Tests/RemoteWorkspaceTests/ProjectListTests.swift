@@ -7,7 +7,7 @@ import Testing
 @Suite struct ProjectListTests {
     @Test(arguments: ServerKind.allCases)
     func twoHundredProjectsWithHistoryForHalfAreListedWithOneRemoteCommand(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         let root = URL(fileURLWithPath: sandbox.workspaceRoot).resolvingSymlinksInPath().path
         for index in 0..<200 {
             let name = String(format: "p%03d", index)
@@ -35,7 +35,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func historyIsJoinedByTheRecordedCwdNeverByDecodingTheFolderName(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let root = URL(fileURLWithPath: sandbox.workspaceRoot).resolvingSymlinksInPath().path
         try FileManager.default.createDirectory(atPath: sandbox.workspaceRoot + "/my_app", withIntermediateDirectories: true)
         // Both paths encode to the same folder name; the folder's records say which one it is.
@@ -55,7 +55,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func gitBranchAndDirtyFlagAreReported(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         let repo = sandbox.workspaceRoot + "/repo"
         try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
         try Shell.run("/usr/bin/git", ["init", "-q", "-b", "trunk", repo])
@@ -68,7 +68,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func aMissingWorkspaceRootListsNothing(place: ScriptPlace) async throws {
-        let sandbox = try ProjectSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         #expect(try await sandbox.withManager { try await $0.listProjects() } == [])
     }
 }

@@ -11,7 +11,7 @@ import Testing
     static let id = "33333333-0000-0000-0000-000000000004"
 
     @Test func aGrownListingAppendsOnlyTheGrownFilesBytes() async throws {
-        let sandbox = try SessionSandbox(place: .local)
+        let sandbox = try TestBox(place: .local)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy", "chiphuyen"])
         let path = try sandbox.writeSession(Self.id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: Self.id)])
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func theCacheFilesAreReplacedWholeReadableOnlyByTheUserAndLeaveNoTemporaryFile() async throws {
-        let sandbox = try SessionSandbox(place: .local)
+        let sandbox = try TestBox(place: .local)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["marot__spotter__short"])
         let bytesFile = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("bytes")
@@ -57,13 +57,13 @@ import Testing
     /// says, and each grown file is summarised from them and its appended bytes as a listing
     /// without a cache summarises the whole file.
     @Test func aByteFileWrittenInManyPiecesKeepsEveryEntrysBytes() async throws {
-        let sandbox = try SessionSandbox(place: .local)
+        let sandbox = try TestBox(place: .local)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus()
         let bytesFile = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("bytes")
         var cache = SessionListingCache(fileURL: sandbox.cacheFile)
         cache.compactionPiece = 10_000
-        try await sandbox.place.withHost { host in
+        try await sandbox.withHost { host in
             let locations = WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory])
             let sessions = RemoteSessions(host: host, locations: locations, cache: cache)
             let cold = try await sessions.listing()
@@ -82,7 +82,7 @@ import Testing
     /// The byte file is replaced through a private file beside it: dropped before its commit (a
     /// piece could not be written), it leaves the old file as it was and nothing beside it.
     @Test func aReplacementDroppedBeforeItsCommitLeavesTheOldFileAndNoTemporaryFile() throws {
-        let sandbox = try SessionSandbox(place: .local)
+        let sandbox = try TestBox(place: .local)
         defer { sandbox.remove() }
         let folder = sandbox.cacheFile.deletingLastPathComponent().path
         try SystemCall.makeDirectories(folder, mode: 0o700)
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func aByteFileMostlyUnusedIsWrittenAnewAndStillServesEveryEntry() async throws {
-        let sandbox = try SessionSandbox(place: .local)
+        let sandbox = try TestBox(place: .local)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy"])
         let path = try sandbox.writeSession(
@@ -111,7 +111,7 @@ import Testing
         let bytesFile = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("bytes")
         var cache = SessionListingCache(fileURL: sandbox.cacheFile)
         cache.compactionFloor = 0
-        try await sandbox.place.withHost { host in
+        try await sandbox.withHost { host in
             let sessions = RemoteSessions(
                 host: host, locations: WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]), cache: cache)
             let expected = try await sessions.listSessions()
@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func aByteFileOfAnotherGenerationIsNotTrustedAndTheCacheIsRebuilt() async throws {
-        let sandbox = try SessionSandbox(place: .local)
+        let sandbox = try TestBox(place: .local)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy"])
         let bytesFile = sandbox.cacheFile.deletingPathExtension().appendingPathExtension("bytes")
@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func twoListingsAppendingAtOnceLeaveACacheThatServesEveryEntry() async throws {
-        let sandbox = try SessionSandbox(place: .local)
+        let sandbox = try TestBox(place: .local)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy", "chiphuyen"])
         let path = try sandbox.writeSession(Self.id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: Self.id)])
@@ -175,10 +175,10 @@ import Testing
     /// listed new, then grown (read from its old size, its bytes appended to the cache).
     @Test(arguments: ScriptPlace.allCases)
     func aSessionInAFolderWithSpacesAndShellCharactersIsListedNewAndGrown(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let path = try sandbox.writeSession(
-            Self.id, project: #"-home-dev-my app %d 'q' "x" \n"#,
+            Self.id, folder: #"-home-dev-my app %d 'q' "x" \n"#,
             lines: Records.promptChain(60, padding: String(repeating: "y", count: 300), session: Self.id))
         try await sandbox.withSessions { sessions in
             let cold = try await sessions.listing()
@@ -196,7 +196,7 @@ import Testing
     /// rws processes listing at once take turns writing the cache (`sessions.lock` beside it), so
     /// the index written last names the byte file left last: a listing waits while another holds it.
     @Test func aListingWritesTheCacheOnlyOnceAnotherWriterIsDone() async throws {
-        let sandbox = try SessionSandbox(place: .local)
+        let sandbox = try TestBox(place: .local)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["marot__spotter__short"])
         let path = try sandbox.writeSession(Self.id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: Self.id)])

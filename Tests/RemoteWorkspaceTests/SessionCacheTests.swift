@@ -14,7 +14,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aGrownFileIsReadFromItsOldSizeOnly(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["marot__spotter__short", "tool_heavy"])
         let path = try sandbox.writeSession(
@@ -42,7 +42,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aCorruptCacheIsIgnoredAndRebuilt(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["chiphuyen", "marot__spotter__short"])
         try await sandbox.withSessions { sessions in
@@ -64,7 +64,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func damagedBytesOfAnEntryAreNotTrustedWhenTheFileGrows(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let path = try sandbox.writeSession(Self.id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: Self.id)])
         try await sandbox.withSessions { sessions in
@@ -87,7 +87,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func twoRwsProcessesListingAtOnceLeaveAUsableCache(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["daaain"])
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-home-\(UUID().uuidString.prefix(8))").path

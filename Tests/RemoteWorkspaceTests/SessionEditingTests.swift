@@ -9,10 +9,10 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func renameAppendsExactlyOneLineAndTheListingShowsTheTitle(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["ef958aa1", "03eb5929"])
-        let path = sandbox.projects + "/-experiments-worktrees/\(Self.ef958).jsonl"
+        let path = sandbox.claudeProjects + "/-experiments-worktrees/\(Self.ef958).jsonl"
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         try await sandbox.withSessions { sessions in
             _ = try await sessions.listSessions()
@@ -34,7 +34,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func renameWaitsForALineBeingWrittenAndRefusesAnEmptyTitle(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let id = "55555555-0000-0000-0000-000000000005"
         let path = try sandbox.writeSession(id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: id)])
@@ -81,7 +81,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func renameRefusesWhileAWriterAppendsLinesInPiecesAndNeverGluesOntoOne(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let id = "55555555-0000-0000-0000-000000000006"
         let path = try sandbox.writeSession(id, lines: [Records.user("hello", uuid: "u1", parent: nil, session: id)])
@@ -134,10 +134,10 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func deleteRemovesExactlyTheSessionFileAndItsFolder(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["ef958aa1", "03eb5929", "a95fea4a"])
-        let project = "claude/projects/-experiments-worktrees/"
+        let project = ".claude/projects/-experiments-worktrees/"
         try FileManager.default.createDirectory(
             atPath: sandbox.root + "/" + project + Self.ef958 + "/tool-results", withIntermediateDirectories: true)
         try Data("output".utf8).write(to: URL(fileURLWithPath: sandbox.root + "/" + project + Self.ef958 + "/tool-results/t1.txt"))
@@ -161,7 +161,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func sessionIdsMayBeShortenedToAUniquePrefix(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         for id in ["66666666-aaaa-0000-0000-000000000001", "66666666-bbbb-0000-0000-000000000002"] {
             try sandbox.writeSession(id, lines: [Records.user("hello \(id)", uuid: "u1", parent: nil, session: id)])

@@ -30,7 +30,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func eachAppendedMessageArrivesWithinASecondEvenALineWrittenInTwoHalves(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let path = try sandbox.writeSession(Self.id, lines: [Records.user("first", uuid: "u1", parent: nil, session: Self.id)])
         try await sandbox.withSessions { sessions in
@@ -60,7 +60,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func followingSurvivesTruncationAndReplacementOfTheFile(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let path = try sandbox.writeSession(
             Self.id,
@@ -171,8 +171,8 @@ import Testing
     }
 
     /// A sandbox with one session, and a watch on the loop that will follow it.
-    private func followedSession(on kind: ServerKind) throws -> (SessionSandbox, path: String, RemoteProcessWatch) {
-        let sandbox = try SessionSandbox(kind)
+    private func followedSession(on kind: ServerKind) throws -> (TestBox, path: String, RemoteProcessWatch) {
+        let sandbox = try TestBox(kind)
         let path = try sandbox.writeSession(Self.id, lines: [Records.user("first", uuid: "u1", parent: nil, session: Self.id)])
         return (sandbox, path, RemoteProcessWatch(markers: path, "while :; do"))
     }

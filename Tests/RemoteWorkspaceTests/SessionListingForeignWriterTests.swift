@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.localAndDefault)
     func whitespaceAroundColonsChangesNoCountTitlePathOrState(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let compact = "55555555-0000-0000-0000-000000000005"
         let spacedId = "55555555-0000-0000-0000-000000000006"
@@ -36,7 +36,7 @@ import Testing
         _ = try sandbox.writeSession(compact, lines: lines(compact))
         _ = try sandbox.writeSession(spacedId, lines: lines(spacedId).map(Self.spaced))
 
-        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects + "/-home-dev-proj"))
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.claudeProjects + "/-home-dev-proj"))
         let byId = Dictionary(uniqueKeysWithValues: local.map { ($0.summary.id, $0.summary) })
         let reference = try #require(byId[compact])
         let spaced = try #require(byId[spacedId])
@@ -56,7 +56,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.localAndDefault)
     func aFirstLineLargerThanTheWindowsStillListsTheSessionWithItsPathAndCount(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let id = "66666666-0000-0000-0000-000000000006"
         let pasted = String(repeating: "pasted text ", count: 12_000)
@@ -68,7 +68,7 @@ import Testing
                 Records.user("Now shorten it", uuid: "u2", parent: "a1", session: id, time: "2026-01-02T10:01:00.000Z"),
             ])
 
-        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects + "/-home-dev-proj"))
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.claudeProjects + "/-home-dev-proj"))
         let summary = try #require(local.first { $0.summary.id == id }?.summary)
         #expect(summary.cwd == "/home/dev/proj")
         #expect(summary.messageCount == 3)

@@ -10,12 +10,12 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
     func remoteListingEqualsLocalListingOnRandomSessions(seed: UInt64) async throws {
         // The scripts are the same everywhere: one seed crosses the wire, the rest run here.
-        let sandbox = try SessionSandbox(place: seed == 1 ? ScriptPlace(.default) : .local)
+        let sandbox = try TestBox(place: seed == 1 ? ScriptPlace(.default) : .local)
         defer { sandbox.remove() }
         var generator = RandomSessionGenerator(seed: seed)
         for number in 0..<24 {
             let project = "-home-dev-p\(number % 3)"
-            let folder = URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project)
+            let folder = URL(fileURLWithPath: sandbox.claudeProjects).appendingPathComponent(project)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let (name, bytes) = generator.session()
             try Data(bytes).write(to: folder.appendingPathComponent(name))
@@ -35,9 +35,9 @@ import Testing
 
         let remote = try await sandbox.withSessions(cache: false) { try await $0.listing(includeUnlisted: true) }.sessions
         var local: [LocalSessionListing] = []
-        for project in try FileManager.default.contentsOfDirectory(atPath: sandbox.projects).sorted() {
+        for project in try FileManager.default.contentsOfDirectory(atPath: sandbox.claudeProjects).sorted() {
             local += try LocalProject.listSessions(
-                in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project),
+                in: URL(fileURLWithPath: sandbox.claudeProjects).appendingPathComponent(project),
                 includeUnlisted: true)
         }
 
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func aLastLineLongerThanTheTailWindowGivesTheSameDateRemotelyAndLocally() async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         let id = "5e55a0e1-0000-4000-8000-000000000001"
         let huge = String(repeating: "y", count: 100_000)
@@ -98,7 +98,7 @@ import Testing
             ])
 
         let remote = try await sandbox.withSessions(cache: false) { try await $0.listing() }.sessions
-        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent("-home-dev-proj"))
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.claudeProjects).appendingPathComponent("-home-dev-proj"))
 
         #expect(remote.first?.summary == local.first?.summary)
         // Not the head's first time: the last record's, or (its time lies before the last 64 KiB)
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func aListingWithoutMessageCountsLeavesThemNilAndTheNextCountingListingFillsThemFromTheBox() async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         let id = "5e55a0e1-0000-4000-8000-000000000002"
         try sandbox.writeSession(

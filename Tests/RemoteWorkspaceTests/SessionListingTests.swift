@@ -8,7 +8,7 @@ import Testing
 @Suite struct SessionListingTests {
     @Test(arguments: ScriptPlace.localAndDefault)
     func listingTheCorpusGivesTheSameSummariesAsTheLocalFiles(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus()
         let listing = try await sandbox.withSessions { try await $0.listing() }
@@ -16,8 +16,8 @@ import Testing
         // Sessions opening with slash commands show no prompt in the first 8 KiB: read up to 64 KiB.
         #expect(listing.statistics.filesWidened > 0)
         var local: [LocalSessionListing] = []
-        for project in try FileManager.default.contentsOfDirectory(atPath: sandbox.projects) {
-            local += try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project))
+        for project in try FileManager.default.contentsOfDirectory(atPath: sandbox.claudeProjects) {
+            local += try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.claudeProjects).appendingPathComponent(project))
         }
         #expect(local.count > 15)
         #expect(Set(remote.map(\.id)) == Set(local.map(\.summary.id)))
@@ -34,7 +34,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.localAndDefault)
     func subagentTranscriptsAreAttachedToTheirParentAndNotListed(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["29ccd257", "cb2e607c", "agent-ea02459f", "ef958aa1"])
         let sessions = try await sandbox.withSessions { try await $0.listSessions() }
@@ -58,13 +58,13 @@ import Testing
 
     @Test(arguments: ScriptPlace.localAndDefault)
     func aProjectCanBeNamedByFolderOrPath(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let session = "11111111-0000-0000-0000-000000000001"
         try sandbox.writeSession(
-            session, project: "-home-dev-proj", lines: [Records.user("hello", uuid: "u1", parent: nil, session: session)])
+            session, folder: "-home-dev-proj", lines: [Records.user("hello", uuid: "u1", parent: nil, session: session)])
         try sandbox.writeSession(
-            "22222222-0000-0000-0000-000000000002", project: "-home-dev-other",
+            "22222222-0000-0000-0000-000000000002", folder: "-home-dev-other",
             lines: [Records.user("other", uuid: "u1", parent: nil, session: "22222222-0000-0000-0000-000000000002")])
         try await sandbox.withSessions { sessions throws in
             let byFolder = try await sessions.listSessions(project: "-home-dev-proj")
@@ -79,7 +79,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.localAndDefault)
     func aListingWithoutCacheReadsEveryFileAndTheWarmOneReadsNone(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["daaain"])
         try await sandbox.withSessions { sessions in
@@ -100,7 +100,7 @@ import Testing
     /// tail can hold a later `last-prompt` instead, so a file holding a title record is read wide.
     @Test(arguments: ScriptPlace.localAndDefault)
     func aRenameBeyondTheFirstTailWindowIsStillTheTitleAndOneBeyondClaudeCodesWindowIsNot(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let near = "33333333-0000-0000-0000-000000000003"
         let far = "44444444-0000-0000-0000-000000000004"
@@ -123,7 +123,7 @@ import Testing
         let sizes = try [nearPath, farPath].map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int ?? 0 }
         #expect(sizes[0] > 8_192 * 3 && sizes[0] < 65_536 && sizes[1] > 65_536 * 2 + 8_192, "sizes \(sizes)")
 
-        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects + "/-home-dev-proj"))
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.claudeProjects + "/-home-dev-proj"))
         let titles = Dictionary(uniqueKeysWithValues: local.map { ($0.summary.id, $0.summary.title) })
         #expect(titles[near] == "Greeting work")
         #expect(titles[far] == "Once more")
@@ -135,7 +135,7 @@ import Testing
             }
             // Appended turns after the rename: the cached wide tail still reaches the title.
             let more = Records.user("Later \(String(repeating: "x", count: 3_000))", uuid: "u99", parent: "a12", session: near)
-            try SessionSandbox.append([more], to: nearPath)
+            try TestBox.append([more], to: nearPath)
             let grown = try await sessions.listing()
             #expect(grown.sessions.first { $0.id == near }?.summary.title == "Greeting work")
         }
@@ -150,7 +150,7 @@ import Testing
     /// file of the project): that session is summarised again once the wide window is read.
     @Test(arguments: ScriptPlace.localAndDefault)
     func aSummaryRecordOnlyAWideHeadShowsTitlesTheSessionItNames(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let namer = "66666666-0000-0000-0000-000000000001"
         let named = "66666666-0000-0000-0000-000000000002"
@@ -169,7 +169,7 @@ import Testing
                 Records.assistant("Done", uuid: "n-a1", parent: "n-u1", session: named),
             ])
 
-        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects + "/-home-dev-proj"))
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.claudeProjects + "/-home-dev-proj"))
         #expect(local.first { $0.summary.id == named }?.summary.title == "Named by the other")
         let listing = try await sandbox.withSessions(cache: false) { try await $0.listing() }
         #expect(listing.statistics.filesWidened >= 1)
@@ -185,14 +185,14 @@ import Testing
     /// A short one: the client widens once the script has ended.
     @Test(arguments: ServerKind.allCases, [0, SessionListingOptions().countsBesideWideningAbove])
     func listingsThatWidenWhileTheBoxCountsKeepTheConnection(kind: ServerKind, holdAbove: Int) async throws {
-        let sandbox = try SessionSandbox(kind)
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let id = "66666666-0000-0000-0000-000000000006"
         // The first prompt lies beyond the first 8 KiB: every cold listing widens the head.
         let progress = (0..<30).map { _ in #"{"type":"progress","data":"\#(String(repeating: "p", count: 400))"}"# }
         try sandbox.writeSession(
             id, lines: progress + [Records.user("Find the slow test", uuid: "u1", parent: nil, session: id)])
-        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.projects + "/-home-dev-proj"))
+        let local = try LocalProject.listSessions(in: URL(fileURLWithPath: sandbox.claudeProjects + "/-home-dev-proj"))
         var options = SessionListingOptions()
         options.countsBesideWideningAbove = holdAbove
         try await sandbox.withSessions(cache: false, options: options) { sessions in
@@ -209,23 +209,23 @@ import Testing
     /// old size, as the local listing says.
     @Test(arguments: ScriptPlace.localAndDefault)
     func aProjectNamedWithQuotesAndShellSyntaxIsListedNewAndGrown(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let project = "-it's a $(touch pwned) `x`"
         let id = "55555555-0000-0000-0000-000000000005"
         let filler = String(repeating: "words ", count: 2_000)
         let path = try sandbox.writeSession(
-            id, project: project, lines: [Records.user("First \(filler)", uuid: "u1", parent: nil, session: id)])
-        let folder = URL(fileURLWithPath: sandbox.projects).appendingPathComponent(project)
+            id, folder: project, lines: [Records.user("First \(filler)", uuid: "u1", parent: nil, session: id)])
+        let folder = URL(fileURLWithPath: sandbox.claudeProjects).appendingPathComponent(project)
         try await sandbox.withSessions { sessions in
             let cold = try await sessions.listing()
             #expect(cold.sessions.map(\.summary) == (try LocalProject.listSessions(in: folder)).map(\.summary))
-            try SessionSandbox.append([Records.user("Second", uuid: "u2", parent: "u1", session: id)], to: path)
+            try TestBox.append([Records.user("Second", uuid: "u2", parent: "u1", session: id)], to: path)
             let grown = try await sessions.listing()
             #expect(grown.statistics.filesGrown == 1)
             #expect(grown.sessions.map(\.summary) == (try LocalProject.listSessions(in: folder)).map(\.summary))
         }
-        #expect(!FileManager.default.fileExists(atPath: sandbox.projects + "/" + project + "/pwned"))
-        #expect(!FileManager.default.fileExists(atPath: sandbox.projects + "/pwned"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.claudeProjects + "/" + project + "/pwned"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.claudeProjects + "/pwned"))
     }
 }

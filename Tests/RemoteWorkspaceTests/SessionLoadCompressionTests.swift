@@ -9,7 +9,7 @@ import Testing
 /// where gzip would be the bottleneck, compressed ones on a slow link.
 @Suite struct SessionLoadCompressionTests {
     /// A session of at least `minimum` bytes: the corpus's lines repeated.
-    static func bigSession(in sandbox: SessionSandbox, minimum: Int = 6_000_000) throws -> (id: String, size: Int) {
+    static func bigSession(in sandbox: TestBox, minimum: Int = 6_000_000) throws -> (id: String, size: Int) {
         let id = "99999999-0000-4000-8000-000000000009"
         var lines: [String] = []
         var size = 0
@@ -36,7 +36,7 @@ import Testing
     /// for the second confirming pair near the line.
     @Test(arguments: ServerKind.allCases)
     func theFirstBigLoadMeasuresTheLinkAndMovesRawBytesWhereGzipWouldBeTheBottleneck(kind: ServerKind) async throws {
-        let sandbox = try SessionSandbox(kind)
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let (id, size) = try Self.bigSession(in: sandbox, minimum: 10_000_000)
         try await sandbox.withSessions { sessions in
@@ -93,7 +93,7 @@ import Testing
     /// from the file's next bytes before the choice: through a link of 28 MB/s the load moves
     /// three timed pairs raw, then compresses.
     @Test func nearTheLineASecondConfirmingPairIsTimed() async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         let (id, size) = try Self.bigSession(in: sandbox, minimum: 10_000_000)
         try await Self.withSessions(in: sandbox, through: .init(bytesPerSecond: 28_000_000)) { sessions in
@@ -112,7 +112,7 @@ import Testing
 
     /// Runs `body` with the sandbox's sessions over a connection through a proxy with `link`.
     static func withSessions(
-        in sandbox: SessionSandbox, through link: FaultProxy.Link, _ body: (RemoteSessions) async throws -> Void
+        in sandbox: TestBox, through link: FaultProxy.Link, _ body: (RemoteSessions) async throws -> Void
     ) async throws {
         let proxy = try FaultProxy(targetPort: sandbox.server.port, link: link)
         defer { proxy.stop() }
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func onASlowLinkTheLoadIsCompressed() async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         let (id, size) = try Self.bigSession(in: sandbox)
         try await Self.withSessions(in: sandbox, through: .init(bytesPerSecond: 2_000_000, latency: .milliseconds(10))) { sessions in

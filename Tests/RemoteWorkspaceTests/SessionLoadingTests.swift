@@ -7,7 +7,7 @@ import Testing
 @Suite struct SessionLoadingTests {
     @Test(arguments: ["ef958aa1", "29ccd257", "cb2e607c", "258c7280", "fe5e1c67"])
     func aLoadedSessionShowsTheSameConversationAsTheLocalFile(prefix: String) async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: [prefix, "agent-ea02459f"])
         let remote = try await sandbox.withSessions { try await $0.loadSession(prefix) }
@@ -27,7 +27,7 @@ import Testing
     func aSessionStreamedForItsConversationShowsTheSameAsTheWholeRead(
         prefix: String, kind: ServerKind, compression: TransferCompression
     ) async throws {
-        let sandbox = try SessionSandbox(kind)
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: [prefix, "agent-ea02459f"])
         let (whole, streamed) = try await sandbox.withSessions { sessions in

@@ -1,4 +1,5 @@
 import Foundation
+import RWSTestSupport
 import RemoteWorkspace
 import SessionHistory
 import Testing
@@ -12,7 +13,7 @@ import Testing
     }
 
     /// A session of `pairs` prompts and answers, each answer about 1.5 KB of varied text.
-    static func bigSession(_ sandbox: SessionSandbox, id: String, pairs: Int) throws -> String {
+    static func bigSession(_ sandbox: TestBox, id: String, pairs: Int) throws -> String {
         var lines: [String] = []
         var parent: String?
         for index in 0..<pairs {
@@ -28,7 +29,7 @@ import Testing
 
     @Test(arguments: [1, 7, 50])
     func lastNGivesExactlyTheLastNMessagesOfTheFullLoadAndMovesFarFewerBytes(count: Int) async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         let id = "7a11a11a-0000-4000-8000-000000000001"
         let path = try Self.bigSession(sandbox, id: id, pairs: 2_000)
@@ -48,7 +49,7 @@ import Testing
 
     @Test(arguments: ["ef958aa1", "258c7280", "cb2e607c"])
     func lastNOfRealSessionsMatchesTheFullLoad(prefix: String) async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: [prefix])
         try await sandbox.withSessions { sessions in
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func compressedAndRawLoadsGiveTheSameSessionAndCompressionMovesLess() async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["258c7280"])
         try await sandbox.withSessions { sessions in
@@ -77,7 +78,7 @@ import Testing
 
     @Test(arguments: [SourceRetention.whole, .conversation])
     func aReloadReadsOnlyTheAppendedBytesAndEqualsAFreshLoad(retention: SourceRetention) async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         let id = "7a11a11a-0000-4000-8000-000000000002"
         let path = try Self.bigSession(sandbox, id: id, pairs: 500)

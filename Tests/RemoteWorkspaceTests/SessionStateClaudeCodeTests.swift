@@ -14,12 +14,14 @@ import Testing
     }
 
     @Test func aPermissionQuestionAFinishedTurnAndAnAPIErrorReadAsClaudeCodeWasDoing() async throws {
-        let box = try ConversationBox(turns: [
-            Turn.bash("echo hi > asked.txt"),
-            Turn.text("Understood, I left it."),
-            Turn.error(529, "Overloaded"), Turn.error(529, "Overloaded"),
-        ])
-        defer { box.stop() }
+        let box = try TestBox(
+            modelInSettings: false,
+            claude: [
+                Turn.bash("echo hi > asked.txt"),
+                Turn.text("Understood, I left it."),
+                Turn.error(529, "Overloaded"), Turn.error(529, "Overloaded"),
+            ])
+        defer { box.remove() }
         try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             var id: String?

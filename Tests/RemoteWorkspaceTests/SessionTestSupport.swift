@@ -43,88 +43,33 @@ enum Corpus {
     }
 }
 
-/// A Claude data folder of its own on the shared test server of one kind, with a cache file of its own.
-struct SessionSandbox {
-    let place: ScriptPlace
-    private let placeServer: TestSSHServer?
-    /// The sandbox folder on the box (a local path: the test box is this machine).
-    let root: String
-    /// `root/claude`: pass it as the Claude data folder.
-    var claudeDirectory: String { root + "/claude" }
-    var projects: String { claudeDirectory + "/projects" }
-    let cacheFile: URL
+extension TestBox {
+    /// Where rws looks on this box: its workspace root and its Claude data folder.
+    var locations: WorkspaceLocations { WorkspaceLocations(workspaceRoot: workspaceRoot, claudeDirectories: [claudeDirectory]) }
 
-    /// A sandbox in the home of `place`.
-    init(place: ScriptPlace) throws {
-        self.place = place
-        placeServer = try place.serverKind.map { _ in try place.server() }
-        root = try place.home() + "/sessions-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: root + "/claude/projects", withIntermediateDirectories: true)
-        cacheFile = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cache-\(UUID().uuidString.prefix(8))/sessions.cache")
-    }
-
-    /// A sandbox on the shared server of `kind`.
-    init(_ kind: ServerKind = .default) throws {
-        try self.init(place: ScriptPlace(kind))
-    }
-
-    /// The shared server; only for a server place.
-    var server: TestSSHServer {
-        guard let placeServer else { preconditionFailure("a local sandbox has no server: this test needs a server place") }
-        return placeServer
-    }
-
-    /// Copies the whole corpus in, laid out as Claude Code lays it out.
+    /// Copies the whole corpus in (or the files whose names hold one of `names`), laid out as
+    /// Claude Code lays it out.
     func layOutCorpus(only names: Set<String>? = nil) throws {
         for placement in try Corpus.placements()
         where names.map({ names in names.contains { placement.corpusName.contains($0) } }) ?? true {
-            let destination = URL(fileURLWithPath: projects).appendingPathComponent(placement.project)
+            let destination = URL(fileURLWithPath: claudeProjects).appendingPathComponent(placement.project)
                 .appendingPathComponent(placement.relativePath)
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: Corpus.folder.appendingPathComponent(placement.corpusName), to: destination)
         }
     }
 
-    /// Writes a session file of `lines` in `project`.
-    @discardableResult
-    func writeSession(_ id: String, project: String = "-home-dev-proj", lines: [String]) throws -> String {
-        let folder = projects + "/" + project
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let path = folder + "/" + id + ".jsonl"
-        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    /// Appends `lines` to the file at `path`, as a writer adding records does.
-    static func append(_ lines: [String], to path: String) throws {
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(lines.map { $0 + "\n" }.joined().utf8))
-    }
-
-    /// Sessions on this place's host (a fresh connection, closed before returning), with this
-    /// sandbox's folder and cache.
+    /// Sessions on the box's host (a fresh connection, closed before returning), with the box's
+    /// Claude data folder and its own cache.
     func withSessions<T>(
         cache: Bool = true, options: SessionListingOptions = SessionListingOptions(),
         _ body: (RemoteSessions) async throws -> T
     ) async throws -> T {
-        try await place.withHost { host in
+        try await withHost { host in
             let sessions = RemoteSessions(
-                host: host, locations: WorkspaceLocations(claudeDirectories: [claudeDirectory]),
-                cache: cache ? SessionListingCache(fileURL: cacheFile) : nil, options: options)
+                host: host, locations: locations, cache: cache ? SessionListingCache(fileURL: cacheFile) : nil, options: options)
             return try await body(sessions)
         }
-    }
-
-    /// Every path below the sandbox, relative to it, sorted.
-    func tree() throws -> [String] {
-        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted()
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: root)
-        try? FileManager.default.removeItem(at: cacheFile.deletingLastPathComponent())
     }
 }
 

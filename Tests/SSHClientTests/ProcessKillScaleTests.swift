@@ -11,54 +11,55 @@ import Testing
 /// grace period kept by the clock without cutting it short.
 @Suite struct ProcessKillScaleTests {
     @Test func aSessionOfMoreProcessesThanOneArgumentCanListIsStoppedAndChecked() async throws {
-        let box = try await Box.start()
-        defer { box.remove() }
+        let session = try await SessionLeader.start()
+        defer { session.remove() }
         // The table lists 25,000 children of the leader while it lives; their PIDs are above any the
         // kernel gives (4,194,304 at most), so the script's signals to them reach nobody.
-        try box.fakeTable(#"{ print } $1 == p && $4 !~ /^Z/ { for (i = 0; i < 25000; i++) print 5000000 + i, p, p, "S" }"#)
+        try session.fakeTable(#"{ print } $1 == p && $4 !~ /^Z/ { for (i = 0; i < 25000; i++) print 5000000 + i, p, p, "S" }"#)
 
-        let run = try box.stop(tenths: 2)
+        let run = try session.stop(tenths: 2)
 
         #expect(run.stdoutText == "rws-stop:\n", "\(run)")
         #expect(!run.stderr.contains("too long"), "\(run.stderr)")
-        #expect(box.leaderIsGone, "the leader \(box.leader) still runs")
+        #expect(session.leaderIsGone, "the leader \(session.leader) still runs")
     }
 
     @Test func theGracePeriodEndsByTheClockWhenEachLookAtTheTableIsSlow() async throws {
-        let box = try await Box.start()
-        defer { box.remove() }
+        let session = try await SessionLeader.start()
+        defer { session.remove() }
         // Each look takes 0.4 s: twenty looks, one per tenth of the 2 s grace, would take 8 s.
-        try box.fakeTable("{ print }", before: "sleep 0.4; echo look >> looks")
+        try session.fakeTable("{ print }", before: "sleep 0.4; echo look >> looks")
 
-        let run = try box.stop(tenths: 20)
+        let run = try session.stop(tenths: 20)
 
         #expect(run.stdoutText == "rws-stop:\n", "\(run)")
-        #expect(box.leaderIsGone, "the leader \(box.leader) still runs")
-        let looks = (try? String(contentsOfFile: box.folder + "/looks", encoding: .utf8))?.split(separator: "\n").count ?? 0
+        #expect(session.leaderIsGone, "the leader \(session.leader) still runs")
+        let looks = (try? String(contentsOfFile: session.folder + "/looks", encoding: .utf8))?.split(separator: "\n").count ?? 0
         #expect(looks <= 14, "\(looks) looks at the table")
     }
 
     @Test func aGracePeriodUnderASecondIsNotCutShortByTheClock() async throws {
         // The leader leaves 0.3 s after TERM; the grace is 0.5 s, and it starts 0.15 s before
         // the clock's next second, where a whole-second bound taken without rounding up ended it.
-        let box = try await Box.start(onTerm: "trap 'sleep 0.3; echo graceful > ended; exit 0' TERM; trap '' HUP; sleep 60 & wait")
-        defer { box.remove() }
+        let session = try await SessionLeader.start(
+            onTerm: "trap 'sleep 0.3; echo graceful > ended; exit 0' TERM; trap '' HUP; sleep 60 & wait")
+        defer { session.remove() }
         let fraction = { Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1) }
         while fraction() < 0.8 || fraction() > 0.9 { try await Task.sleep(for: .milliseconds(10)) }
 
-        let run = try box.stop(tenths: 5)
+        let run = try session.stop(tenths: 5)
 
         #expect(run.stdoutText == "rws-stop:\n", "\(run)")
-        #expect(FileManager.default.fileExists(atPath: box.folder + "/ended"), "the leader was killed before its grace ran out")
+        #expect(FileManager.default.fileExists(atPath: session.folder + "/ended"), "the leader was killed before its grace ran out")
     }
 
     /// A session leader (by default one that only KILL ends), in a folder whose `bin` comes first
     /// on the script's PATH.
-    private struct Box {
+    private struct SessionLeader {
         let folder: String
         let leader: String
 
-        static func start(onTerm: String = "trap '' HUP TERM; exec sleep 60") async throws -> Box {
+        static func start(onTerm: String = "trap '' HUP TERM; exec sleep 60") async throws -> SessionLeader {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rws-kill-\(UUID().uuidString.prefix(8))").path
             try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: true)
             _ = try ScriptShells.execute(
@@ -66,7 +67,7 @@ import Testing
                 directory: folder)
             #expect(try await Eventually.holds(within: .seconds(10)) { FileManager.default.fileExists(atPath: folder + "/pid") })
             let leader = try String(contentsOfFile: folder + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-            return Box(folder: folder, leader: leader)
+            return SessionLeader(folder: folder, leader: leader)
         }
 
         /// A `ps` whose process table (the script's `-o ...sid=...` look) is the real one through

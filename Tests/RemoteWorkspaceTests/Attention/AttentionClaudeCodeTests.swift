@@ -78,7 +78,7 @@ import Testing
         }
         try await session.tmux.wait(for: "asked.txt is in place.", within: .seconds(5))
         #expect(FileManager.default.fileExists(atPath: session.project + "/asked.txt"))
-        let spool = try String(contentsOfFile: session.box.folder + "/events.jsonl", encoding: .utf8)
+        let spool = try String(contentsOfFile: session.box.hooksFolder + "/events.jsonl", encoding: .utf8)
         #expect(spool.contains(#""hook_event_name":"PermissionRequest""#) && !spool.contains(#""request":"#), "\(spool)")
     }
 
@@ -137,26 +137,20 @@ import Testing
 /// Claude Code's interactive UI in a tmux, in a project of the box, its data in a sandbox folder
 /// that has rws's hooks, talking to a scripted model.
 struct InteractiveClaude {
-    let box: HookBox
+    let box: TestBox
     let model: ScriptedModelServer
     let tmux: Tmux
     let project: String
 
     static func start(_ kind: ServerKind, turns: [[String: Any]]) async throws -> InteractiveClaude {
         let program = try ClaudeCodeCLI.require()
-        let box = try await HookBox.make(kind)
-        let project = box.sandbox.root + "/app"
+        let box = try await TestBox.withHooksInstalled(kind)
+        let project = box.root + "/app"
         try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
-        // What a person did once on this box: onboarding done, the folder trusted, the key accepted.
-        let state: [String: Any] = [
-            "hasCompletedOnboarding": true, "theme": "dark",
-            "customApiKeyResponses": ["approved": ["sk-test"], "rejected": [String]()],
-            "projects": [project: ["hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true]],
-        ]
-        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: box.sandbox.claudeDirectory + "/.claude.json"))
+        try box.finishClaudeOnboarding(trusting: project, in: box.claudeDirectory)
         let model = try ScriptedModelServer(turns: turns)
         var environment = ClaudeCodeCLI.environment(for: model)
-        environment["CLAUDE_CONFIG_DIR"] = box.sandbox.claudeDirectory
+        environment["CLAUDE_CONFIG_DIR"] = box.claudeDirectory
         let tmux = try Tmux.start(home: box.server.remoteHome, columns: 150, rows: 45)
         let session = InteractiveClaude(box: box, model: model, tmux: tmux, project: project)
         do {

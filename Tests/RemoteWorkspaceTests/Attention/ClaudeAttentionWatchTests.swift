@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func eventsArriveInOrderWithWhatEachAsksFor(kind: ServerKind) async throws {
-        let box = try await HookBox.make(kind)
+        let box = try await TestBox.withHooksInstalled(kind)
         defer { box.remove() }
         try await box.server.withConnection { connection in
             let watch = try await box.startWatch(on: connection)
@@ -51,7 +51,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aPermissionRequestWaitsForTheWatcherAndTheFirstAnswerWins(kind: ServerKind) async throws {
-        let box = try await HookBox.make(kind)
+        let box = try await TestBox.withHooksInstalled(kind)
         defer { box.remove() }
         try await box.server.withConnection { connection in
             var waiting = try await box.waitingRequest(Self.bash, on: connection)
@@ -74,7 +74,7 @@ import Testing
     /// the first answer, closes it; its link must still fail, not be told it was accepted.
     @Test(arguments: ServerKind.allCases)
     func anAnswerThatFoundTheRequestOpenWhileTheHookClosedItIsRefused(kind: ServerKind) async throws {
-        let box = try await HookBox.make(kind)
+        let box = try await TestBox.withHooksInstalled(kind)
         defer { box.remove() }
         try await box.server.withConnection { connection in
             let waiting = try await box.waitingRequest(Self.bash, on: connection)
@@ -82,7 +82,7 @@ import Testing
             try await watch.answer(id, with: .deny(message: "not now"))
             #expect(try await waiting.hook.exitStatus().isSuccess)
             // The second answer's look at the request, made before the hook removed it.
-            let requestFile = box.folder + "/requests/" + id + ".json"
+            let requestFile = box.hooksFolder + "/requests/" + id + ".json"
             #expect(!FileManager.default.fileExists(atPath: requestFile), "the hook left its request behind")
             try Data("{}\n".utf8).write(to: URL(fileURLWithPath: requestFile))
             await #expect(throws: ClaudeHooksError.requestClosed(id: id)) { try await watch.answer(id, with: .allow) }
@@ -92,21 +92,21 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func withNobodyWatchingTheHookStepsAsideAtOnce(kind: ServerKind) async throws {
-        let box = try await HookBox.make(kind)
+        let box = try await TestBox.withHooksInstalled(kind)
         defer { box.remove() }
         try await box.server.withConnection { connection in
             let started = ContinuousClock.now
             let result = try await box.runHook(Self.bash, on: connection)
             #expect(ContinuousClock.now - started < .seconds(1))
             #expect(result.status.isSuccess && result.stdout.isEmpty, "\(result)")
-            let line = try String(contentsOfFile: box.folder + "/events.jsonl", encoding: .utf8)
+            let line = try String(contentsOfFile: box.hooksFolder + "/events.jsonl", encoding: .utf8)
             #expect(!line.contains("\"request\""), "\(line)")
         }
     }
 
     @Test(arguments: ServerKind.allCases)
     func aWatcherThatLeavesLetsTheWaitingHookGoWithinTheLease(kind: ServerKind) async throws {
-        let box = try await HookBox.make(kind)
+        let box = try await TestBox.withHooksInstalled(kind)
         defer { box.remove() }
         try await box.server.withConnection { connection in
             let watch = try await box.startWatch(on: connection)
@@ -118,15 +118,15 @@ import Testing
             _ = try await hook.exitStatus()
             let waited = ContinuousClock.now - stopped
             #expect(waited < .seconds(ClaudeHookScript.leaseSeconds + 3), "the hook waited \(waited) after the watcher left")
-            let spool = try String(contentsOfFile: box.folder + "/events.jsonl", encoding: .utf8)
+            let spool = try String(contentsOfFile: box.hooksFolder + "/events.jsonl", encoding: .utf8)
             #expect(spool.contains(#""closed":"unwatched""#), "\(spool)")
         }
     }
 
     @Test func aRequestAnsweredInClaudeCodeItselfStopsTheWait() async throws {
-        let box = try await HookBox.make(.default)
+        let box = try await TestBox.withHooksInstalled(.default)
         defer { box.remove() }
-        let transcript = box.sandbox.root + "/t.jsonl"
+        let transcript = box.root + "/t.jsonl"
         try Data("{\"type\":\"assistant\"}\n".utf8).write(to: URL(fileURLWithPath: transcript))
         let payload = Self.bash.replacingOccurrences(of: "/nowhere/s-1.jsonl", with: transcript)
         try await box.server.withConnection { connection in
@@ -148,7 +148,7 @@ import Testing
             guard case .requestClosed(let id, let reason) = closing.kind else { throw ScriptCase.Failure("\(closing)") }
             #expect(reason == .elsewhere)
             // A watcher's answer that found the request open just before: the hook's marker holds the answer's name.
-            try Data("{}\n".utf8).write(to: URL(fileURLWithPath: box.folder + "/requests/" + id + ".json"))
+            try Data("{}\n".utf8).write(to: URL(fileURLWithPath: box.hooksFolder + "/requests/" + id + ".json"))
             await #expect(throws: ClaudeHooksError.requestClosed(id: id)) { try await watch.answer(id, with: .allow) }
             try await watch.stop()
         }
@@ -156,7 +156,7 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func eventsOfSessionsThatReportWhileTheLinkIsDownArriveOnceAfterIt(kind: ServerKind) async throws {
-        let box = try await HookBox.make(kind)
+        let box = try await TestBox.withHooksInstalled(kind)
         defer { box.remove() }
         let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
@@ -175,7 +175,7 @@ import Testing
         func report(_ prompt: String) throws {
             _ = try ScriptShells.execute(
                 "/bin/sh", ["-c", try box.hookCommand()], input: Array(Self.payload("UserPromptSubmit", #","prompt":"\#(prompt)""#).utf8),
-                directory: box.folder)
+                directory: box.hooksFolder)
             expected.append(prompt)
         }
         for round in 0..<3 {
@@ -195,12 +195,12 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aRotatedSpoolLosesNoEventAndRepeatsNone(kind: ServerKind) async throws {
-        let box = try await HookBox.make(kind)
+        let box = try await TestBox.withHooksInstalled(kind)
         defer { box.remove() }
         // Nearly full: the hooks below rotate it.
         let padding = String(
             repeating: "{\"pad\":\"" + String(repeating: "x", count: 1000) + "\"}\n", count: ClaudeHookScript.spoolLimit / 1012)
-        try Data(padding.utf8).write(to: URL(fileURLWithPath: box.folder + "/events.jsonl"))
+        try Data(padding.utf8).write(to: URL(fileURLWithPath: box.hooksFolder + "/events.jsonl"))
         try await box.server.withConnection { connection in
             let watch = try await box.startWatch(on: connection)
             var events = watch.makeAsyncIterator()
@@ -219,85 +219,8 @@ import Testing
             }
             stopper.cancel()
             #expect(prompts == (0..<40).map { "p\($0)" }, "the spool holds: \(box.promptsInSpool())")
-            #expect(FileManager.default.fileExists(atPath: box.folder + "/events.jsonl.1"))
+            #expect(FileManager.default.fileExists(atPath: box.hooksFolder + "/events.jsonl.1"))
             try await watch.stop()
         }
     }
-}
-
-/// A sandbox Claude data folder with rws's hooks installed.
-struct HookBox {
-    let sandbox: SessionSandbox
-    var server: TestSSHServer { sandbox.server }
-    /// `<claude dir>/rws`.
-    var folder: String { sandbox.claudeDirectory + "/rws" }
-    var locations: WorkspaceLocations { WorkspaceLocations(claudeDirectories: [sandbox.claudeDirectory]) }
-
-    private init(sandbox: SessionSandbox) {
-        self.sandbox = sandbox
-    }
-
-    /// A fresh sandbox on the shared server of `kind`, the hooks installed there.
-    static func make(_ kind: ServerKind) async throws -> HookBox {
-        let box = HookBox(sandbox: try SessionSandbox(kind))
-        try await box.server.withConnection { _ = try await ClaudeHooks(connection: $0, locations: box.locations).install() }
-        return box
-    }
-
-    /// The command Claude Code runs, as installed.
-    func hookCommand() throws -> String {
-        try ClaudeHookSettings(hookPath: folder + "/hook.sh").command
-    }
-
-    /// Starts the hook with `payload` as Claude Code does and leaves it running (it may wait for an answer).
-    func startHook(_ payload: String, on connection: SSHConnection) async throws -> RemoteCommand {
-        let hook = try connection.stream(try hookCommand(), timeout: .seconds(60))
-        try await hook.write(payload)
-        try await hook.closeInput()
-        return hook
-    }
-
-    /// A watch, the hook started with its payload, and the answerable permission request the
-    /// watch saw first.
-    struct WaitingRequest {
-        let watch: ClaudeAttentionWatch
-        /// The watch's events after the request.
-        var events: ClaudeAttentionWatch.Iterator
-        let hook: RemoteCommand
-        let event: ClaudeAttentionEvent
-        let request: ClaudeAttentionRequest
-        let id: String
-    }
-
-    /// Starts a watch and the hook with `payload`; fails unless the watch's first event is an
-    /// answerable permission request.
-    func waitingRequest(_ payload: String, on connection: SSHConnection) async throws -> WaitingRequest {
-        let watch = try await startWatch(on: connection)
-        var events = watch.makeAsyncIterator()
-        let hook = try await startHook(payload, on: connection)
-        let event = try #require(try await events.next())
-        guard case .permissionRequested(let request) = event.kind, let id = request.id else {
-            throw ScriptCase.Failure("not an answerable request: \(event)")
-        }
-        return WaitingRequest(watch: watch, events: events, hook: hook, event: event, request: request, id: id)
-    }
-
-    func runHook(_ payload: String, on connection: SSHConnection) async throws -> CommandResult {
-        try await connection.run(try hookCommand(), input: Array(payload.utf8), timeout: .seconds(30))
-    }
-
-    func startWatch(on connection: SSHConnection) async throws -> ClaudeAttentionWatch {
-        try await ClaudeAttentionWatch.start(on: connection, locations: locations, interval: .milliseconds(100))
-    }
-
-    /// The prompts recorded in both generations of the spool, oldest first, to say what a watch missed.
-    func promptsInSpool() -> [String] {
-        ["/events.jsonl.1", "/events.jsonl"].flatMap { name in
-            ((try? String(contentsOfFile: folder + name, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
-                line.range(of: #""prompt":"p[0-9]+""#, options: .regularExpression).map { String(line[$0].dropFirst(10).dropLast()) }
-            }
-        }
-    }
-
-    func remove() { sandbox.remove() }
 }

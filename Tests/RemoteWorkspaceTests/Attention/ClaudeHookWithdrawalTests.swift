@@ -13,7 +13,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ClaudeHookWithdrawalTests {
     @Test(arguments: ServerKind.allCases)
     func aWaitingHookEndedWithSIGTERMClosesTheRequestAsWithdrawnAndALateAnswerIsRefused(kind: ServerKind) async throws {
-        let box = try await HookBox.make(kind)
+        let box = try await TestBox.withHooksInstalled(kind)
         defer { box.remove() }
         try await box.server.withConnection { connection in
             var waiting = try await box.waitingRequest(ClaudeAttentionWatchTests.bash, on: connection)
@@ -33,9 +33,9 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aWaitingHookWhoseClaudeCodeIsKilledClosesTheRequestAsWithdrawnWithinASecond(kind: ServerKind) async throws {
-        let box = try await HookBox.make(kind)
+        let box = try await TestBox.withHooksInstalled(kind)
         defer { box.remove() }
-        let payload = box.sandbox.root + "/payload.json"
+        let payload = box.root + "/payload.json"
         try Data(ClaudeAttentionWatchTests.bash.utf8).write(to: URL(fileURLWithPath: payload))
         try await box.server.withConnection { connection in
             let watch = try await box.startWatch(on: connection)
@@ -65,9 +65,9 @@ import Testing
     /// and input, and only that call's result closes the request.
     @Test(arguments: ServerKind.allCases)
     func aLateResultOfTheCallBeforeLeavesTheRequestOpenAndItsOwnResultClosesIt(kind: ServerKind) async throws {
-        let box = try await HookBox.make(kind)
+        let box = try await TestBox.withHooksInstalled(kind)
         defer { box.remove() }
-        let transcript = box.sandbox.root + "/t.jsonl"
+        let transcript = box.root + "/t.jsonl"
         func call(_ id: String, _ command: String) -> String {
             #"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"\#(id)","name":"Bash","#
                 + #""input":{"command":"\#(command)"}}]}}"#
@@ -84,7 +84,7 @@ import Testing
             handle.seekToEndOfFile()
             handle.write(Data((result("toolu_a") + "\n").utf8))
             try await Task.sleep(for: .milliseconds(800))
-            let spool = try String(contentsOfFile: box.folder + "/events.jsonl", encoding: .utf8)
+            let spool = try String(contentsOfFile: box.hooksFolder + "/events.jsonl", encoding: .utf8)
             #expect(!spool.contains(#""closed""#), "the earlier call's result closed the request:\n\(spool)")
             handle.write(Data((result("toolu_b") + "\n").utf8))
             try handle.close()
@@ -96,8 +96,8 @@ import Testing
     }
 
     /// The PID the hook waiting on `request` wrote in its spool line (the test box is this machine).
-    private func hookPID(in box: HookBox, request: String) throws -> Int32 {
-        let spool = try String(contentsOfFile: box.folder + "/events.jsonl", encoding: .utf8)
+    private func hookPID(in box: TestBox, request: String) throws -> Int32 {
+        let spool = try String(contentsOfFile: box.hooksFolder + "/events.jsonl", encoding: .utf8)
         for line in spool.split(separator: "\n") where line.contains(#""request":"\#(request)""#) {
             if let pid = try JSONValue(parsing: String(line))["pid"]?.intValue { return Int32(pid) }
         }

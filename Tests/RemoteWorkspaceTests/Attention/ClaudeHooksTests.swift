@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func installKeepsTheUsersSettingsAndRemoveRestoresThemByteForByte(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let settings = sandbox.claudeDirectory + "/settings.json"
         try Data(Self.foreign.utf8).write(to: URL(fileURLWithPath: settings))
@@ -53,7 +53,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func aSettingsFileEditedAfterTheInstallKeepsTheEditWhenRwsLeaves(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let settings = sandbox.claudeDirectory + "/settings.json"
         try Data(Self.foreign.utf8).write(to: URL(fileURLWithPath: settings))
@@ -78,7 +78,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func aSettingsFileThatIsNotJSONIsLeftUntouched(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let settings = sandbox.claudeDirectory + "/settings.json"
         let broken = "{\n  \"model\": \"opus\",\n"
@@ -97,7 +97,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func aProjectInstallWritesItsLocalSettingsAndRemoveTakesTheFileAwayAgain(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let project = sandbox.root + "/my app"
         try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
@@ -120,7 +120,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.localAndDefault)
     func aSymlinkedSettingsFileStaysALink(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         let target = sandbox.root + "/dotfiles-settings.json"
         try Data("{}\n".utf8).write(to: URL(fileURLWithPath: target))
@@ -132,27 +132,6 @@ import Testing
             #expect(try String(contentsOfFile: target, encoding: .utf8).contains("rws-hook"))
             _ = try await hooks.remove()
             #expect(try String(contentsOfFile: target, encoding: .utf8) == "{}\n")
-        }
-    }
-}
-
-extension SessionSandbox {
-    /// rws's hooks for this sandbox's Claude data folder, on this place's host (a fresh connection).
-    func withHooks<T>(_ body: (ClaudeHooks) async throws -> T) async throws -> T {
-        try await place.withHost { host in
-            try await body(ClaudeHooks(host: host, locations: WorkspaceLocations(claudeDirectories: [claudeDirectory])))
-        }
-    }
-
-    /// Runs `body` and records an issue unless it throws an error that `check` accepts.
-    func withHooksExpectingError(
-        _ body: (ClaudeHooks) async throws -> Void, check: (any Error) -> Bool, sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        do {
-            try await withHooks(body)
-            Issue.record("no error", sourceLocation: sourceLocation)
-        } catch {
-            #expect(check(error), "\(error)", sourceLocation: sourceLocation)
         }
     }
 }

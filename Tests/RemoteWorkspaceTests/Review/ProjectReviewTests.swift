@@ -9,8 +9,8 @@ import Testing
 @Suite struct ProjectReviewTests {
     @Test(arguments: ServerKind.allCases)
     func statusAndDiffOfARepositoryOnTheBoxKeepEveryHostileNameExact(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
-        let repo = try ReviewRepository.make(in: sandbox.directory)
+        let sandbox = try TestBox(kind)
+        let repo = try ReviewRepository.make(in: sandbox.root)
         try await sandbox.server.withConnection { connection in
             let review = ProjectReview(connection: connection, directory: repo)
             let status = try await review.status()
@@ -29,8 +29,8 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func whatATurnChangedIsTheDiffAgainstTheSnapshotTakenWhenItStarted(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
-        let repo = try ReviewRepository.makeLong(in: sandbox.directory, lines: 3)
+        let sandbox = try TestBox(kind)
+        let repo = try ReviewRepository.makeLong(in: sandbox.root, lines: 3)
         try await sandbox.server.withConnection { connection in
             let review = ProjectReview(connection: connection, directory: repo)
             let before = try await review.diff()
@@ -45,14 +45,14 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aMissingDirectoryAndAFolderThatIsNoRepositoryAreSaidSo(kind: ServerKind) async throws {
-        let sandbox = try ProjectSandbox(kind)
+        let sandbox = try TestBox(kind)
         try await sandbox.server.withConnection { connection in
-            let missing = sandbox.directory + "/nope"
+            let missing = sandbox.root + "/nope"
             await #expect(throws: ReviewError.directoryNotFound(path: missing)) {
                 try await ProjectReview(connection: connection, directory: missing).status()
             }
-            await #expect(throws: ReviewError.notARepository(path: sandbox.directory)) {
-                try await ProjectReview(connection: connection, directory: sandbox.directory).diff()
+            await #expect(throws: ReviewError.notARepository(path: sandbox.root)) {
+                try await ProjectReview(connection: connection, directory: sandbox.root).diff()
             }
         }
     }

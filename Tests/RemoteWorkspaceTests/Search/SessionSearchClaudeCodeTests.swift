@@ -9,8 +9,8 @@ import Testing
 /// ran on and, copied, on both shared servers.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct SessionSearchClaudeCodeTests {
     @Test func aConversationClaudeCodeWroteIsFoundByItsWordsInEitherCaseAndOpensAtTheMatch() async throws {
-        let box = try ConversationBox(turns: [Turn.text("Done: the ÉPIQUE quartz module now says \"bonjour\".")])
-        defer { box.stop() }
+        let box = try TestBox(modelInSettings: false, claude: [Turn.text("Done: the ÉPIQUE quartz module now says \"bonjour\".")])
+        defer { box.remove() }
         let id = try await box.server.withConnection { ssh in
             let conversation = try await ClaudeConversation.start(on: ssh, options: box.options())
             let events = try await collect(try await conversation.send("Réécris le module épique, s'il te plaît"), in: conversation)
@@ -19,8 +19,8 @@ import Testing
         }
 
         let copies = try ServerKind.allCases.map { kind in
-            let sandbox = try SessionSandbox(kind)
-            let folder = sandbox.projects + "/-home-dev-app"
+            let sandbox = try TestBox(kind)
+            let folder = sandbox.claudeProjects + "/-home-dev-app"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: box.sessionFile(id), toPath: folder + "/\(id).jsonl")
             return sandbox

@@ -11,7 +11,7 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func remoteSearchEqualsASearchOfTheDecodedRecords(seed: UInt64) async throws {
         // The scripts are the same everywhere: one seed crosses the wire, the rest run here.
-        let sandbox = try SessionSandbox(place: seed == 1 ? ScriptPlace(.default) : .local)
+        let sandbox = try TestBox(place: seed == 1 ? ScriptPlace(.default) : .local)
         defer { sandbox.remove() }
         var random = SeededRandom(seed: seed)
         var records: [(session: String, line: Int, json: String)] = []
@@ -22,7 +22,7 @@ import Testing
                 lines.append(RandomRecord.make(session: session, line: line, random: &random))
                 records.append((session, line, lines.last!))
             }
-            try sandbox.writeSession(session, project: "-home-dev-p\(number % 3)", lines: lines)
+            try sandbox.writeSession(session, folder: "-home-dev-p\(number % 3)", lines: lines)
         }
 
         for round in 0..<6 {

@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func typedTextFindsWhatWritersStoredEscaped(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         try sandbox.writeSession("s-foreign", lines: Self.foreignLines)
 
@@ -37,7 +37,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func idsPathsKeysAndTimesAreNotConversationText(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         try sandbox.writeSession("s-foreign", lines: Self.foreignLines)
 
@@ -53,11 +53,11 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func newestSessionsComeFirstAndTheLimitsSayTheyCut(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         for number in 0..<5 {
             let path = try sandbox.writeSession(
-                "s-\(number)", project: "-home-dev-p\(number % 2)",
+                "s-\(number)", folder: "-home-dev-p\(number % 2)",
                 lines: (1...3).map { Records.user("deploy step \($0)", uuid: "u\(number)-\($0)", parent: nil, session: "s-\(number)") })
             try FileManager.default.setAttributes(
                 [.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(number) * 100)], ofItemAtPath: path)
@@ -81,7 +81,7 @@ import Testing
 
     @Test(arguments: ScriptPlace.allCases)
     func anExpressionMatchesTheStoredTextAndABadOneSaysWhatGrepSaid(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         try sandbox.writeSession("s-foreign", lines: Self.foreignLines)
 
@@ -101,12 +101,12 @@ import Testing
     /// This machine's search of the same files says what the box's says (one query: the local
     /// listing behind its titles reads whole files).
     @Test func theLocalSearchOfTheSameFilesSaysWhatTheBoxSays() async throws {
-        let sandbox = try SessionSandbox()
+        let sandbox = try TestBox()
         defer { sandbox.remove() }
         try sandbox.layOutCorpus()
 
         let remote = try await sandbox.withSessions { try await $0.search(SessionSearchQuery(.text("permission"))) }
-        let local = try await RemoteSessions.searchLocally(SessionSearchQuery(.text("permission")), folders: [sandbox.projects])
+        let local = try await RemoteSessions.searchLocally(SessionSearchQuery(.text("permission")), folders: [sandbox.claudeProjects])
         #expect(remote.hits == local.hits && remote.hits.count > 20, "\(remote.hits.count) hits on the box, \(local.hits.count) here")
         #expect(remote.sessions.map(\.id) == local.sessions.map(\.id))
         #expect(remote.sessions.map(\.summary.title) == local.sessions.map(\.summary.title))
@@ -116,7 +116,7 @@ import Testing
     /// Every corpus session is found by words of its own text, titled as `rws sessions` titles it.
     @Test(arguments: ScriptPlace.allCases)
     func theCorpusIsFoundByItsOwnWordsTitledAsTheListingTitlesIt(place: ScriptPlace) async throws {
-        let sandbox = try SessionSandbox(place: place)
+        let sandbox = try TestBox(place: place)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus()
 
