@@ -7,24 +7,27 @@ import Testing
 
 /// A port that takes the TCP connection but never speaks SSH is not reported as an unreachable
 /// address: the error says the connection was made and no SSH identification came, and what to
-/// check. A server that sent its identification and then stalled is told apart.
+/// check. A server that sent its identification and then stalled is told apart, and so is one
+/// that closes the connection before its identification (a server limiting connections).
 @Suite(.timeLimit(.minutes(1))) struct HandshakeTimeoutTests {
-    /// A listening socket on 127.0.0.1 whose connections get `greeting` (if any) and then nothing.
+    /// A listening socket on 127.0.0.1 whose connections get `greeting` (if any) and then
+    /// nothing, or, with `closing`, are closed at once.
     private final class SilentServer: Sendable {
         let listener: Int32
         let port: Int
 
-        init(greeting: String?) throws {
+        init(greeting: String?, closing: Bool = false) throws {
             let address = SystemCall.loopback(port: 0)
             listener = try SystemCall.socket(for: address)
             try SystemCall.bind(listener, to: address)
             try SystemCall.listen(listener)
             port = try SystemCall.localPort(of: listener)
-            guard let greeting else { return }  // never accepted: the kernel alone completes the TCP handshake
+            guard greeting != nil || closing else { return }  // never accepted: the kernel alone completes the TCP handshake
             let listener = listener
             Thread.detachNewThread {
                 guard let client = try? SystemCall.accept(listener) else { return }
-                _ = Array(greeting.utf8).withUnsafeBytes { try? SystemCall.send(client, from: $0) }
+                if closing { return SystemCall.close(client) }
+                _ = Array((greeting ?? "").utf8).withUnsafeBytes { try? SystemCall.send(client, from: $0) }
                 // Held open, silent, until the test closes the listener and the process ends.
             }
         }
@@ -54,5 +57,39 @@ import Testing
         let expected = SSHError.handshakeTimedOut(host: "127.0.0.1", port: server.port, after: .seconds(1), bannerReceived: true)
         await #expect(throws: expected) { _ = try await SSHConnection.connect(try server.configuration(timeout: .seconds(1))) }
         #expect(expected.description.contains("did not finish within 1s"), "\(expected)")
+    }
+
+    @Test func aServerThatClosesTheConnectionBeforeItsIdentificationIsToldSo() async throws {
+        let server = try SilentServer(greeting: nil, closing: true)
+        defer { SystemCall.close(server.listener) }
+        let expected = SSHError.closedBeforeIdentification(host: "127.0.0.1", port: server.port)
+        await #expect(throws: expected) { _ = try await SSHConnection.connect(try server.configuration(timeout: .seconds(10))) }
+        #expect(expected.description.contains("closed the connection before sending its SSH identification"), "\(expected)")
+    }
+
+    /// dropbear takes a few unauthenticated connections from one address at a time (5 in
+    /// Debian's build) and closes the next at once: rws says that, not libssh2's "Failed getting
+    /// banner", so that a person knows to retry.
+    @Test func dropbearAtItsLimitOfUnauthenticatedConnectionsIsToldApart() async throws {
+        let server = try TestSSHServer(.dropbear)
+        defer { server.stop() }
+        let address = SystemCall.loopback(port: server.port)
+        var held: [Int32] = []
+        defer { held.forEach(SystemCall.close) }
+        // Connections that never authenticate, until dropbear starts closing new ones.
+        for _ in 0..<20 {
+            let fd = try SystemCall.socket(for: address)
+            held.append(fd)
+            _ = try SystemCall.connect(fd, to: address)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        await #expect(throws: SSHError.closedBeforeIdentification(host: "127.0.0.1", port: server.port)) {
+            _ = try await SSHConnection.connect(server.configuration())
+        }
+        held.forEach(SystemCall.close)
+        held = []
+        let again = try await Eventually.value(within: .seconds(10)) { try? await SSHConnection.connect(server.configuration()) }
+        #expect(again != nil, "dropbear takes connections again once the others are gone")
+        await again?.close()
     }
 }

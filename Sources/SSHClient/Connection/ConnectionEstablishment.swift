@@ -51,6 +51,9 @@ struct ConnectionEstablishment {
                     host: configuration.host, port: configuration.port, after: configuration.connectTimeout,
                     bannerReceived: transport.serverBanner != nil)
             }
+            if rc != 0, transport.serverBanner == nil, LibSSH2Code.connectionEnded.contains(transport.lastError.code) {
+                throw .closedBeforeIdentification(host: configuration.host, port: configuration.port)
+            }
             if rc != 0 {
                 throw .handshakeFailed(host: configuration.host, port: configuration.port, reason: describeHandshakeFailure(transport))
             }

@@ -140,6 +140,8 @@ enum LibSSH2Code {
     static let bufferTooSmall = LIBSSH2_ERROR_BUFFER_TOO_SMALL
     /// An SFTP call failed with a status from the server (see ``LibSSH2SFTP/lastStatus``).
     static let sftpProtocol = LIBSSH2_ERROR_SFTP_PROTOCOL
+    /// The server closed or reset the connection, or libssh2 could not read its identification line.
+    static let connectionEnded: Set<Int32> = [LIBSSH2_ERROR_SOCKET_DISCONNECT, LIBSSH2_ERROR_SOCKET_RECV, LIBSSH2_ERROR_BANNER_RECV]
     /// libssh2's key-file errors: every local key problem (unreadable, encrypted, unsupported).
     static let keyFile: Set<Int32> = [LIBSSH2_ERROR_FILE, LIBSSH2_ERROR_KEYFILE_AUTH_FAILED]
 

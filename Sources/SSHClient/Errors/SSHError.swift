@@ -15,6 +15,10 @@ public enum SSHError: Error, Sendable, Equatable {
     /// timeout; `bannerReceived` is false when the server sent not even its identification line
     /// (something other than sshd may listen there, or sshd is stuck).
     case handshakeTimedOut(host: String, port: Int, after: Duration, bannerReceived: Bool)
+    /// The server closed the TCP connection before sending its SSH identification line: it
+    /// refuses connections for now (sshd's `MaxStartups`, dropbear's few unauthenticated
+    /// connections per address), or it is not sshd.
+    case closedBeforeIdentification(host: String, port: Int)
     /// The SSH handshake (banner, key exchange) failed.
     case handshakeFailed(host: String, port: Int, reason: String)
     /// The host's key is not in the known hosts file and the policy is strict.
@@ -92,6 +96,10 @@ extension SSHError: CustomStringConvertible, LocalizedError {
             }
             return "the SSH handshake with \(host) port \(port) did not finish within \(after.shortDescription): the server or the "
                 + "link is very slow; retry, or raise the connect timeout"
+        case .closedBeforeIdentification(let host, let port):
+            return "\(host) port \(port) closed the connection before sending its SSH identification: the server may be limiting "
+                + "connections (sshd's MaxStartups, dropbear's few unauthenticated connections per address) or the port is not "
+                + "sshd's; retry in a moment, and check the port"
         case .handshakeFailed(let host, let port, let reason):
             return "SSH handshake with \(host) port \(port) failed: \(reason)"
         case .hostKeyUnknown(let host, let port, let keyType, let fingerprint, let file):
