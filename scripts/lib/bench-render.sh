@@ -46,7 +46,9 @@ for line in open(sys.argv[1], "rb"):
     local round format
     for round in 1 2; do
         echo "round $round"
-        for format in text markdown json; do render_timed "rws history FILE --format $format" "$bin/rws" history "$big" --format "$format"; done
+        for format in text markdown json; do
+            render_timed "rws history FILE --format $format" "$bin/rws" history "$big" --format "$format"
+        done
         render_timed "reference: cat FILE" cat "$big"
         render_timed "reference: Python json.loads of every line" python3 -c "$python_reader" "$big"
         if command -v jq >/dev/null 2>&1; then render_timed "reference: jq -c . FILE" jq -c . "$big"; fi
