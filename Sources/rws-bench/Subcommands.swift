@@ -19,42 +19,22 @@ struct Subcommand: Sendable {
 /// summary and exit 0 only when the run passed; `history` prints `name value unit` lines.
 enum Subcommands {
     static let all: [Subcommand] = [
-        .onTestServer("find", "", "rws files on a 100,000-file git repository; git ls-files and true") { server, _ in
-            try await FindBenchmark.run(server: server)
-        },
-        .onTestServer("review", "", "rws status and rws diff of a 10,000-file change; git status, git diff") { server, _ in
-            try await ReviewBenchmark.run(server: server)
-        },
-        .onTestServer("ls", "", "rws ls of 50,000 entries over 300 ms round trips; a true round trip") { server, _ in
-            try await ListingBenchmark.run(server: server)
-        },
+        .onTestServer("find", "rws files on a 100,000-file git repository; git ls-files and true", FindBenchmark.run(server:)),
+        .onTestServer("review", "rws status and rws diff of a 10,000-file change; git status, git diff", ReviewBenchmark.run(server:)),
+        .onTestServer("ls", "rws ls of 50,000 entries over 300 ms round trips; a true round trip", ListingBenchmark.run(server:)),
         .onTestServer("transfer", "[files|trees]", "rws get and put of a 500 MB file and a 10,000-file tree; C libssh2, sftp, scp") {
-            server, arguments in try await TransferBenchmark.run(server: server, parts: arguments.first)
+            server, arguments in
+            guard arguments.count <= 1, [nil, "files", "trees"].contains(arguments.first) else { throw UsageError() }
+            try await TransferBenchmark.run(server: server, parts: arguments.first)
         },
-        .onTestServer("forward", "", "a forwarded port's throughput and latency; ssh -L, the port itself") { server, _ in
-            try await ForwardingBenchmark.run(server: server)
-        },
-        .onTestServer("attention", "", "the Claude Code hook's cost, event to rws watch; cat as the hook") { server, _ in
-            try await AttentionBenchmark.run(server: server)
-        },
-        .onTestServer("detached", "", "what rws ask --persist adds per streamed event; the direct path") { server, _ in
-            try await DetachedBenchmark.run(server: server)
-        },
-        .onTestServer("sessions", "", "listing, loading, following a 1 GB history; cat, sftp get -r") { server, _ in
-            try await SessionsBenchmark.run(server: server)
-        },
-        .onTestServer("search", "", "rws search of the 1 GB history; grep on the box") { server, _ in
-            try await SearchBenchmark.run(server: server)
-        },
-        .onTestServer("big-history", "", "listing a 4 GB history; cat, sftp get -r") { server, _ in
-            try await BigHistoryListing.run(server: server)
-        },
-        .onTestServer("load", "", "loading a 99 MB session ten times; cat of it") { server, _ in
-            try await BigSessionLoad.run(server: server)
-        },
-        .onTestServer("slow-link", "", "loading a 50 MB session over 10 Mbit/s, 50 ms round trips") { server, _ in
-            try await SlowLinkLoad.run(server: server)
-        },
+        .onTestServer("forward", "a forwarded port's throughput and latency; ssh -L, the port itself", ForwardingBenchmark.run(server:)),
+        .onTestServer("attention", "the Claude Code hook's cost, event to rws watch; cat as the hook", AttentionBenchmark.run(server:)),
+        .onTestServer("detached", "what rws ask --persist adds per streamed event; the direct path", DetachedBenchmark.run(server:)),
+        .onTestServer("sessions", "listing, loading, following a 1 GB history; cat, sftp get -r", SessionsBenchmark.run(server:)),
+        .onTestServer("search", "rws search of the 1 GB history; grep on the box", SearchBenchmark.run(server:)),
+        .onTestServer("big-history", "listing a 4 GB history; cat, sftp get -r", BigHistoryListing.run(server:)),
+        .onTestServer("load", "loading a 99 MB session ten times; cat of it", BigSessionLoad.run(server:)),
+        .onTestServer("slow-link", "loading a 50 MB session over 10 Mbit/s, 50 ms round trips", SlowLinkLoad.run(server:)),
         Subcommand(name: "history", arguments: "FILE.jsonl", summary: "SessionHistory's parse, build, summary, Markdown export") {
             arguments in
             guard arguments.count == 1 else { throw UsageError() }
@@ -131,6 +111,16 @@ enum Subcommands {
 }
 
 extension Subcommand {
+    /// A subcommand without arguments that runs `body` against a throwaway sshd on 127.0.0.1.
+    static func onTestServer(
+        _ name: String, _ summary: String, _ body: @escaping @Sendable (TestSSHServer) async throws -> Void
+    ) -> Subcommand {
+        onTestServer(name, "", summary) { server, arguments in
+            guard arguments.isEmpty else { throw UsageError() }
+            try await body(server)
+        }
+    }
+
     /// A subcommand that runs `body` against a throwaway sshd on 127.0.0.1 (the tests' server), stopped after it.
     static func onTestServer(
         _ name: String, _ arguments: String, _ summary: String, _ body: @escaping @Sendable (TestSSHServer, [String]) async throws -> Void
