@@ -43,10 +43,9 @@ let package = Package(
         .target(name: "RWSTestSupport", dependencies: ["SSHClient", "Platform"]),
         // The throwaway sshd of the demo and the benchmarks: RWSTestSupport's server, started from a script.
         .executableTarget(name: "rws-sandbox", dependencies: ["RWSTestSupport", "SSHClient", "Platform"]),
-        .executableTarget(name: "HistoryBenchmark", dependencies: ["SessionHistory"]),
-        .executableTarget(name: "rws-bench", dependencies: ["SSHClient", "RWSTestSupport"]),
-        .executableTarget(name: "SessionsBenchmark", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient", "SessionHistory"]),
-        .executableTarget(name: "FindBenchmark", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient"]),
+        // Every benchmark, a subcommand an area (`rws-bench --help`); scripts/bench runs them.
+        .executableTarget(
+            name: "rws-bench", dependencies: ["RemoteWorkspace", "RWSTestSupport", "SSHClient", "SessionHistory", "Platform"]),
         .testTarget(
             name: "SSHClientTests",
             dependencies: [

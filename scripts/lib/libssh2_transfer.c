@@ -1,6 +1,6 @@
 /*
  * File and tree copies with plain libssh2 over SFTP: the C reference for
- * `scripts/bench-find transfer` (rws get / rws put).
+ * `scripts/bench transfer` (rws get / rws put).
  *
  * DERIVED FROM ../shared/bench/clients/libssh2_bench.c (libssh2_common.h): the same
  * connection set-up (TCP_NODELAY, host key check against BENCH_KNOWN_HOSTS, public key
