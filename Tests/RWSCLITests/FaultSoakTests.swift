@@ -3,7 +3,7 @@ import RWSTestSupport
 import Testing
 
 /// The fault soak, sampled: `rws-bench fault-soak` for a minute, every connection
-/// reset every 10 s and black-holed for 8 s once, against each server. `scripts/bench-fault-soak`
+/// reset every 10 s and black-holed for 8 s once, against each server. `scripts/bench fault-soak`
 /// runs it in full (10 minutes, resets every 30 s, 20 s black holes every 2 minutes).
 @Suite(.timeLimit(.minutes(5))) struct FaultSoakTests {
     @Test(arguments: ServerKind.allCases)

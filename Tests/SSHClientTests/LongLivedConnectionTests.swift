@@ -5,7 +5,7 @@ import Testing
 @_spi(Benchmarks) @testable import SSHClient
 
 /// A connection left open for days: its keepalives leave nothing behind in libssh2, and a
-/// shortened version of the 2-hour soak (scripts/bench-soak-days) keeps the suite honest.
+/// shortened version of the 2-hour soak (`scripts/bench soak-days`) keeps the suite honest.
 @Suite(.serialized)
 struct LongLivedConnectionTests {
     @Test(arguments: ServerKind.allCases)

@@ -92,9 +92,10 @@ import Testing
         defer { server.stop() }
         let setup = try Setup(server: server, strangers: 1, agentHoldsTheKey: false)
         defer { setup.stop() }
-        let asker = Asker(delay: .seconds(3))
+        // The answer takes longer than the whole connect timeout, which still leaves a loaded machine time for the link.
+        let asker = Asker(delay: .seconds(7))
         var configuration = configuration(server, setup, asker: asker)
-        configuration.connectTimeout = .seconds(2)
+        configuration.connectTimeout = .seconds(5)
         let ssh = try await SSHConnection.connect(configuration)
         let echoed = try await ssh.run("echo in")
         await ssh.close()
