@@ -5,11 +5,13 @@ import Synchronization
 
 /// The fault soak: the `rws` command itself, as a user runs it, through a link that is
 /// reset and black-holed over and over (``FaultProxy``): a `history --follow` of a growing
-/// session, a `shell --persist` in a terminal (tmux) typed into, and a stream of
-/// `exec --timeout` commands. Passes when every follow line arrived once and in order, every
-/// command completed or was reported stopped (its processes checked gone) or lost under its
-/// PID, the persistent shell is the same shell at the end, nothing of the soak is left on the
-/// box, and the long-lived rws processes' descriptors and threads stayed flat.
+/// session, a `shell --persist` in a terminal (tmux) typed into, a `forward` carrying a
+/// connection a second, a `watch` of hooks reporting every two seconds, and a stream of
+/// `exec --timeout` commands. Passes when every follow line and watch event arrived once and in
+/// order, every command completed or was reported stopped (its processes checked gone) or lost
+/// under its PID, the persistent shell is the same shell at the end, the forward carried every
+/// connection once the faults ended, nothing of the soak is left on the box, and the four
+/// long-lived rws processes' descriptors, threads and memory stayed flat.
 enum FaultSoak {
     /// What the lanes share: the server, the proxy, and how to run rws through it.
     struct Context: Sendable {
@@ -50,6 +52,8 @@ enum FaultSoak {
             group.addTask { await FaultSoakCommands.run(context, ledger: ledger) }
             group.addTask { await FaultSoakFollow.run(context, ledger: ledger) }
             group.addTask { await FaultSoakShell.run(context, ledger: ledger) }
+            group.addTask { await FaultSoakForward.run(context, ledger: ledger) }
+            group.addTask { await FaultSoakWatch.run(context, ledger: ledger) }
         }
         proxy.setBlackHole(false)
         let left = await leftovers(context.marker)
@@ -103,16 +107,20 @@ enum FaultSoak {
         let state = ledger.snapshot()
         var problems = state.failures.prefix(20).map { $0 }
         if state.failures.count > 20 { problems.append("… \(state.failures.count - 20) more failures") }
-        for (name, samples) in [("follow", state.followResources), ("shell", state.shellResources)] {
-            problems += flatness(name, samples)
-        }
+        let resources = [
+            ("follow", state.followResources), ("shell", state.shellResources), ("forward", state.forwardResources),
+            ("watch", state.watchResources),
+        ]
+        for (name, samples) in resources { problems += flatness(name, samples) }
         let summary: [String: Any] = [
             "durationSeconds": context.options.duration, "server": context.options.kind.rawValue,
             "faults": ["cuts": state.cuts, "blackHoles": state.blackHoles],
             "commands": state.commands.mapValues { $0 },
             "follow": ["written": state.followWritten, "shown": state.followShown, "exitStatus": state.followExit ?? -1],
             "shell": ["typed": state.shellTyped, "answered": state.shellAnswered, "sameShellAtTheEnd": state.shellPersisted],
-            "resources": ["follow": resourceRange(state.followResources), "shell": resourceRange(state.shellResources)],
+            "forward": ["connections": state.forward.made, "carried": state.forward.carried],
+            "watch": ["reported": state.watch.reported, "shown": state.watch.shown],
+            "resources": Dictionary(uniqueKeysWithValues: resources.map { ($0.0, startPeakEnd($0.1)) }),
             "problems": problems, "verdict": problems.isEmpty ? "pass" : "FAIL",
         ]
         if let data = try? JSONSerialization.data(withJSONObject: summary, options: [.sortedKeys]) {
@@ -131,11 +139,16 @@ enum FaultSoak {
             .map { "\(name) rws: \($0)" }
     }
 
-    private static func resourceRange(_ samples: [ProcessResources]) -> [String: Any] {
-        [
-            "samples": samples.count, "fds": [samples.map(\.fds).min() ?? -1, samples.map(\.fds).max() ?? -1],
-            "threads": [samples.map(\.threads).min() ?? -1, samples.map(\.threads).max() ?? -1],
-        ]
+    /// Descriptors, threads and resident KiB at the first sample after 20 s (the start), their
+    /// peaks from then on, and at the last sample (the end). Memory is reported, not judged: a
+    /// follow holds the conversation it shows, which grows with the session.
+    private static func startPeakEnd(_ samples: [ProcessResources]) -> [String: Any] {
+        guard let start = samples.first(where: { $0.seconds >= 20 }), let end = samples.last else { return ["samples": samples.count] }
+        let later = samples.filter { $0.seconds >= start.seconds }
+        func figures(_ value: KeyPath<ProcessResources, Int>) -> [Int] {
+            [start[keyPath: value], later.map { $0[keyPath: value] }.max() ?? -1, end[keyPath: value]]
+        }
+        return ["samples": samples.count, "fds": figures(\.fds), "threads": figures(\.threads), "rssKiB": figures(\.rssKiB)]
     }
 
     static func log(_ line: String) { FileHandle.standardError.write(Data("fault-soak: \(line)\n".utf8)) }
@@ -154,8 +167,14 @@ final class FaultSoakLedger: Sendable {
         var shellTyped = 0
         var shellAnswered = 0
         var shellPersisted = false
+        /// Connections made through the forward, and those it carried.
+        var forward = (made: 0, carried: 0)
+        /// Sessions the hook reported finished, and those the watch showed.
+        var watch = (reported: 0, shown: 0)
         var followResources: [ProcessResources] = []
         var shellResources: [ProcessResources] = []
+        var forwardResources: [ProcessResources] = []
+        var watchResources: [ProcessResources] = []
         var failures: [String] = []
     }
 
@@ -169,4 +188,23 @@ final class FaultSoakLedger: Sendable {
     }
 
     func snapshot() -> State { state.withLock { $0 } }
+
+    /// A failure unless a lane showed the numbers 1...`count` once each, in order, and Ctrl+C
+    /// ended its rws with 130.
+    func check(_ lane: String, shown: [Int], of count: Int, outcome: RWSProcess.Outcome?) {
+        if shown != Array(1...max(1, count)) {
+            let missing = Set(1...max(1, count)).subtracting(shown).sorted()
+            fail(
+                "\(lane): \(shown.count) shown of \(count), \(shown.count - Set(shown).count) repeated, missing \(missing.prefix(20)), "
+                    + "in order: \(shown == shown.sorted())")
+        }
+        checkInterrupted(lane, outcome)
+    }
+
+    /// A failure unless Ctrl+C ended a lane's rws with 130.
+    func checkInterrupted(_ lane: String, _ outcome: RWSProcess.Outcome?) {
+        if outcome?.status != 130 {
+            fail("\(lane): Ctrl+C ended it with \(outcome.map { "\($0.status): \($0.stderr)" } ?? "no exit")")
+        }
+    }
 }

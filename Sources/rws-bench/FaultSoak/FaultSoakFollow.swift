@@ -40,16 +40,7 @@ enum FaultSoakFollow {
                 $0.followShown = shown.count
                 $0.followExit = outcome?.status
             }
-            if shown != Array(1...max(1, written)) {
-                let repeated = shown.count - Set(shown).count
-                let missing = Set(1...max(1, written)).subtracting(shown).sorted()
-                ledger.fail(
-                    "follow: \(shown.count) lines shown for \(written) written, \(repeated) repeated, missing \(missing.prefix(20))"
-                        + ", in order: \(shown == shown.sorted())")
-            }
-            if outcome?.status != 130 {
-                ledger.fail("follow: Ctrl+C ended it with \(outcome.map { "\($0.status): \($0.stderr)" } ?? "no exit")")
-            }
+            ledger.check("follow", shown: shown, of: written, outcome: outcome)
             let loop = await FaultSoak.leftovers(file)
             if !loop.isEmpty { ledger.fail("follow: its loop is still on the box: \(loop)") }
         } catch {
