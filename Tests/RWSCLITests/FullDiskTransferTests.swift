@@ -7,26 +7,6 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(1))) struct FullDiskTransferTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
 
-    /// A 1 MB tmpfs mounted for the test (the box is this machine, so it serves both sides).
-    final class SmallDisk {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rws-full-\(UUID().uuidString.prefix(8))").path
-
-        init() throws {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            do {
-                try Shell.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", path])
-            } catch {
-                throw ScriptCase.Failure(
-                    "cannot mount a 1 MB tmpfs at \(path) (\(error)): these tests need root with CAP_SYS_ADMIN, as in the test container")
-            }
-        }
-
-        deinit {
-            _ = try? Shell.run("/bin/umount", [path], allowFailure: true)
-            try? FileManager.default.removeItem(atPath: path)
-        }
-    }
-
     /// OpenSSH only: the dropbear test server runs in a mount namespace of its own, where the
     /// small disk is not mounted. Over SFTP (which says only "failure") and over the shell.
     @Test(arguments: [true, false])

@@ -9,6 +9,8 @@ enum ClaudeHookScripts {
         case projectNotFound = 5
         case notWaiting = 6
         case answeredAlready = 7
+        /// The disk is full; what the script had begun to write was removed.
+        case noSpace = 8
     }
 
     /// `$1` boundary, `$2` the project directory (empty: user level), then the Claude data folders
@@ -49,7 +51,8 @@ enum ClaudeHookScripts {
     /// the hook and keeps the old settings as `FILE.rws-backup`; remove deletes that backup, and
     /// at user level (`$6` = `user`) the hook's folder; an empty stdin on remove deletes the
     /// settings file (install made it); a remove with no settings file (`$3`
-    /// `absent`) only deletes that folder. A symlinked settings file is written through.
+    /// `absent`) only deletes that folder. Every file is written beside its place and renamed
+    /// over it, so a failure (a full disk: ``Exit/noSpace``) leaves each as it was.
     static let write = RemoteScript(
         step: "writing Claude Code's settings", exits: Exit.self,
         body: #"""
@@ -62,21 +65,28 @@ enum ClaudeHookScripts {
               exit 0
             fi
             mkdir -p "${f%/*}" || exit 4
-            n=$f.rws-new
-            [ -f "$f" ] && { cp -p "$f" "$n" || exit 4; }
-            cat >"$n" || { rm -f "$n"; exit 4; }
+            # A symlinked settings file is written through: its target is replaced, the link kept.
+            t=$f
+            [ -L "$f" ] && t=$(readlink -f -- "$f")
+            n=$t.rws-new
+            # On a failure nothing half-written stays; a full disk says so.
+            fail() {
+              free=$(df -Pk -- "${t%/*}" 2>/dev/null | awk 'NR == 2 { print $4 }')
+              rm -f -- "$n" "$d/rws/hook.sh.new" "$f.rws-backup.new"
+              rmdir -- "$d/rws" 2>/dev/null
+              [ "$free" = 0 ] && exit 8
+              exit 4
+            }
+            if [ -f "$f" ]; then cp -p "$t" "$n" || fail; fi
+            cat >"$n" || fail
             if [ "$mode" = install ]; then
-              if ! { mkdir -p "$d/rws" && printf '%s' "$hook" >"$d/rws/hook.sh.new" && mv -f "$d/rws/hook.sh.new" "$d/rws/hook.sh"; }; then
-                rm -f "$n"; exit 4
-              fi
-              if [ -f "$f" ]; then cp -p "$f" "$f.rws-backup" || { rm -f "$n"; exit 4; }; fi
+              { mkdir -p "$d/rws" && printf '%s' "$hook" >"$d/rws/hook.sh.new" && mv -f "$d/rws/hook.sh.new" "$d/rws/hook.sh"; } || fail
+              if [ -f "$f" ]; then { cp -p "$t" "$f.rws-backup.new" && mv -f "$f.rws-backup.new" "$f.rws-backup"; } || fail; fi
             fi
             if [ "$mode" = remove ] && [ ! -s "$n" ]; then
               rm -f "$n" "$f" || exit 4
-            elif [ -L "$f" ]; then
-              cat "$n" >"$f" && rm -f "$n" || exit 4
             else
-              mv -f "$n" "$f" || exit 4
+              mv -f "$n" "$t" || fail
             fi
             if [ "$mode" = remove ]; then
               rm -f "$f.rws-backup"

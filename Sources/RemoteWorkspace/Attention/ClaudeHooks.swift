@@ -100,6 +100,7 @@ public struct ClaudeHooks: Sendable {
         switch result.status.scriptExit(ClaudeHookScripts.Exit.self) {
         case .changedMeanwhile: return .changedMeanwhile(path: path)
         case .projectNotFound: return .projectNotFound(path: path)
+        case .noSpace: return .noSpace(path: path)
         case .writeFailed, .notWaiting, .answeredAlready, nil:
             return .remoteCommandFailed(step: step, status: result.status.description, detail: result.stderrText.safeDetail)
         }

@@ -8,6 +8,8 @@ public enum ClaudeHooksError: Error, Equatable, Sendable, CustomStringConvertibl
     case changedMeanwhile(path: String)
     /// The project's directory does not exist on the box.
     case projectNotFound(path: String)
+    /// The box's disk is full: the settings file (and the hook) are as they were.
+    case noSpace(path: String)
     /// A remote step failed.
     case remoteCommandFailed(step: String, status: String, detail: String)
     /// rws's hook is not installed in this Claude Code data folder.
@@ -26,6 +28,9 @@ public enum ClaudeHooksError: Error, Equatable, Sendable, CustomStringConvertibl
             return "\(path) changed on the box while rws was editing it; nothing was written: run the command again"
         case .projectNotFound(let path):
             return "\(path) is not a directory on the box; check the project name or path"
+        case .noSpace(let path):
+            return "no space left on the box for \(path): free some space on the box (df -h shows where) and run the command "
+                + "again; the settings are as they were"
         case .remoteCommandFailed(let step, let status, let detail):
             return detail.isEmpty ? "\(step) failed (\(status))" : "\(step) failed (\(status)): \(detail)"
         case .notInstalled(let folder):

@@ -3,15 +3,20 @@ import SSHClient
 /// Names the cause of a failed `git clone` from what git printed.
 enum CloneFailure {
     /// The error for a clone of `url` that ended with `status` after printing `messages`.
-    static func error(url: String, branch: String?, status: ExitStatus, messages: [String], destination: String) -> ProjectError {
+    static func error(
+        url: String, branch: String?, status: ExitStatus, messages: [String], destination: String, root: String
+    ) -> ProjectError {
         switch status.scriptExit(ProjectScriptExit.self) {
         case .destinationExists?: return .destinationExists(path: destination)
+        case .rootNotWritable?: return .workspaceNotWritable(root: root)
         case .gitMissing?: return .gitMissing
         default: break
         }
         let text = messages.joined(separator: "\n")
         let detail = messages.last { $0.hasPrefix("fatal:") || $0.hasPrefix("ERROR") } ?? messages.last ?? "no message"
         func has(_ needles: String...) -> Bool { needles.contains { text.localizedCaseInsensitiveContains($0) } }
+        // Before the others: "Permission denied" and "No such file" also come from the disk, not only the server.
+        if has("No space left on device", "Disk quota exceeded") { return .noSpace(path: destination) }
         if has("Host key verification failed", "host key is not known", "No ED25519 host key is known", "No RSA host key is known") {
             return .hostKeyUnknown(url: url, detail: detail)
         }

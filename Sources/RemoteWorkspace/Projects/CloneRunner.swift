@@ -46,7 +46,7 @@ struct CloneRunner {
             await removeTemporaryDirectory()
             throw CloneFailure.error(
                 url: clone.source.url, branch: clone.branch, status: status,
-                messages: parser.recentMessages, destination: clone.destination)
+                messages: parser.recentMessages, destination: clone.destination, root: clone.locations.workspaceRoot)
         }
         if fields.count > 2, fields[2] == "existing" {
             onEvent(.message("\(clone.destination) is already a complete clone of \(clone.source.url): nothing to do"))

@@ -76,6 +76,7 @@ struct CloneScript {
             if [ -e "$dest" ] || [ -L "$dest" ]; then finished && done_at existing; exit 201; fi
             rm -rf "$root"/".rws-clone-$name-"????????????
             trap 'rm -rf "$tmp"; exit 143' HUP INT TERM
+            mkdir "$tmp" 2>/dev/null || exit 216
             git -c protocol.ext.allow=never -c "protocol.file.allow=$allow" clone --progress "$@" -- "$url" "$tmp" </dev/null
             status=$?
             if [ $status -ne 0 ]; then rm -rf "$tmp"; exit $status; fi

@@ -17,6 +17,11 @@ public enum ProjectError: Error, Sendable, Equatable {
     case cannotDeriveName(url: String)
     /// Something already exists at the project's path; it is never overwritten.
     case destinationExists(path: String)
+    /// Nothing can be made in the workspace root: the login may not write there (a read-only or
+    /// immutable folder, or another user's).
+    case workspaceNotWritable(root: String)
+    /// The box's disk filled up while the project at `path` was made; nothing of it was kept.
+    case noSpace(path: String)
     /// No project of that name exists in the workspace root.
     case projectNotFound(name: String, root: String)
     /// The path resolves outside the workspace root (or is the root itself), so it is not deleted.
@@ -65,6 +70,12 @@ extension ProjectError: CustomStringConvertible, LocalizedError {
             return "connection lost while \(operation) (\(reason)). \(boxState)"
         case .destinationExists(let path):
             return "destination exists: \(path) is already there and is never overwritten; choose another name"
+        case .workspaceNotWritable(let root):
+            return "cannot make a project in the workspace root \(root): the login may not write there (read-only, or not its "
+                + "folder); make it writable for the login, or use another workspace root"
+        case .noSpace(let path):
+            return "no space left on the box for \(path): free some space on the box (df -h shows where) and try again; "
+                + "nothing of it was kept"
         case .projectNotFound(let name, let root):
             return "no project named \(Self.show(name)) in \(root)"
         case .outsideWorkspace(let path, let root):

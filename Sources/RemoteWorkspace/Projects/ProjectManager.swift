@@ -52,7 +52,10 @@ public struct ProjectManager: Sendable {
     ///   overwritten), ``ProjectError/invalidName(_:reason:)``, ``ProjectError/gitMissing``.
     public func createProject(name: String, gitInit: Bool = false) async throws -> Project {
         try ProjectName.validateNew(name)
-        let failure = { ProjectScriptExit.error(for: $0, operation: "creating \(name)", destination: locations.configuredPath(of: name)) }
+        let failure = {
+            ProjectScriptExit.error(
+                for: $0, operation: "creating \(name)", destination: locations.configuredPath(of: name), root: locations.workspaceRoot)
+        }
         let result = try await ProjectScripts.create.run(
             on: host, [.path(locations.workspaceRoot), .word(name), .word(gitInit ? "1" : "0")], timeout: nil, failure: failure)
         let fields = result.stdout.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }

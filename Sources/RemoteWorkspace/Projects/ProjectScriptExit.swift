@@ -14,11 +14,14 @@ enum ProjectScriptExit: Int32, RemoteScriptExit {
     case refusedRoot = 212
     case removeFailed = 213
     case outsideWorkspace = 215
+    /// Nothing could be made in the workspace root (it exists, and a new folder in it failed).
+    case rootNotWritable = 216
 
     /// The error for a status the scripts share, else a generic one for `operation`.
-    static func error(for result: CommandResult, operation: String, destination: String) -> ProjectError {
+    static func error(for result: CommandResult, operation: String, destination: String, root: String) -> ProjectError {
         switch result.status.scriptExit(Self.self) {
         case .destinationExists?: return .destinationExists(path: destination)
+        case .rootNotWritable?: return .workspaceNotWritable(root: root)
         case .gitMissing?: return .gitMissing
         default: return .remoteCommandFailed(operation: operation, status: result.status.description, detail: result.lastErrorLine)
         }

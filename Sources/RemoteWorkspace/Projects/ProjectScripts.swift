@@ -12,7 +12,7 @@ enum ProjectScripts {
             dest=$root/$2
             mkdir -p "$root" || exit 202
             if [ -e "$dest" ] || [ -L "$dest" ]; then exit 201; fi
-            mkdir "$dest" || exit 201
+            if ! mkdir "$dest"; then { [ -e "$dest" ] || [ -L "$dest" ]; } && exit 201; exit 216; fi
             branch=
             if [ "$3" = 1 ]; then
               git init -q "$dest" >&2 || { rm -rf "$dest"; exit 1; }

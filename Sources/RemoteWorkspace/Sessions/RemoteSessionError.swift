@@ -13,6 +13,8 @@ public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConverti
     /// The session file does not end with a complete line for a while: something is writing a
     /// line right now, and appending would mix the two.
     case sessionBeingWritten(path: String)
+    /// The box's disk is full: the title could not be appended, and the session file is as it was.
+    case noSpace(path: String)
     /// The title cannot be written as one atomic append.
     case invalidTitle(reason: String)
     /// The local cache of session listings (under ~/.cache/rws) could not be written.
@@ -36,6 +38,9 @@ public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConverti
             return "\(step) failed on the box (\(status))\(detail)"
         case .malformedOutput(let step, let reason):
             return "\(step): unexpected output from the box (\(reason)); the box needs a POSIX sh with find, stat -c, head -c and tail -c"
+        case .noSpace(let path):
+            return "no space left on the box for \(path): free some space on the box (df -h shows where) and try again; "
+                + "the session is as it was"
         case .sessionBeingWritten(let path):
             return "\(path) is being written (it grew or ended mid-line for 3 s); nothing was changed: try again when the session is idle"
         case .invalidTitle(let reason):

@@ -10,6 +10,8 @@ enum SessionEditing {
         case noSessionFile = 3
         /// The file kept changing: something is still writing it.
         case beingWritten = 4
+        /// The box's disk is full; what the failed append left of the line was cut off again.
+        case noSpace = 5
     }
 
     /// The longest `custom-title` line written: the shell's `printf` writes a line this short
@@ -20,7 +22,8 @@ enum SessionEditing {
     /// over one 0.2 s interval, checked again until about three seconds have passed
     /// (``Exit/beingWritten``). A writer that writes each line with one `write` is never
     /// glued to (O_APPEND appends whole buffers); one that writes a line in pieces is refused while
-    /// it is writing, as long as its pieces come less than the interval apart.
+    /// it is writing, as long as its pieces come less than the interval apart. A failed append
+    /// (a full disk: ``Exit/noSpace``) leaves no part of the line behind.
     static let appendScript = RemoteScript(
         step: "renaming the session", exits: Exit.self,
         body: #"""
@@ -35,7 +38,14 @@ enum SessionEditing {
               [ "$i" -gt 15 ] && exit 4
               sleep 0.2 2>/dev/null || sleep 1
             done
-            printf '%s\n' "$line" >> "$f"
+            if err=$(printf '%s\n' "$line" 2>&1 >>"$f"); then exit 0; fi
+            free=$(df -Pk -- "${f%/*}" 2>/dev/null | awk 'NR == 2 { print $4 }')
+            # A short write leaves part of the line: cut it off, so that the next record starts a line.
+            [ "$(stat -c %s -- "$f")" -gt "$size" ] && [ -n "$(tail -c 1 -- "$f")" ] && truncate -s "$size" -- "$f"
+            # Shells word a full disk differently (dash: "I/O error"): the disk's free space tells.
+            case $free:$err in 0:* | *'No space left'* | *'Disk quota'*) exit 5 ;; esac
+            printf '%s\n' "$err" >&2
+            exit 1
             """#)
 
     /// Removes the session file and its `<id>/` folder (subagents, tool results), nothing else.
@@ -63,7 +73,11 @@ enum SessionEditing {
     static func rename(_ listing: RemoteSessionListing, title: String, host: any ScriptHost) async throws {
         let line = try titleLine(title: title, sessionId: listing.id)
         _ = try await appendScript.run(on: host, [.path(listing.file.path), .word(line)], timeout: .seconds(30)) {
-            $0.status == Exit.beingWritten ? RemoteSessionError.sessionBeingWritten(path: listing.file.path) : appendScript.failure($0)
+            switch $0.status.scriptExit(Exit.self) {
+            case .beingWritten?: RemoteSessionError.sessionBeingWritten(path: listing.file.path)
+            case .noSpace?: RemoteSessionError.noSpace(path: listing.file.path)
+            default: appendScript.failure($0)
+            }
         }
     }
 

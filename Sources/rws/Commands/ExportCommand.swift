@@ -61,6 +61,11 @@ struct ExportCommand: AsyncParsableCommand {
                 try Data(rendered.utf8).write(to: URL(fileURLWithPath: NSString(string: output).expandingTildeInPath), options: .atomic)
             } catch {
                 let failure = SystemCallError("write", describing: error)
+                if failure.code == ENOSPC || failure.code == EDQUOT {
+                    throw CLIError.failed(
+                        "no space left on this machine for \(output): free some space here (df -h shows where) and export again; "
+                            + "nothing was written", code: RWSExitCode.failure)
+                }
                 let advice = failure.code == ENOENT ? "; its folder does not exist: create it or choose another path" : ""
                 throw CLIError.failed("cannot write \(output): \(failure.reason)\(advice)", code: RWSExitCode.failure)
             }
