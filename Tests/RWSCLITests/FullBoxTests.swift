@@ -52,8 +52,9 @@ import Testing
         let before = try Self.sha256(file)
         let rename = try await box.rwsBinary(["rename"] + box.server.rwsFlags + ["--claude-dir", disk.path, Self.id, "A new title"])
         #expect(rename.status == 1, "\(rename)")
-        #expect(rename.stderr == "rws: no space left on the box for \(file): free some space on the box (df -h shows where) and try "
-            + "again; the session is as it was\n", "\(rename.stderr)")
+        #expect(
+            rename.stderr == "rws: no space left on the box for \(file): free some space on the box (df -h shows where) and try "
+                + "again; the session is as it was\n", "\(rename.stderr)")
         #expect(try Self.sha256(file) == before, "the session file changed")
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path + "/projects/-home-dev-proj") == ["\(Self.id).jsonl"])
     }

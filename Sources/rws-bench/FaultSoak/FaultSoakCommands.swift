@@ -64,10 +64,12 @@ enum FaultSoakCommands {
     }
 
     /// rws's words for a connection that never carried the command ("cannot connect": the
-    /// link reset while the connection was being made).
+    /// link reset while the connection was being made; "sent no SSH identification": the proxy
+    /// took the connection inside a black hole).
     private static func isConnectFailure(_ stderr: String) -> Bool {
-        ["cannot connect", "could not connect", "connection failed", "handshake", "timed out", "connection lost", "closed"].contains {
-            stderr.contains($0)
-        }
+        [
+            "cannot connect", "could not connect", "connection failed", "handshake", "timed out", "connection lost", "closed",
+            "sent no SSH identification",
+        ].contains { stderr.contains($0) }
     }
 }
