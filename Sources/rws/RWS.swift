@@ -53,6 +53,10 @@ struct RWS: ParsableCommand {
 
     /// Runs the command line and exits with its code (`@main` picks this over ArgumentParser's sync `main()`).
     static func main() async {
+        if let refusal = DescriptorFloor.refusal() {
+            Terminal.err("rws: \(refusal)\n")
+            Foundation.exit(RWSExitCode.failure)
+        }
         Foundation.exit(await run(Array(CommandLine.arguments.dropFirst())))
     }
 
