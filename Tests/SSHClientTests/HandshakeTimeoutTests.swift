@@ -66,30 +66,4 @@ import Testing
         await #expect(throws: expected) { _ = try await SSHConnection.connect(try server.configuration(timeout: .seconds(10))) }
         #expect(expected.description.contains("closed the connection before sending its SSH identification"), "\(expected)")
     }
-
-    /// dropbear takes a few unauthenticated connections from one address at a time (5 in
-    /// Debian's build) and closes the next at once: rws says that, not libssh2's "Failed getting
-    /// banner", so that a person knows to retry.
-    @Test func dropbearAtItsLimitOfUnauthenticatedConnectionsIsToldApart() async throws {
-        let server = try TestSSHServer(.dropbear)
-        defer { server.stop() }
-        let address = SystemCall.loopback(port: server.port)
-        var held: [Int32] = []
-        defer { held.forEach(SystemCall.close) }
-        // Connections that never authenticate, until dropbear starts closing new ones.
-        for _ in 0..<20 {
-            let fd = try SystemCall.socket(for: address)
-            held.append(fd)
-            _ = try SystemCall.connect(fd, to: address)
-        }
-        try await Task.sleep(for: .milliseconds(300))
-        await #expect(throws: SSHError.closedBeforeIdentification(host: "127.0.0.1", port: server.port)) {
-            _ = try await SSHConnection.connect(server.configuration())
-        }
-        held.forEach(SystemCall.close)
-        held = []
-        let again = try await Eventually.value(within: .seconds(10)) { try? await SSHConnection.connect(server.configuration()) }
-        #expect(again != nil, "dropbear takes connections again once the others are gone")
-        await again?.close()
-    }
 }

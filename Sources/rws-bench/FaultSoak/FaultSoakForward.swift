@@ -19,19 +19,17 @@ enum FaultSoakForward {
             var (made, carried, lastFailed) = (0, 0, 0)
             var nextSample = 0.0
             while ContinuousClock.now < context.end - .seconds(5) {
+                // Sampled a second after a carried connection: the link works, and that
+                // connection's descriptors are closed (sampled at once, they were still open).
+                if made > 0, lastFailed != made, seconds(since: context.start) >= nextSample {
+                    let sample = ProcessResources.sample(at: seconds(since: context.start), process: "\(forward.pid)")
+                    ledger.update { $0.forwardResources.append(sample) }
+                    nextSample = seconds(since: context.start) + context.options.sampleEvery
+                }
                 made += 1
                 let payload = Array("exchange-\(made)".utf8)
                 let answer = try? await Blocking.onThread { try EchoServer.roundTrip(port: port, payload, limit: .seconds(5)) }
-                if answer == payload {
-                    carried += 1
-                    if seconds(since: context.start) >= nextSample {
-                        let sample = ProcessResources.sample(at: seconds(since: context.start), process: "\(forward.pid)")
-                        ledger.update { $0.forwardResources.append(sample) }
-                        nextSample = seconds(since: context.start) + context.options.sampleEvery
-                    }
-                } else {
-                    lastFailed = made
-                }
+                if answer == payload { carried += 1 } else { lastFailed = made }
                 try? await Task.sleep(for: .seconds(1))
             }
             ledger.update { $0.forward = (made, carried) }
