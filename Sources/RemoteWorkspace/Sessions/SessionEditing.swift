@@ -12,6 +12,9 @@ enum SessionEditing {
         case beingWritten = 4
         /// The box's disk is full; what the failed append left of the line was cut off again.
         case noSpace = 5
+        /// The append failed for another reason (what the shell said is on stderr); what it left
+        /// of the line was cut off again.
+        case appendFailed = 6
     }
 
     /// The longest `custom-title` line written: the shell's `printf` writes a line this short
@@ -45,7 +48,7 @@ enum SessionEditing {
             # Shells word a full disk differently (dash: "I/O error"): the disk's free space tells.
             case $free:$err in 0:* | *'No space left'* | *'Disk quota'*) exit 5 ;; esac
             printf '%s\n' "$err" >&2
-            exit 1
+            exit 6
             """#)
 
     /// Removes the session file and its `<id>/` folder (subagents, tool results), nothing else.
