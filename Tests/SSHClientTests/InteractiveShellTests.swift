@@ -94,7 +94,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ServerKind.allCases)
+    @Test(arguments: ServerKind.withThirdImplementation)
     func resizeIsVisibleToSttySize(kind: ServerKind) async throws {
         try await SharedTestServer.get(kind).withConnection { connection in
             let session = try await PromptedShell.open(connection, columns: 100, rows: 30)
