@@ -3,6 +3,7 @@ import Foundation
 import RemoteWorkspace
 import SSHClient
 import SessionHistory
+import Synchronization
 
 /// Output formats of a session.
 enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
@@ -115,6 +116,10 @@ struct HistoryCommand: AsyncParsableCommand {
                 return 0
             }
             let reconnect = follow && !noReconnect ? Self.followReconnect(for: reconnectFor?.duration ?? .seconds(240)) : nil
+            // Before the session is shown: a signal sent once it is on screen must find the handler
+            // registered, not the moment between ignoring the signal and taking it over.
+            let ends = follow ? FollowEnds() : nil
+            defer { ends?.remove() }
             return try await RemoteSessionsSupport.withBox(connection, workspace, reconnect: reconnect) { sessions, ssh -> Int32 in
                 // Streamed and decoded as it arrives: memory follows what is shown, not the file's size.
                 let load = SessionLoadOptions(lastMessages: last, retention: .conversation)
@@ -131,8 +136,9 @@ struct HistoryCommand: AsyncParsableCommand {
                 } else if format != .json, let later = loaded.summary.continuedIn {
                     Terminal.out("— continued in session \(later.safeLine) (rws history \(later.safeLine), or --chain)\n")
                 }
-                guard follow else { return 0 }
-                return try await Self.follow(loaded, sessions: sessions, connection: ssh, format: format.exportFormat, options: options)
+                guard let ends else { return 0 }
+                return try await Self.follow(
+                    loaded, sessions: sessions, connection: ssh, ends: ends, format: format.exportFormat, options: options)
             }
         }
     }
@@ -198,33 +204,72 @@ struct HistoryCommand: AsyncParsableCommand {
         connection.logging.logger("rws.history").info("session \(id): record types rws does not know, kept raw: \(names)")
     }
 
-    private enum FollowEnd: Sendable {
-        case signal(Int32)
-        case failed(any Error)
+    /// What ends a follow: one of ``EndingSignal/numbers`` or a failure of the follow itself.
+    ///
+    /// The signals are taken over before the session is loaded and shown, since a caller that sees it
+    /// on screen may signal at once. Until the follow starts, a signal still ends rws as it would
+    /// without a handler: nothing runs on the box yet that rws would have to stop.
+    final class FollowEnds: Sendable {
+        enum End: Sendable {
+            case signal(Int32)
+            case failed(any Error)
+        }
+
+        let stream: AsyncStream<End>
+        private let report: AsyncStream<End>.Continuation
+        private let following: Following
+        private let handler: Mutex<InterruptHandler>
+
+        /// Whether the follow started; under its lock a signal either ends rws or is reported, so the
+        /// loop cannot start on the box between the check and rws's end.
+        private final class Following: Sendable {
+            let started = Mutex(false)
+        }
+
+        /// Takes the signals over.
+        init() {
+            let (stream, report) = AsyncStream.makeStream(of: End.self)
+            let following = Following()
+            let ending = EndingSignal()
+            (self.stream, self.report, self.following) = (stream, report, following)
+            handler = Mutex(
+                ending.handle {
+                    let number = ending.number ?? SIGTERM
+                    following.started.withLock { started in
+                        if started { report.yield(.signal(number)) } else { EndingSignal.dieOf(number) }
+                    }
+                })
+        }
+
+        /// From here on a signal ends the follow (and stops its loop on the box) instead of rws.
+        func startFollowing() { following.started.withLock { $0 = true } }
+
+        /// Ends the follow with `error`.
+        func fail(_ error: any Error) { report.yield(.failed(error)) }
+
+        /// Gives the signals their default effect back.
+        func remove() { handler.withLock { $0.remove() } }
     }
 
     /// Prints new events until one of ``EndingSignal/numbers`` arrives, stops the remote loop, and
     /// returns 128 + the signal's number once the loop is gone.
     static func follow(
-        _ loaded: RemoteSession, sessions: RemoteSessions, connection: SSHConnection, format: ExportFormat,
+        _ loaded: RemoteSession, sessions: RemoteSessions, connection: SSHConnection, ends: FollowEnds, format: ExportFormat,
         options: RenderOptions
     ) async throws -> Int32 {
-        let (ends, report) = AsyncStream.makeStream(of: FollowEnd.self)
-        // In place before the remote loop starts: from then on no signal kills rws and orphans the loop.
-        let signals = InterruptHandler(signals: EndingSignal.numbers) { report.yield(.signal($0)) }
-        defer { signals.remove() }
         let lostSince = GaveUpReconnecting.watch(connection)
         defer { lostSince.cancel() }
+        ends.startFollowing()
         let follow = try sessions.follow(loaded.listing, from: loaded.followOffset)
         let printing = Task {
             var printer = FollowPrinter(format: format, options: options)
             do {
                 for try await event in follow { printer.print(event) }
             } catch {
-                report.yield(.failed(error))
+                ends.fail(error)
             }
         }
-        var iterator = ends.makeAsyncIterator()
+        var iterator = ends.stream.makeAsyncIterator()
         switch await iterator.next() {
         case .signal(let number):
             printing.cancel()

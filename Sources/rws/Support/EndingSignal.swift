@@ -30,6 +30,13 @@ final class EndingSignal: Sendable {
         received.withLock { if $0 == nil { $0 = number } }
     }
 
+    /// Ends rws as `number` would have without a handler (its default action), for a signal that
+    /// arrives before there is anything on the box to stop.
+    static func dieOf(_ number: Int32) {
+        SystemCall.restoreDefaultAction(numbers)
+        try? SystemCall.kill(SystemCall.processID, number)
+    }
+
     /// `error` as rws reports it: a cancellation that a signal asked for exits 128 + its number,
     /// naming the signal; every other error (a stop that left processes: 125) is unchanged.
     func reporting(_ error: any Error) -> any Error {
