@@ -3,30 +3,54 @@ import RWSTestSupport
 import SSHClient
 import Testing
 
-/// `rws get` and `rws put` cut in the middle by a lost link (through the fault proxy at 1 MB/s):
-/// exit 255, no target, the temporary kept; the same command with `--resume` then moves only the
-/// rest and the copy is byte for byte the original.
+/// `rws get` and `rws put` whose link is lost in the middle (through the fault proxy at 1 MB/s),
+/// cut (every connection reset) or black-holed (nothing moves, nothing is reset; rws finds the link
+/// dead by its keepalives): exit 255 with how to go on, no target, the temporary kept; the same
+/// command with `--resume` then moves only the rest and the copy is byte for byte the original.
 @Suite(.timeLimit(.minutes(1))) struct TransferResumeCommandTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
     static let contents = Data(TestBytes.make(3_000_000, seed: 3))
     static let big = Data(TestBytes.make(12_000_000, seed: 4))
 
-    /// Runs rws with `arguments`, cuts every connection of `proxy` once `ready` holds (the transfer
-    /// reached the point the test names; 20 s at most), and expects exit 255: rws reports the lost
-    /// link and exits, never dies of a signal (a crash prints its backtrace on stderr, shown here).
-    /// A fixed moment would cut a slow start before its first byte on a busy machine.
-    private func cut(
-        _ arguments: [String], through proxy: FaultProxy, when ready: @escaping @Sendable () -> Bool
+    /// How the link is lost.
+    enum Fault: CaseIterable, Sendable {
+        case cut, blackHole
+
+        /// Loses `proxy`'s link this way.
+        func apply(to proxy: FaultProxy) {
+            switch self {
+            case .cut: proxy.cutAll()
+            case .blackHole: proxy.setBlackHole(true)
+            }
+        }
+
+        /// rws's flags through `proxy`: for a black hole, a keepalive each second and the link dead
+        /// after four unanswered, so it is found within seconds instead of rws's default 20.
+        func flags(_ server: TestSSHServer, through proxy: FaultProxy) throws -> [String] {
+            try server.rwsFlags(through: proxy, keepalive: self == .blackHole ? (interval: 1, count: 4) : nil)
+        }
+    }
+
+    /// Runs rws with `arguments`, loses the link of `proxy` by `fault` once `ready` holds (the
+    /// transfer reached the point the test names; 20 s at most), and expects exit 255: rws reports
+    /// the lost link and how to go on, and exits, never dies of a signal (a crash prints its
+    /// backtrace on stderr, shown here). A fixed moment would cut a slow start before its first
+    /// byte on a busy machine.
+    private func lose(
+        _ arguments: [String], through proxy: FaultProxy, by fault: Fault = .cut, when ready: @escaping @Sendable () -> Bool
     ) async throws -> RWSBinary.Outcome {
         let outcome = try await RWSBinary.run(arguments, home: home, until: { _ in ready() }, within: .seconds(20)) { _ in
-            proxy.cutAll()
+            fault.apply(to: proxy)
         }
         #expect(outcome.killedBy == nil && outcome.status == 255, "\(outcome.status): \(outcome.stderr)")
+        #expect(
+            outcome.stderr.hasPrefix("rws: connection lost: ")
+                && outcome.stderr.hasSuffix("; run the same command with --resume to go on from what arrived\n"), "\(outcome.stderr)")
         return outcome
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func aCutGetLeavesItsTemporaryAndResumeFinishesIt(kind: ServerKind) async throws {
+    @Test(arguments: ServerKind.allCases, Fault.allCases)
+    func aGetWhoseLinkIsLostLeavesItsTemporaryAndResumeFinishesIt(kind: ServerKind, fault: Fault) async throws {
         let server = try SharedTestServer.get(kind)
         let remote = server.remoteHome + "/resume-get-\(UUID().uuidString.prefix(8)).bin"
         try Self.contents.write(to: URL(fileURLWithPath: remote))
@@ -40,7 +64,9 @@ import Testing
         defer { proxy.stop() }
         let target = here + "/copy.bin"
         let part = here + "/.copy.bin.rws-part"
-        _ = try await cut(["get"] + (try server.rwsFlags(through: proxy)) + [remote, target], through: proxy) { Self.size(of: part) > 0 }
+        _ = try await lose(["get"] + (try fault.flags(server, through: proxy)) + [remote, target], through: proxy, by: fault) {
+            Self.size(of: part) > 0
+        }
         #expect(!FileManager.default.fileExists(atPath: target))
         let partial = try Data(contentsOf: URL(fileURLWithPath: here + "/.copy.bin.rws-part"))
         #expect(partial.count > 0 && partial.count < Self.contents.count)
@@ -65,15 +91,15 @@ import Testing
         let proxy = try FaultProxy(targetPort: server.port, link: .init(bytesPerSecond: 1_000_000))
         defer { proxy.stop() }
         let part = there + "/.copy.bin.rws-part"
-        _ = try await cut(["put"] + (try server.rwsFlags(through: proxy)) + [local, "~/" + folder + "/copy.bin"], through: proxy) {
+        _ = try await lose(["put"] + (try server.rwsFlags(through: proxy)) + [local, "~/" + folder + "/copy.bin"], through: proxy) {
             FileManager.default.fileExists(atPath: part)
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: there)
         #expect(left.allSatisfy { $0 == ".copy.bin.rws-part" }, "\(left)")
     }
 
-    @Test(arguments: ServerKind.allCases)
-    func aCutPutLeavesItsTemporaryOnTheBoxAndResumeFinishesIt(kind: ServerKind) async throws {
+    @Test(arguments: ServerKind.allCases, Fault.allCases)
+    func aPutWhoseLinkIsLostLeavesItsTemporaryOnTheBoxAndResumeFinishesIt(kind: ServerKind, fault: Fault) async throws {
         let server = try SharedTestServer.get(kind)
         let folder = "resume-put-\(UUID().uuidString.prefix(8))"
         let there = server.remoteHome + "/" + folder
@@ -84,11 +110,12 @@ import Testing
             try? FileManager.default.removeItem(atPath: there)
             try? FileManager.default.removeItem(atPath: local)
         }
-        // put sends 4 MiB chunks: cut during the second one.
+        // put sends 4 MiB chunks: lose the link during the second one.
         let proxy = try FaultProxy(targetPort: server.port, link: .init(bytesPerSecond: 4_000_000))
         defer { proxy.stop() }
         let part = there + "/.copy.bin.rws-part"
-        _ = try await cut(["put"] + (try server.rwsFlags(through: proxy)) + [local, "~/" + folder + "/copy.bin"], through: proxy) {
+        let arguments = ["put"] + (try fault.flags(server, through: proxy)) + [local, "~/" + folder + "/copy.bin"]
+        _ = try await lose(arguments, through: proxy, by: fault) {
             Self.size(of: part) > 4 << 20
         }
         #expect(!FileManager.default.fileExists(atPath: there + "/copy.bin"))

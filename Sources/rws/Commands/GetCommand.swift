@@ -54,11 +54,16 @@ struct GetCommand: AsyncParsableCommand {
             try requireRemotePath(remote)
             let target = Self.localPath(for: remote, local: local)
             let meter = Terminal.isTTY(2) ? ProgressLine(name: URL(fileURLWithPath: target).lastPathComponent) : nil
-            _ = try await connection.withConnection { ssh in
-                if recursive, try await ssh.stat(remote, followSymlinks: true).kind == .directory {
-                    return try await ssh.downloadDirectory(remote, to: target, resume: resume) { meter?.show($0) }
+            do {
+                _ = try await connection.withConnection { ssh in
+                    if recursive, try await ssh.stat(remote, followSymlinks: true).kind == .directory {
+                        return try await ssh.downloadDirectory(remote, to: target, resume: resume) { meter?.show($0) }
+                    }
+                    return try await ssh.download(remote, to: target, resume: resume) { meter?.show($0) }
                 }
-                return try await ssh.download(remote, to: target, resume: resume) { meter?.show($0) }
+            } catch {
+                meter?.clear()
+                throw InterruptedCopy.explain(error)
             }
             meter?.clear()
             return 0

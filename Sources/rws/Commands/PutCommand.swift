@@ -61,10 +61,15 @@ struct PutCommand: AsyncParsableCommand {
             if isFolder, !recursive { throw TransferError.isADirectory(path: local) }
             let name = URL(fileURLWithPath: source).lastPathComponent
             let meter = Terminal.isTTY(2) ? ProgressLine(name: name) : nil
-            _ = try await connection.withConnection { ssh in
-                let target = try await Self.remotePath(for: name, remote: remote, on: ssh)
-                if isFolder { return try await ssh.uploadDirectory(source, to: target, resume: resume) { meter?.show($0) } }
-                return try await ssh.upload(source, to: target, resume: resume) { meter?.show($0) }
+            do {
+                _ = try await connection.withConnection { ssh in
+                    let target = try await Self.remotePath(for: name, remote: remote, on: ssh)
+                    if isFolder { return try await ssh.uploadDirectory(source, to: target, resume: resume) { meter?.show($0) } }
+                    return try await ssh.upload(source, to: target, resume: resume) { meter?.show($0) }
+                }
+            } catch {
+                meter?.clear()
+                throw InterruptedCopy.explain(error)
             }
             meter?.clear()
             return 0
