@@ -11,13 +11,16 @@ import Testing
         try ShellQuoting.commandLine([RWSBinary.path, "shell"] + server.rwsFlags + extra)
     }
 
-    /// Starts tmux with `rws shell` in it and a recognisable remote prompt; stops tmux after `body`.
-    private func withRemoteShell(on server: TestSSHServer, _ body: (Tmux) async throws -> Void) async throws {
+    /// Starts tmux with `rws shell` in it (with `flags`, the server's own by default) and a
+    /// recognisable remote prompt; stops tmux after `body`.
+    private func withRemoteShell(
+        on server: TestSSHServer, flags: [String]? = nil, _ body: (Tmux) async throws -> Void
+    ) async throws {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let tmux = try Tmux.start(home: home)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
-        try tmux.type(try shellCommandLine(server))
+        try tmux.type(try ShellQuoting.commandLine([RWSBinary.path, "shell"] + (flags ?? server.rwsFlags)))
         try tmux.type("PS1='rem''ote> '")
         try await tmux.waitForLastLine("remote> ")
         try await body(tmux)
@@ -108,6 +111,36 @@ import Testing
             try tmux.type("echo rws-exit=$?; stty -a")
             try await tmux.wait(for: "rws-exit=255")
             #expect(isCooked(try await tmux.wait(for: "icanon")))
+        }
+    }
+
+    /// A black hole (nothing moves, nothing is reset) is found by the keepalives (here 1 s × 4).
+    /// The shell on the box cannot be reached to be ended: it lives until its server drops the
+    /// connection, which it does once the link closes.
+    @Test(arguments: ServerKind.allCases)
+    func aBlackHoleEndsTheShellWith255WithinItsKeepalivesAndRestoresTheTerminal(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        let flags = try server.rwsFlags(through: proxy, keepalive: (interval: 1, count: 4))
+        try await withRemoteShell(on: server, flags: flags) { tmux in
+            try tmux.type(#"echo shell""-pid=$$."#)  // the quotes keep the typed line from matching
+            try await tmux.wait(for: "shell-pid=")
+            let shell = try #require(try tmux.screen().firstMatch(of: /shell-pid=(\d+)\./).flatMap { Int32($0.1) })
+            proxy.setBlackHole(true)
+            try await tmux.wait(
+                for: "rws: connection lost: the server did not answer for 4.0s (keepalive unanswered)", within: .seconds(15))
+            try await tmux.waitForLastLine(Tmux.localPrompt)
+            try tmux.type("echo rws-exit=$?; stty -a")
+            try await tmux.wait(for: "rws-exit=255")
+            #expect(isCooked(try await tmux.wait(for: "icanon")))
+            #expect(LocalProcessTable.process(shell) != nil, "the shell should still run while its server holds the connection")
+            proxy.stop()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while LocalProcessTable.process(shell).map({ !$0.isZombie }) == true, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(LocalProcessTable.process(shell).map({ !$0.isZombie }) != true, "the shell outlived its closed connection")
         }
     }
 
