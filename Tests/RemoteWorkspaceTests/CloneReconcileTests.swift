@@ -41,7 +41,12 @@ import Testing
         }
     }
 
-    @Test func aCloneCutOffByALostConnectionSaysWhatTheBoxMayHoldAndTheNextCloneFinishesTheJob() async throws {
+    /// How the link to the box is lost: every connection reset, or a black hole found by the
+    /// connection's dead-peer timeout (4 s here).
+    enum Fault: CaseIterable, Sendable { case cut, blackHole }
+
+    @Test(arguments: Fault.allCases)
+    func aCloneCutOffByALostConnectionSaysWhatTheBoxMayHoldAndTheNextCloneFinishesTheJob(fault: Fault) async throws {
         let sandbox = try TestBox()
         // git on the box fetches slowly through one proxy; rws reaches the box through another.
         let gitLink = try FaultProxy(targetPort: sandbox.server.port, link: .init(bytesPerSecond: 150_000))
@@ -50,7 +55,7 @@ import Testing
         defer { rwsLink.stop() }
         let url = "ssh://\(sandbox.server.user)@127.0.0.1:\(gitLink.port)\(try TestRepository.path())"
         let options = CloneOptions(sshOptions: CloneTests.trustedSSH(sandbox.server))
-        let connection = try await SSHConnection.connect(try sandbox.server.configuration(through: rwsLink))
+        let connection = try await SSHConnection.connect(try sandbox.server.configuration(through: rwsLink, deadPeerTimeout: .seconds(4)))
         let receiving = Atomic<Bool>(false)
         let manager = ProjectManager(connection: connection, locations: sandbox.locations)
         let clone = Task {
@@ -60,7 +65,10 @@ import Testing
         }
         let reached = try await Eventually.holds(within: .seconds(20), every: .milliseconds(20)) { receiving.load(ordering: .relaxed) }
         try #require(reached, "the clone reached the receiving phase")
-        rwsLink.cutAll()
+        switch fault {
+        case .cut: rwsLink.cutAll()
+        case .blackHole: rwsLink.setBlackHole(true)
+        }
         let error = await #expect(throws: ProjectError.self) { try await clone.value }
         guard case .interrupted(let operation, _, let boxState) = error else {
             Issue.record("got \(String(describing: error))")
