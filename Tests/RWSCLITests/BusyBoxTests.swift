@@ -1,0 +1,88 @@
+import Foundation
+import Platform
+import RWSTestSupport
+import SSHClient
+import Testing
+
+/// The box under load: CPU hogs at twice this machine's cores (the box is this machine) while rws
+/// works. No time is asserted beyond generous waits; what counts is that each command ends as on an
+/// idle box, stops everything it started there, and keeps data whole.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct BusyBoxTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
+
+    private func unique() -> Int { Int.random(in: 100_000...999_999) }
+
+    @Test(arguments: ServerKind.allCases)
+    func aTimeoutStopsATreeThatIgnoresTERMAndChecksItIsGone(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let load = try CPULoad()
+        defer { load.stop() }
+        let first = unique(), second = unique()
+        // Ignored signals stay ignored across exec: both sleeps must be killed after the grace.
+        let command = "trap '' TERM; sleep \(first) & sleep \(second)"
+        let outcome = try await RWSBinary.run(["exec"] + server.rwsFlags + ["--timeout", "2s", "--", command], home: home)
+        #expect(outcome.status == 124, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("timed out after 2s and was stopped"), "\(outcome.stderr)")
+        #expect(LocalProcessTable.live(running: "sleep \(first)").isEmpty)
+        #expect(LocalProcessTable.live(running: "sleep \(second)").isEmpty)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aFileCopiedToTheBoxAndBackIsByteForByteWithNoTemporaryLeft(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let folder = "busy-\(UUID().uuidString.prefix(8))"
+        let there = server.remoteHome + "/" + folder
+        let here = FileManager.default.temporaryDirectory.appendingPathComponent("rws-busy-\(UUID().uuidString.prefix(8))").path
+        for path in [there, here] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        defer { for path in [there, here] { try? FileManager.default.removeItem(atPath: path) } }
+        let contents = Data(TestBytes.make(8_000_000, seed: 6))
+        try contents.write(to: URL(fileURLWithPath: here + "/original.bin"))
+        let load = try CPULoad()
+        defer { load.stop() }
+        let put = try await RWSBinary.run(["put"] + server.rwsFlags + [here + "/original.bin", "~/\(folder)/copy.bin"], home: home)
+        #expect(put.status == 0 && put.stderr.isEmpty, "\(put.stderr)")
+        let get = try await RWSBinary.run(["get"] + server.rwsFlags + ["~/\(folder)/copy.bin", here + "/back.bin"], home: home)
+        #expect(get.status == 0 && get.stderr.isEmpty, "\(get.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: here + "/back.bin")) == contents)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: there) == ["copy.bin"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: here).sorted() == ["back.bin", "original.bin"])
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func eachEndingSignalEndsTheFollowOnlyOnceItsLoopOnTheBoxIsGone(kind: ServerKind) async throws {
+        let box = try SessionCommandsTests.sessionBox(kind)
+        defer { box.remove() }
+        let load = try CPULoad()
+        defer { load.stop() }
+        for (signal, status) in [(SIGINT, Int32(130)), (SIGTERM, 143), (SIGHUP, 129)] {
+            let run = try FollowingRws(box)
+            let watch = FollowingRws.loopWatch(box)
+            guard try await watch.waitUntilRunning(within: 60) else {
+                run.kill()
+                Issue.record("signal \(signal): the follow loop never showed up; stderr: \(run.errors.collected)")
+                return
+            }
+            try SystemCall.kill(run.process.processIdentifier, signal)
+            let exited = await run.waitForExit(within: 30)
+            let left = watch.running()
+            if !left.isEmpty { try watch.signal(SIGKILL) }
+            guard exited else { return run.kill() }
+            #expect(run.process.terminationReason == .exit && run.process.terminationStatus == status, "signal \(signal)")
+            #expect(left.isEmpty, "signal \(signal): the loop outlived rws: \(left)")
+        }
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aSignalToAShellCommandStopsItsTreeOnTheBox(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let load = try CPULoad()
+        defer { load.stop() }
+        let first = unique(), second = unique()
+        let outcome = try await RWSBinary.interrupted(
+            ["shell"] + server.rwsFlags + ["--command", "echo started; sleep \(first) & sleep \(second)"],
+            home: home, after: "started", signal: SIGTERM, within: .seconds(60))
+        #expect(outcome.status == 143, "\(outcome.stderr)")
+        #expect(LocalProcessTable.live(running: "sleep \(first)").isEmpty)
+        #expect(LocalProcessTable.live(running: "sleep \(second)").isEmpty)
+    }
+}
