@@ -12,11 +12,19 @@ extension SystemCall {
     /// Raises the soft limit on open files to `soft` (at most the hard limit); the limit in force after.
     @discardableResult
     public static func raiseOpenFileLimit(to soft: UInt64) -> UInt64 {
+        let (current, hard) = openFileLimit()
+        let wanted = min(soft, hard)
+        guard wanted > current else { return current }
+        return setOpenFileLimit(to: wanted) ? wanted : openFileLimit().soft
+    }
+
+    /// Sets the soft limit on open files to `soft` (at most the hard limit), lower or higher than
+    /// it was; whether it took.
+    @discardableResult
+    public static func setOpenFileLimit(to soft: UInt64) -> Bool {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return .max }
-        let wanted = min(rlim_t(soft), limit.rlim_max)
-        guard wanted > limit.rlim_cur else { return UInt64(limit.rlim_cur) }
-        limit.rlim_cur = wanted
-        return setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? UInt64(wanted) : openFileLimit().soft
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return false }
+        limit.rlim_cur = min(rlim_t(soft), limit.rlim_max)
+        return setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0
     }
 }

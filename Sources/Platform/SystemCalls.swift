@@ -35,9 +35,11 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
     /// Whether the process (`EMFILE`) or the system (`ENFILE`) has no file descriptor left.
     public var isOutOfDescriptors: Bool { code == EMFILE || code == ENFILE }
 
-    /// What to do, after a reason, when `error` says the descriptors ran out; empty otherwise.
-    public static func descriptorAdvice(_ error: SystemCallError) -> String {
-        error.isOutOfDescriptors ? " (no file descriptor is left: close some connections, or raise the limit, `ulimit -n`)" : ""
+    /// The reason, then what to do: when the descriptors ran out, that none is left and how to
+    /// free or raise them (the file or address is not to blame then); else `; ` and `advice`, if any.
+    public func reason(advising advice: String?) -> String {
+        if isOutOfDescriptors { return reason + " (no file descriptor is left: close some connections, or raise the limit, `ulimit -n`)" }
+        return advice.map { "\(reason); \($0)" } ?? reason
     }
 }
 

@@ -127,12 +127,13 @@ struct ConfigParser {
             reason = "no such file"
         } else if isDirectory.boolValue {
             reason = "it is a directory"
-        } else if let handle = FileHandle(forReadingAtPath: path) {
-            // Not FileManager.contents: it returns nil for character devices such as `-F /dev/null`.
-            defer { try? handle.close() }
-            return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
         } else {
-            reason = "permission denied"
+            // Read to its end whatever its kind: character devices such as `-F /dev/null` too.
+            do {
+                return String(decoding: try SystemCall.readFile(path), as: UTF8.self)
+            } catch {
+                reason = error.reason(advising: nil)
+            }
         }
         throw SSHConfigError.unreadableFile(path: path, reason: reason, includedFrom: includedFrom)
     }

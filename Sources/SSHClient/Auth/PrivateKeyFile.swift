@@ -20,7 +20,7 @@ struct PrivateKeyFile {
         do {
             bytes = try SystemCall.readFile(path)
         } catch {
-            throw .keyFileUnreadable(path: path, reason: "\(error.reason); check its permissions (chmod 600, owned by you)")
+            throw .keyFileUnreadable(path: path, reason: error.reason(advising: "check its permissions (chmod 600, owned by you)"))
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .keyFileUnreadable(path: path, reason: "it is not a text key file (OpenSSH or PEM format)")

@@ -51,7 +51,7 @@ final class ConnectionLoop: Sendable {
         do {
             wakeSignal = try WakeSignal()
         } catch {
-            throw SSHError.connectionLost(reason: "cannot start the connection: \(error.reason)" + SystemCallError.descriptorAdvice(error))
+            throw SSHError.connectionLost(reason: "cannot start the connection: " + error.reason(advising: nil))
         }
         let loop = ConnectionLoop(configuration: configuration, wakeSignal: wakeSignal)
         do {

@@ -23,7 +23,7 @@ extension SSHConnection {
                 loop.enqueue(try DirectTCPIPChannel(loop: loop, host: host, port: port, fd: fd, owner: owner, opened: opened))
             } catch {
                 if dedicated { TCPSocket(fd: fd).closeDescriptor() }
-                let reason = error.reason + SystemCallError.descriptorAdvice(error)
+                let reason = error.reason(advising: nil)
                 opened.complete(.failure(SSHError.channelFailed(operation: "relaying a connection to \(host):\(port)", reason: reason)))
             }
         }) {

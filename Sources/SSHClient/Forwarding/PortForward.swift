@@ -59,7 +59,7 @@ public final class PortForward: Sendable {
             fd = try SystemCall.socket(for: address)
         } catch {
             throw .channelFailed(
-                operation: "listening on 127.0.0.1:\(localPort)", reason: error.reason + SystemCallError.descriptorAdvice(error))
+                operation: "listening on 127.0.0.1:\(localPort)", reason: error.reason(advising: nil))
         }
         do {
             try SystemCall.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
@@ -129,7 +129,7 @@ public final class PortForward: Sendable {
                             Failure(
                                 error: .channelFailed(
                                     operation: "accepting a connection on 127.0.0.1:\(localPort)",
-                                    reason: error.reason + SystemCallError.descriptorAdvice(error) + "; it waits until one is free")))
+                                    reason: error.reason(advising: nil) + "; it waits until one is free")))
                     }
                     var stop = [pollfd(fd: stopSignal.readFD, events: Int16(POLLIN), revents: 0)]
                     if (try? SystemCall.poll(&stop, timeout: .milliseconds(100))) ?? 0 > 0 { return }

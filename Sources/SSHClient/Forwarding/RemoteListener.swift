@@ -179,7 +179,7 @@ final class RemoteListener {
             target.failed(
                 .channelFailed(
                     operation: "relaying a connection to \(target.host):\(target.port)",
-                    reason: error.reason + SystemCallError.descriptorAdvice(error)))
+                    reason: error.reason(advising: nil)))
         }
     }
 }

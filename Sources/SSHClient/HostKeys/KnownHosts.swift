@@ -92,7 +92,8 @@ final class KnownHostsFile {
         do {
             data = try SystemCall.readFile(path)
         } catch {
-            throw .knownHostsFileFailed(path: path, reason: "cannot be read: \(error.reason); check its permissions (chmod u+r)")
+            throw .knownHostsFileFailed(
+                path: path, reason: "cannot be read: " + error.reason(advising: "check its permissions (chmod u+r)"))
         }
         for rawLine in data.split(separator: UInt8(ascii: "\n")) {
             var line = Array(rawLine)
@@ -165,6 +166,7 @@ final class KnownHostsFile {
 
     /// What went wrong writing the file, and what to do about it.
     private static func advice(for error: SystemCallError) -> String {
+        if error.isOutOfDescriptors { return error.reason(advising: nil) }
         switch error.code {
         case EACCES, EPERM, EROFS:
             return "\(error.reason); make the file writable (chmod u+w), or name a writable one with UserKnownHostsFile "
