@@ -1,100 +1,27 @@
-"""rws against plain OpenSSH, measured in one run against one throwaway sshd.
+"""The harness of `scripts/bench` (no area), `--latency` and `--conc`: rws-bench's client against
+the same throwaway sshd as the other clients, in one run.
 
-Each benchmark runs the rws client (`rws-bench <name>`, one process per sample, the contract of
-../shared/bench) and the equivalent with the `ssh` command, round robin, and reports medians and
-the ratio rws/openssh. Algorithms are pinned to what libssh2 1.10 negotiates (curve25519,
-ed25519, aes128-ctr, hmac-sha2-256) so that both columns do the same cryptography.
+Usage: python3 scripts/lib/bench.py --client RWS-BENCH --sandbox RWS-SANDBOX [--quick] [--reps N]
+           | --latency [--latency-n N] [--rounds R] [--latency-benchmarks a,b] [--latency-also LABEL=PATH]
+           | --conc [--conc-runs N]
+Run from the repository's root (scripts/bench does): the C references build from scripts/lib and
+results go to bench-out/. Other arguments are left for ../shared/bench (scripts/bench --shared).
+
+  (default)  rws against OpenSSH's ssh (bench_openssh.py): bench-out/results.json
+  --latency  tail latency against a C libssh2 client (bench_latency.py): bench-out/latency.json
+  --conc     exec_conc traced against ../shared/bench's C libssh2 client (bench_conc.py): bench-out/conc.json
 """
-import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse
+import json
+import os
+import sys
 
-import shlex
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import bench_conc, bench_latency  # noqa: E402
+import bench_conc, bench_latency, bench_openssh  # noqa: E402
+from bench_server import Server  # noqa: E402
 
-ALGORITHMS = ["-o", "KexAlgorithms=curve25519-sha256@libssh.org", "-o", "HostKeyAlgorithms=ssh-ed25519",
-              "-c", "aes128-ctr", "-m", "hmac-sha2-256"]
-
-
-class Server:
-    """The sandbox sshd (`rws-sandbox`, the tests' server) with what the benchmark clients need."""
-
-    program = None  # the rws-sandbox executable (--sandbox)
-
-    def __init__(self, max_sessions=100):
-        self.dir = tempfile.mkdtemp(prefix="rws-bench-sshd-")
-        printed = subprocess.run([self.program, "start", self.dir, "--max-sessions", str(max_sessions)],
-                                 check=True, capture_output=True, text=True).stdout
-        variables = dict(shlex.split(line)[0].split("=", 1) for line in printed.splitlines() if line)
-        self.port, self.user = int(variables["SANDBOX_PORT"]), variables["SANDBOX_USER"]
-        self.key, self.known_hosts = variables["SANDBOX_KEY"], variables["SANDBOX_KNOWN_HOSTS"]
-
-    def ssh_base(self):
-        return ["ssh", "-F", "/dev/null", "-i", self.key, "-p", str(self.port), "-o", "BatchMode=yes",
-                "-o", "IdentitiesOnly=yes", "-o", f"UserKnownHostsFile={self.known_hosts}", "-o", "StrictHostKeyChecking=yes",
-                *ALGORITHMS, f"{self.user}@127.0.0.1"]
-
-    def bench_env(self, settings):
-        env = dict(os.environ, BENCH_HOST="127.0.0.1", BENCH_PORT=str(self.port), BENCH_USER=self.user,
-                   BENCH_KEY=self.key, BENCH_KEY_PUB=f"{self.key}.pub", BENCH_KNOWN_HOSTS=self.known_hosts)
-        env.update({k: str(v) for k, v in settings.items()})
-        return env
-
-    def stop(self):
-        subprocess.run([self.program, "stop", self.dir], check=True)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
-class OpenSSH:
-    """The same benchmarks with the ssh command; a ControlMaster for everything but connect."""
-
-    def __init__(self, server, settings):
-        self.server, self.settings = server, settings
-        self.socket = f"{server.dir}/mux"
-        base = server.ssh_base()
-        subprocess.run(base[:-1] + ["-M", "-S", self.socket, "-o", "ControlPersist=yes", "-f", "-N", base[-1]], check=True)
-        self.mux = base[:-1] + ["-S", self.socket, base[-1]]
-
-    def connect(self):
-        start = time.perf_counter()
-        subprocess.run(self.server.ssh_base() + ["true"], check=True)
-        return (time.perf_counter() - start) * 1000
-
-    def exec_seq(self):
-        n = self.settings["BENCH_SEQ_N"]
-        start = time.perf_counter()
-        for _ in range(n):
-            subprocess.run(self.mux + ["true"], check=True)
-        return (time.perf_counter() - start) * 1000 / n
-
-    def exec_conc(self):
-        start = time.perf_counter()
-        procs = [subprocess.Popen(self.mux + ["sleep 0.2; echo x"], stdout=subprocess.PIPE)
-                 for _ in range(self.settings["BENCH_CONC_N"])]
-        outputs = [p.communicate()[0] for p in procs]
-        elapsed = (time.perf_counter() - start) * 1000
-        if any(o != b"x\n" for o in outputs) or any(p.returncode for p in procs):
-            raise RuntimeError("openssh exec_conc: a command failed")
-        return elapsed
-
-    def bulk(self):
-        n = self.settings["BENCH_BULK_BYTES"]
-        start = time.perf_counter()
-        subprocess.run(self.mux + [f"head -c {n} /dev/zero"], stdout=subprocess.DEVNULL, check=True)
-        return n / (time.perf_counter() - start) / 1e6
-
-    def close(self):
-        subprocess.run(self.mux[:-1] + ["-O", "exit", self.mux[-1]], stderr=subprocess.DEVNULL, check=False)
-
-
-BENCHMARKS = [  # name, unit, higher is better
-    ("connect", "ms", False), ("exec_seq", "ms/cmd", False), ("exec_conc", "ms wall", False), ("bulk", "MB/s", True)]
-
-
-def run_rws(client, name, env):
-    out = subprocess.run([client, name], env=env, capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(f"rws-bench {name} failed: {out.stderr.strip()}")
-    return float(out.stdout.strip().splitlines()[-1])
+CONC_SCALING_COUNTS = [1, 10, 25, 50, 75]
+CONC_SCALING_RUNS = 3
 
 
 def main():
@@ -117,45 +44,11 @@ def main():
         return latency_main(options)
     if options.conc:
         return conc_main(options)
-    reps = options.reps or (2 if options.quick else 5)
-    settings = {"BENCH_SEQ_N": 200, "BENCH_CONC_N": 50, "BENCH_CONC_CMD": "sleep 0.2; echo x",
-                "BENCH_BULK_BYTES": 200_000_000 if options.quick else 1_000_000_000}
-    server = Server()
-    results = {}
-    try:
-        env = server.bench_env(settings)
-        openssh = OpenSSH(server, settings)
-        try:
-            for name, unit, _ in BENCHMARKS:
-                samples = {"rws": [], "openssh": []}
-                for _ in range(reps):
-                    samples["rws"].append(run_rws(options.client, name, env))
-                    samples["openssh"].append(getattr(openssh, name)())
-                results[name] = {k: {"median": statistics.median(v), "min": min(v), "max": max(v)} for k, v in samples.items()}
-                results[name]["unit"] = unit
-                print(f"  {name}: rws {results[name]['rws']['median']:.2f} {unit}, "
-                      f"openssh {results[name]['openssh']['median']:.2f} {unit}", file=sys.stderr)
-        finally:
-            openssh.close()
-    finally:
-        server.stop()
-    print(f"\nrws vs OpenSSH ssh on 127.0.0.1 ({reps} runs each, medians; algorithms pinned to libssh2 1.10's set)\n")
-    print(f"| benchmark | unit | rws | openssh | rws/openssh |")
-    print(f"|---|---|---|---|---|")
-    for name, unit, higher in BENCHMARKS:
-        r, o = results[name]["rws"], results[name]["openssh"]
-        ratio = r["median"] / o["median"]
-        verdict = ("faster" if ratio > 1 else "slower") if higher else ("faster" if ratio < 1 else "slower")
-        print(f"| {name} | {unit} | {r['median']:.2f} ({r['min']:.2f}-{r['max']:.2f}) | "
-              f"{o['median']:.2f} ({o['min']:.2f}-{o['max']:.2f}) | {ratio:.2f} ({verdict}) |")
-    conc = results["exec_conc"]["rws"]["median"]
-    print(f"\nexec_conc target: 50 x sleep 0.2 under 300 ms wall: {'met' if conc < 300 else 'NOT met'} ({conc:.0f} ms)")
-    os.makedirs("bench-out", exist_ok=True)
-    with open("bench-out/results.json", "w") as f:
-        json.dump({"reps": reps, "settings": settings, "results": results}, f, indent=2)
+    return bench_openssh.main(options)
 
 
 def conc_main(options):
+    """exec_conc at MaxSessions 100 (rws, C libssh2, asyncssh when installed) and 10 (rws), then its scaling."""
     c_client = bench_conc.build_c_client()
     results = {}
     peers = [("rws", [options.client]), ("libssh2 (C)", c_client)]
@@ -169,17 +62,18 @@ def conc_main(options):
             runs = options.conc_runs if max_sessions == 100 else max(1, options.conc_runs // 3)
             results[label] = bench_conc.measure(clients, server.bench_env({}), runs, label)
             if max_sessions == 100:
-                scaling = bench_conc.scaling(clients, server.bench_env({}), [1, 10, 25, 50, 75], 3)
+                scaling = bench_conc.scaling(clients, server.bench_env({}), CONC_SCALING_COUNTS, CONC_SCALING_RUNS)
         finally:
             server.stop()
     bench_conc.print_table(results, options.conc_runs)
-    bench_conc.print_scaling(scaling, 3)
+    bench_conc.print_scaling(scaling, CONC_SCALING_RUNS)
     os.makedirs("bench-out", exist_ok=True)
     with open("bench-out/conc.json", "w") as f:
         json.dump({"runs": results, "scaling": scaling}, f, indent=2)
 
 
 def latency_main(options):
+    """rws, the C reference and any --latency-also builds, in alternating rounds on one server."""
     c_client = bench_latency.build_c_reference()
     server = Server()
     try:

@@ -6,7 +6,8 @@
 It listens on a free port, writes the port to PORTFILE once it accepts connections, and answers
 each conversation request (POST /v1/messages with tools, i.e. the CLI's main loop) with the next
 turn of the script. Side requests (no tools: titles, summaries, quota probes) and compaction
-requests get a short text (or <summary>) answer and do not consume a turn. Every request body is appended to the log as one JSON line.
+requests get a short text (or <summary>) answer and do not consume a turn. Every request body is
+appended to the log as one JSON line.
 
 Script format (JSON):
 
@@ -25,198 +26,26 @@ Script format (JSON):
 
 A turn with tool_use blocks ends with stop_reason "tool_use", so the CLI runs the tools and sends
 their results in the next request. When the script runs out, the answer is "(end of script)".
+
+The parts: model_turns.py (which answer a request gets), model_handler.py (HTTP), model_stream.py
+(a message as JSON content or server-sent events).
 """
 import argparse
+import http.server
 import json
 import os
 import socketserver
 import sys
 import threading
-import time
-import uuid
-import http.server
 
-ERROR_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    403: "permission_error",
-    404: "not_found_error",
-    429: "rate_limit_error",
-    500: "api_error",
-    529: "overloaded_error",
-}
-
-
-class Script:
-    def __init__(self, turns):
-        self.turns = list(turns)
-        self.lock = threading.Lock()
-        self.sticky = None
-
-    def next_turn(self):
-        with self.lock:
-            if self.sticky is not None:
-                return self.sticky
-            if not self.turns:
-                return {"text": "(end of script)"}
-            turn = self.turns.pop(0)
-            if turn.get("repeat"):
-                self.sticky = turn
-            return turn
-
-
-def blocks_of(turn):
-    if "text" in turn and "blocks" not in turn:
-        return [{"type": "text", "text": turn["text"]}]
-    return turn.get("blocks", [])
-
-
-def split(text, chunks):
-    chunks = max(1, min(chunks, len(text) or 1))
-    size = -(-len(text) // chunks)
-    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
-
-
-# Claude Code's compaction request (auto or /compact) asks, with the tools attached, for an
-# <analysis> and a <summary> block; it is answered here so it does not consume a scripted turn.
-COMPACTION_MARKER = "create a detailed summary of the conversation"
-COMPACT_SUMMARY = "<analysis>Scripted analysis.</analysis>\n<summary>Scripted summary of the conversation.</summary>"
-
-
-def last_user_text(body):
-    messages = body.get("messages") or []
-    if not messages:
-        return ""
-    content = messages[-1].get("content", "")
-    if isinstance(content, str):
-        return content
-    return "".join(block.get("text", "") for block in content if isinstance(block, dict))
-
-
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server_version = "rws-model-server"
-
-    def log_message(self, *args):
-        pass
-
-    def do_HEAD(self):
-        self.send_response(200)
-        self.send_header("content-length", "0")
-        self.end_headers()
-
-    def do_GET(self):
-        self.send_json(200, {})
-
-    def send_json(self, status, payload, headers=()):
-        body = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        for name, value in headers:
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_POST(self):
-        length = int(self.headers.get("content-length", "0"))
-        raw = self.rfile.read(length) if length else b"{}"
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            body = {}
-        self.server.record({"path": self.path, "body": body})
-        if "count_tokens" in self.path:
-            return self.send_json(200, {"input_tokens": 10})
-        if not self.path.startswith("/v1/messages"):
-            return self.send_json(404, {"type": "error", "error": {"type": "not_found_error", "message": self.path}})
-        model = body.get("model", "claude-test")
-        if not body.get("tools"):
-            return self.answer(body, model, {"text": "Side answer."})
-        if self.is_compaction(body):
-            return self.answer(body, model, {"text": COMPACT_SUMMARY})
-        self.answer(body, model, self.server.script.next_turn())
-
-    def answer(self, body, model, turn):
-        time.sleep(float(turn.get("delay", 0)))
-        status = int(turn.get("status", 200))
-        if status != 200:
-            kind = ERROR_TYPES.get(status, "api_error")
-            message = turn.get("message", "scripted %d" % status)
-            headers = [("x-should-retry", "false")] if turn.get("no_retry") else []
-            return self.send_json(status, {"type": "error", "error": {"type": kind, "message": message}}, headers)
-        blocks = []
-        for block in blocks_of(turn):
-            if block["type"] == "tool_use":
-                block = dict(block, id=block.get("id") or "toolu_" + uuid.uuid4().hex[:20])
-            blocks.append(block)
-        stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
-        usage = {"input_tokens": 12, "output_tokens": 7, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
-        usage.update(turn.get("usage", {}))
-        message_id = "msg_" + uuid.uuid4().hex[:20]
-        if not body.get("stream"):
-            content = [self.final_block(b) for b in blocks]
-            return self.send_json(200, {"id": message_id, "type": "message", "role": "assistant", "model": model,
-                                        "content": content, "stop_reason": stop, "stop_sequence": None, "usage": usage})
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("cache-control", "no-cache")
-        self.send_header("connection", "close")
-        self.end_headers()
-        self.close_connection = True
-        pause = float(turn.get("chunk_delay", 0))
-        try:
-            self.event("message_start", {"type": "message_start", "message": {
-                "id": message_id, "type": "message", "role": "assistant", "model": model, "content": [],
-                "stop_reason": None, "stop_sequence": None, "usage": dict(usage, output_tokens=1)}})
-            for index, block in enumerate(blocks):
-                self.stream_block(index, block, pause)
-            self.event("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                                         "usage": {"output_tokens": usage["output_tokens"]}})
-            self.event("message_stop", {"type": "message_stop"})
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the CLI hung up (interrupt): nothing to finish
-
-    @staticmethod
-    def is_compaction(body):
-        return COMPACTION_MARKER in last_user_text(body)
-
-    @staticmethod
-    def final_block(block):
-        if block["type"] == "thinking":
-            return {"type": "thinking", "thinking": block["thinking"], "signature": "sig"}
-        if block["type"] == "tool_use":
-            return {"type": "tool_use", "id": block["id"], "name": block["name"], "input": block.get("input", {})}
-        return {"type": "text", "text": block["text"]}
-
-    def stream_block(self, index, block, pause):
-        chunks = int(block.get("chunks", 1))
-        kind = block["type"]
-        if kind == "text":
-            start = {"type": "text", "text": ""}
-            deltas = [{"type": "text_delta", "text": part} for part in split(block["text"], chunks)]
-        elif kind == "thinking":
-            start = {"type": "thinking", "thinking": "", "signature": ""}
-            deltas = [{"type": "thinking_delta", "thinking": part} for part in split(block["thinking"], chunks)]
-            deltas.append({"type": "signature_delta", "signature": "sig"})
-        elif kind == "tool_use":
-            start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
-            deltas = [{"type": "input_json_delta", "partial_json": json.dumps(block.get("input", {}))}]
-        else:
-            raise ValueError("unknown block type %r" % kind)
-        self.event("content_block_start", {"type": "content_block_start", "index": index, "content_block": start})
-        for delta in deltas:
-            if pause:
-                time.sleep(pause)
-            self.event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
-        self.event("content_block_stop", {"type": "content_block_stop", "index": index})
-
-    def event(self, name, data):
-        self.wfile.write(("event: %s\ndata: %s\n\n" % (name, json.dumps(data))).encode())
-        self.wfile.flush()
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model_handler import Handler  # noqa: E402
+from model_turns import Script  # noqa: E402
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    """The server on a free port of 127.0.0.1, with the script and the request log."""
+
     daemon_threads = True
     allow_reuse_address = True
 
@@ -242,6 +71,7 @@ def main():
     with open(args.script) as handle:
         script = Script(json.load(handle).get("turns", []))
     server = Server(script, args.log)
+    # Written aside and renamed, so that a reader of PORTFILE never sees a partial number.
     temporary = args.port_file + ".tmp"
     with open(temporary, "w") as handle:
         handle.write(str(server.server_address[1]))
