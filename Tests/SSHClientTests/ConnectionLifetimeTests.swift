@@ -90,6 +90,34 @@ import Testing
         #expect(text == "1\n2\n3\n")
     }
 
+    /// A lost connection gives back its socket and wake-up pipe when it is torn down, not when the
+    /// next one is adopted: while it waits to reconnect, it holds nothing it opened. (Before, the
+    /// pipe lived on, and a reconnect briefly held both connections' descriptors.)
+    @Test(arguments: ServerKind.allCases)
+    func aLostConnectionHoldsNoDescriptorWhileItWaitsToReconnect(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
+        let proxy = try FaultProxy(targetPort: server.port)
+        defer { proxy.stop() }
+        var configuration = try server.configuration(through: proxy)
+        configuration.reconnect = ReconnectPolicy(
+            initialDelay: .seconds(3), maximumDelay: .seconds(3), jitter: 0, waitForConnection: .seconds(20))
+        _ = try await ProcessResources.settle { $0.ioThreads == 0 }
+        let before = ProcessResources.descriptorTargets()
+        let connection = try await SSHConnection.connect(configuration)
+        _ = try await connection.run("true")
+        let connected = ProcessResources.descriptorTargets()
+        proxy.cutAll()
+        let waiting = try await Eventually.holds(within: .seconds(10)) {
+            if case .reconnecting = connection.state { true } else { false }
+        }
+        try #require(waiting, "the connection never began to reconnect: \(connection.state)")
+        // Not the runtime's timer (made at its first sleep, kept) or the listing's own descriptor.
+        let held = ProcessResources.descriptorTargets().subtracting(before).filter { !$0.hasSuffix("[timerfd]") && !$0.hasSuffix(" -> ?") }
+        #expect(held.isEmpty, "still open while reconnecting: \(held.sorted()), of \(connected.subtracting(before).sorted())")
+        #expect(try await connection.run("echo back").stdoutText == "back\n")
+        await connection.close()
+    }
+
     @Test(arguments: ServerKind.allCases)
     func closingStopsRunningCommandsAndShellsOnTheBox(kind: ServerKind) async throws {
         let background = RemoteProcesses.uniqueSeconds(), foreground = RemoteProcesses.uniqueSeconds()

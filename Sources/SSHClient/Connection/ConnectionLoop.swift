@@ -181,8 +181,12 @@ final class ConnectionLoop: Sendable {
     /// The stops a close stopped waiting for, once it has.
     var unfinishedStops: [UnfinishedStop] { unfinished.withLock { $0 } }
 
-    /// The teardown is done: ``close()`` and ``terminated()`` return.
-    func stoppedServing() { stopped.complete(.success(())) }
+    /// The teardown is done: ``close()`` and ``terminated()`` return. The wake-up pipe goes with
+    /// the socket, so that a lost connection holds no descriptor while the next one is made.
+    func stoppedServing() {
+        wakeSignal.close()
+        stopped.complete(.success(()))
+    }
 
     /// Waits on the socket and the wake-up pipe; how many are ready (0: timed out).
     func poll(socket fd: Int32, events: Int16, timeout: Duration) throws(SystemCallError) -> (count: Int, socket: Int16, woken: Bool) {
