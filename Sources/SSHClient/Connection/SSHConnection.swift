@@ -239,7 +239,7 @@ public final class SSHConnection: Sendable {
             if let failure { continuation.resume(throwing: failure) }
         }
         if case .notRun(let error) = outcome { throw error }
-        if outcome != .stopped { throw ProcessKill.error(outcome, reason: .connectionClosed, command: command) }
+        if outcome != .stopped { throw ProcessKill.error(outcome, reason: .connectionClosed, command: command, pid: pid) }
     }
 
     /// Closes the connection. Running commands are stopped on the box first (their processes are

@@ -32,6 +32,9 @@ enum ProcessKill {
         case unverified(String)
         /// The script did not run to its end: its channel or the connection failed, with this error.
         case notRun(SSHError)
+        /// The box did not finish the script within its time (a box too busy to run it soon):
+        /// what it did is not known.
+        case tooSlow(Duration)
     }
 
     /// The kill script: `$1` the PID, `$2` the grace period in tenths of a second, `$3` the same in seconds.
@@ -126,6 +129,7 @@ enum ProcessKill {
         let output: CommandResult
         switch result {
         case .success(let result): output = result
+        case .failure(.timedOut(_, let after)): return .tooSlow(after)
         case .failure(let error): return .notRun(error)
         }
         guard let line = output.stdoutText.split(separator: "\n").last(where: { $0.hasPrefix("rws-stop:") }) else {
@@ -151,12 +155,17 @@ enum ProcessKill {
 
     /// The error a stop ends with: `reason` when everything stopped, else ``SSHError/stopFailed(command:survivors:commandLines:)`` (or
     /// ``SSHError/stopUnverified(command:reason:)``).
-    static func error(_ outcome: Outcome, reason: SSHError, command: String) -> SSHError {
+    static func error(_ outcome: Outcome, reason: SSHError, command: String, pid: Int) -> SSHError {
         switch outcome {
         case .stopped: return reason
         case .survivors(let pids, let commandLines): return .stopFailed(command: command, survivors: pids, commandLines: commandLines)
         case .unverified(let why): return .stopUnverified(command: command, reason: why)
         case .notRun(let error): return .stopUnverified(command: command, reason: "the stop could not run: \(error)")
+        case .tooSlow(let after):
+            return .stopUnverified(
+                command: command,
+                reason: "the box did not finish the stop within \(after.shortDescription), as a box too busy to run it does not; "
+                    + "kill -- -\(pid) there ends it")
         }
     }
 }

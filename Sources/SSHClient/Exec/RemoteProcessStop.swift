@@ -66,7 +66,7 @@ extension ChannelOperation {
         done: @escaping (ProcessKill.Outcome, SSHError) -> Void
     ) {
         loop.stopProcesses(of: pid, command: command) { outcome in
-            done(outcome, ProcessKill.error(outcome, reason: reason, command: command))
+            done(outcome, ProcessKill.error(outcome, reason: reason, command: command, pid: pid))
         }
     }
 }
