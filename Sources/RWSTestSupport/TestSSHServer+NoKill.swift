@@ -16,3 +16,14 @@ extension TestSSHServer {
         "setpriv --reuid=65534 --regid=65534 --clear-groups nohup sleep \(seconds) >/dev/null 2>&1 & wait"
     }
 }
+
+extension TestSSHServer {
+    /// A server of `kind` that starts rws's kill scripts `delay` late and every other command at
+    /// once: a box too busy to run a stop in time.
+    public static func withSlowStops(_ kind: ServerKind, delay: Duration) throws -> TestSSHServer {
+        try forcing(
+            kind,
+            script: "case \"$SSH_ORIGINAL_COMMAND\" in *rws-stop*) sleep \(delay.components.seconds) ;; esac\n"
+                + "exec /bin/sh -c \"$SSH_ORIGINAL_COMMAND\"")
+    }
+}

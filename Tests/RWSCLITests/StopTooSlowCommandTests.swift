@@ -11,20 +11,8 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aStopTheBoxDoesNotRunInTimeIsReportedByPIDWithinItsBound(kind: ServerKind) async throws {
-        let wrapper = FileManager.default.temporaryDirectory.appendingPathComponent("rws-slow-stop-\(UUID().uuidString.prefix(8))").path
-        // rws's kill scripts start 45 s late, as on a box too busy to run them in time.
-        try """
-        #!/bin/sh
-        case "$SSH_ORIGINAL_COMMAND" in *rws-stop*) sleep 45 ;; esac
-        exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"
-
-        """.write(toFile: wrapper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
-        let server = try TestSSHServer(kind, TestSSHServer.Options(forceCommand: wrapper))
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: wrapper)
-        }
+        let server = try TestSSHServer.withSlowStops(kind, delay: .seconds(45))
+        defer { server.stop() }
         let seconds = Int.random(in: 100_000...999_999)
         defer { for process in LocalProcessTable.live(running: "sleep \(seconds)") { try? SystemCall.kill(process.pid, SIGKILL) } }
         let started = ContinuousClock.now

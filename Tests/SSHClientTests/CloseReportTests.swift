@@ -8,26 +8,10 @@ import Testing
 /// stop still running then is reported by PID, never called done, and its processes are left as
 /// they are (`kill -- -PID` on the box ends them).
 @Suite(.timeLimit(.minutes(1))) struct CloseReportTests {
-    /// A server whose kill scripts start 20 s late, as on a box too busy to run them in time.
-    private func serverWithSlowStops(_ kind: ServerKind) throws -> (TestSSHServer, String) {
-        let wrapper = FileManager.default.temporaryDirectory.appendingPathComponent("rws-slow-stop-\(UUID().uuidString.prefix(8))").path
-        try """
-        #!/bin/sh
-        case "$SSH_ORIGINAL_COMMAND" in *rws-stop*) sleep 20 ;; esac
-        exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"
-
-        """.write(toFile: wrapper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
-        return (try TestSSHServer(kind, TestSSHServer.Options(forceCommand: wrapper)), wrapper)
-    }
-
     @Test(arguments: ServerKind.allCases)
     func aStopStillRunningWhenTheCloseGivesUpIsReportedByPID(kind: ServerKind) async throws {
-        let (server, wrapper) = try serverWithSlowStops(kind)
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: wrapper)
-        }
+        let server = try TestSSHServer.withSlowStops(kind, delay: .seconds(20))
+        defer { server.stop() }
         var configuration = server.configuration()
         configuration.terminationGracePeriod = .seconds(1)
         let connection = try await SSHConnection.connect(configuration)
