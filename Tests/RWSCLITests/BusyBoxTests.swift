@@ -85,4 +85,27 @@ import Testing
         #expect(LocalProcessTable.live(running: "sleep \(first)").isEmpty)
         #expect(LocalProcessTable.live(running: "sleep \(second)").isEmpty)
     }
+
+    @Test(arguments: ServerKind.allCases)
+    func aForwardCarriesEveryConnectionAndCtrlCClosesIt(kind: ServerKind) async throws {
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let echo = try EchoServer()
+        defer { echo.stop() }
+        let server = try SharedTestServer.get(kind)
+        let load = try CPULoad()
+        defer { load.stop() }
+        let arguments = ["forward"] + server.rwsFlags + ["0:\(echo.port)"]
+        let (outcome, port) = try await ForwardCommandTests.runUntilURL(arguments, home: home) { child, local in
+            for round in 0..<20 {
+                let bytes = Array("round \(round)".utf8)
+                #expect(try EchoServer.roundTrip(port: local, bytes) == bytes, "round \(round)")
+            }
+            try SystemCall.kill(child, SIGINT)
+        }
+        #expect(outcome.status == 130, "\(outcome.stderr)")
+        #expect(echo.acceptedConnections == 20)
+        let local = try #require(port)
+        #expect(throws: SystemCallError.self) { _ = try EchoServer.roundTrip(port: local, [1]) }
+    }
 }

@@ -170,7 +170,7 @@ import Testing
 
     /// Runs rws until its first stdout line is `http://127.0.0.1:PORT`, then `action`
     /// with its PID and PORT; returns the outcome and the port.
-    private static func runUntilURL(
+    static func runUntilURL(
         _ arguments: [String], home: String, _ action: @escaping @Sendable (pid_t, Int) throws -> Void
     ) async throws -> (RWSBinary.Outcome, Int?) {
         let port = Mutex<Int?>(nil)
