@@ -7,7 +7,7 @@ import Testing
 /// The box under load: CPU hogs at twice this machine's cores (the box is this machine) while rws
 /// works. No time is asserted beyond generous waits; what counts is that each command ends as on an
 /// idle box, stops everything it started there, and keeps data whole.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct BusyBoxTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct LoadedBoxTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
 
     private func unique() -> Int { Int.random(in: 100_000...999_999) }
