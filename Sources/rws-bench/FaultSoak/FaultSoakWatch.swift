@@ -26,13 +26,20 @@ enum FaultSoakWatch {
             var nextSample = 0.0
             while ContinuousClock.now < context.end - .seconds(5) {
                 reported += 1
+                let reportedAt = ContinuousClock.now
                 try report(reported, claude: claude)
-                if seconds(since: context.start) >= nextSample, numbers(in: watch.stdoutSoFar).last == reported - 1 {
+                // Sampled only the moment this report shows, as the other lanes sample: a report
+                // shown seconds ago says nothing of a link reset since, and a process waiting to
+                // reconnect holds fewer descriptors than a connected one.
+                if seconds(since: context.start) >= nextSample,
+                    try await Eventually.holds(
+                        within: .milliseconds(1500), every: .milliseconds(10), { numbers(in: watch.stdoutSoFar).last == reported })
+                {
                     let sample = ProcessResources.sample(at: seconds(since: context.start), process: "\(watch.pid)")
                     ledger.update { $0.watchResources.append(sample) }
                     nextSample = seconds(since: context.start) + context.options.sampleEvery
                 }
-                try? await Task.sleep(for: .seconds(2))
+                try? await Task.sleep(until: reportedAt + .seconds(2))
             }
             _ = try await Eventually.holds(within: .seconds(60)) { numbers(in: watch.stdoutSoFar).last == reported }
             let shown = numbers(in: watch.stdoutSoFar)
