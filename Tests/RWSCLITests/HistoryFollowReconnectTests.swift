@@ -99,6 +99,8 @@ import Testing
         #expect(run.process.terminationStatus == 255)
         let errors = run.errors.collected
         #expect(errors.contains("rws tried to reconnect for") && errors.contains("and gave up"), "\(errors)")
+        // Why the tries failed, not only the loss they followed.
+        #expect(errors.contains("its tries failing with: ") && errors.lowercased().contains("refused"), "\(errors)")
         #expect(tried >= .seconds(2) && tried < .seconds(30), "attempts for about --reconnect-for (3 s, ±20 % jitter): \(tried)")
         let left = try await watch.leftovers(after: 10)
         #expect(left.isEmpty, "the loop on the box ended with the link: \(left)")

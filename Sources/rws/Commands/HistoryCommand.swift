@@ -286,7 +286,7 @@ struct HistoryCommand: AsyncParsableCommand {
             await printing.value
             return 128 + number
         case .failed(let error):
-            throw GaveUpReconnecting.explain(error, since: lostSince.value, connection: connection)
+            throw GaveUpReconnecting.explain(error, since: lostSince, connection: connection)
         case nil:
             return RWSExitCode.failure  // unreachable: the stream is never finished
         }
