@@ -5,6 +5,10 @@ import Platform
 ///
 /// Foundation's `Process` reaps its children with a blocking `wait4` on each in turn, so a
 /// server started through it stalls `waitUntilExit` of every later short-lived `Process`.
+/// The child starts with no signal blocked or ignored, whatever the spawning thread had, as
+/// every other child of rws and its tests does: a test server that inherited a blocked or
+/// ignored SIGINT would pass it on to the shells it runs unless it resets them, and Ctrl+C there
+/// would stop nothing.
 final class SpawnedProcess: @unchecked Sendable {
     let pid: pid_t
     private var reaped = false
@@ -18,7 +22,7 @@ final class SpawnedProcess: @unchecked Sendable {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let rc = SystemCall.withChildAttributes { posix_spawn(&child, executable, &actions, &$0, argv, environ) }
         guard rc == 0 else { throw TestServerError.startFailed("cannot start \(executable): \(String(cString: strerror(rc)))") }
         pid = child
     }

@@ -107,7 +107,9 @@ import Testing
     }
 
     @Test func aSecondClientTakesTheConversationOverAndSeesItFromTheStart() async throws {
-        let box = try TestBox(modelInSettings: false, claude: [Turn.text(String(repeating: "word ", count: 30), chunks: 30, delay: 0.1)])
+        // 10 s of streaming: the takeover (a second connection and an attach) must come while the
+        // turn still runs, also on a box busy enough that it takes seconds (3 s were too few once).
+        let box = try TestBox(modelInSettings: false, claude: [Turn.text(String(repeating: "word ", count: 100), chunks: 100, delay: 0.1)])
         defer { box.remove() }
         let first = try await box.server.connect()
         let conversation = try await ClaudeConversation.start(on: first, options: Self.detached(box))
@@ -119,7 +121,7 @@ import Testing
         var events: [ClaudeEvent] = []
         for try await event in replay { events.append(event) }
         await #expect(throws: ClaudeConversationError.takenOver(id: id)) { _ = try await reading.value }
-        #expect(events.streamedText == String(repeating: "word ", count: 30))
+        #expect(events.streamedText == String(repeating: "word ", count: 100))
         #expect(events.session != nil)
         #expect(events.result?.isError == false)
         let listed = try await ClaudeConversation.listDetached(on: second)

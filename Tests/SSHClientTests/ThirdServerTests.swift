@@ -47,7 +47,9 @@ import Testing
             try await session.shell.send("printf 'sle''eping\\n'; sleep 100\r")
             try await session.transcript.wait(for: "sleeping\r\n")
             try await session.shell.send(.ctrl("c"))
-            try await session.transcript.wait(for: PromptedShell.prompt)
+            // What is asserted is that Ctrl+C ends the sleep, not how fast: once, in the main lane
+            // of a loaded CI machine, the prompt took longer than 5 s on two servers at once.
+            try await session.transcript.wait(for: PromptedShell.prompt, within: .seconds(30))
             #expect(try await session.run("echo $?").contains("130"))
             try await session.shell.close()
         }
