@@ -35,11 +35,11 @@ extension SystemCall {
         return child
     }
 
-    /// Runs `body` with `posix_spawn` attributes that start a child in a process group of its own
-    /// with no signal blocked or ignored (this process may block or ignore some, and a child
-    /// inherits both).
+    /// Runs `body` with `posix_spawn` attributes that start a child with no signal blocked or
+    /// ignored (this process may block or ignore some, and a child inherits both), and, unless
+    /// `inOwnGroup` is false, in a process group of its own.
     public static func withChildAttributes<Result, Failure: Error>(
-        _ body: (inout posix_spawnattr_t) throws(Failure) -> Result
+        inOwnGroup: Bool = true, _ body: (inout posix_spawnattr_t) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -51,7 +51,8 @@ extension SystemCall {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let group = inOwnGroup ? POSIX_SPAWN_SETPGROUP : 0
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | group))
         return try body(&attributes)
     }
 

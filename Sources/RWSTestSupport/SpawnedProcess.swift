@@ -22,7 +22,8 @@ final class SpawnedProcess: @unchecked Sendable {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
-        let rc = SystemCall.withChildAttributes { posix_spawn(&child, executable, &actions, &$0, argv, environ) }
+        // In the test run's process group: Ctrl+C of the run ends the servers too (sshd has no watchdog).
+        let rc = SystemCall.withChildAttributes(inOwnGroup: false) { posix_spawn(&child, executable, &actions, &$0, argv, environ) }
         guard rc == 0 else { throw TestServerError.startFailed("cannot start \(executable): \(String(cString: strerror(rc)))") }
         pid = child
     }
