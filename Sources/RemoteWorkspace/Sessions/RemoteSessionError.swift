@@ -22,6 +22,9 @@ public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConverti
     /// A search text or expression that cannot be searched for (empty, or an expression the
     /// box's grep refuses, with what it said).
     case invalidSearch(String, reason: String)
+    /// The connection was lost while `operation` ran on the box (`reason`: how the link went);
+    /// `boxState` says what the session may be now and what to do (running the same again does).
+    case interrupted(operation: String, reason: String, boxState: String)
 
     /// One line saying what failed.
     public var description: String {
@@ -50,6 +53,8 @@ public enum RemoteSessionError: Error, Sendable, Equatable, CustomStringConverti
                 + "or set XDG_CACHE_HOME to a writable folder"
         case .invalidSearch(let query, let reason):
             return "cannot search for \"\(query)\": \(reason)"
+        case .interrupted(let operation, let reason, let boxState):
+            return "connection lost while \(operation) (\(reason)). \(boxState)"
         }
     }
 }

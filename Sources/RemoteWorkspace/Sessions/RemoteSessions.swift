@@ -147,7 +147,14 @@ public final class RemoteSessions: Sendable {
     /// - Returns: the session as it was before the rename.
     @discardableResult
     public func renameSession(_ id: String, title: String) async throws -> RemoteSessionListing {
-        let listing = try await findSession(id)
+        let listing: RemoteSessionListing
+        do {
+            listing = try await findSession(id)
+        } catch let lost as SSHError where lost.linkLossReason != nil {
+            throw RemoteSessionError.interrupted(
+                operation: "finding session \(id)", reason: lost.linkLossReason ?? "\(lost)",
+                boxState: "Nothing was changed. Run the same rename again.")
+        }
         try await SessionEditing.rename(listing, title: title, host: host)
         return listing
     }

@@ -75,12 +75,21 @@ enum SessionEditing {
 
     static func rename(_ listing: RemoteSessionListing, title: String, host: any ScriptHost) async throws {
         let line = try titleLine(title: title, sessionId: listing.id)
-        _ = try await appendScript.run(on: host, [.path(listing.file.path), .word(line)], timeout: .seconds(30)) {
-            switch $0.status.scriptExit(Exit.self) {
-            case .beingWritten?: RemoteSessionError.sessionBeingWritten(path: listing.file.path)
-            case .noSpace?: RemoteSessionError.noSpace(path: listing.file.path)
-            default: appendScript.failure($0)
+        do {
+            _ = try await appendScript.run(on: host, [.path(listing.file.path), .word(line)], timeout: .seconds(30)) {
+                switch $0.status.scriptExit(Exit.self) {
+                case .beingWritten?: RemoteSessionError.sessionBeingWritten(path: listing.file.path)
+                case .noSpace?: RemoteSessionError.noSpace(path: listing.file.path)
+                default: appendScript.failure($0)
+                }
             }
+        } catch let lost as SSHError where lost.linkLossReason != nil {
+            // The append is one write of a whole line, so the box holds the new title or not at
+            // all; which, only a look can tell.
+            throw RemoteSessionError.interrupted(
+                operation: "renaming session \(listing.id)", reason: lost.linkLossReason ?? "\(lost)",
+                boxState: "The session has its new title or still the one before, never part of a line. "
+                    + "Run the same rename again: one more title line changes nothing else.")
         }
     }
 

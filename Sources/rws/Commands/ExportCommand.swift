@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Platform
 import RemoteWorkspace
+import SSHClient
 import SessionHistory
 
 struct ExportCommand: AsyncParsableCommand {
@@ -43,10 +44,17 @@ struct ExportCommand: AsyncParsableCommand {
             options.neutralizesControlCharacters = output == nil && Terminal.isTTY(STDOUT_FILENO)
             let rendered: String
             if RemoteSessionsSupport.isRemote(session, connection: connection) {
-                rendered = try await RemoteSessionsSupport.with(connection, workspace) { sessions in
-                    let load = SessionLoadOptions(retention: .conversation)
-                    return try await sessions.load(try await sessions.findSession(session), options: load)
-                        .render(format.exportFormat, options: options)
+                do {
+                    rendered = try await RemoteSessionsSupport.with(connection, workspace) { sessions in
+                        let load = SessionLoadOptions(retention: .conversation)
+                        return try await sessions.load(try await sessions.findSession(session), options: load)
+                            .render(format.exportFormat, options: options)
+                    }
+                } catch let lost as SSHError where lost.linkLossReason != nil {
+                    // Only reads ran on the box, and nothing is written here before the whole session is in.
+                    throw CLIError.failed(
+                        "connection lost while loading session \(session) (\(lost.linkLossReason ?? "\(lost)")); "
+                            + "nothing was written: run the same export again", code: RWSExitCode.connectionFailed)
                 }
             } else {
                 let file = try RemoteSessionsSupport.localSessionFile(session)
