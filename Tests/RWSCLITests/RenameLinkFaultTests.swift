@@ -29,7 +29,9 @@ import Testing
         // A whole rename through a quiet proxy, to know how many bytes one moves.
         let measure = try FaultProxy(targetPort: box.server.port, link: FaultProxy.Link(latency: .milliseconds(50)))
         let first = try await RWSBinary.run(
-            ["rename"] + (try box.server.rwsFlags(through: measure)) + ["--claude-dir", box.claudeDirectory, ExportLinkFaultTests.id, "First"],
+            ["rename"] + (try box.server.rwsFlags(through: measure)) + [
+                "--claude-dir", box.claudeDirectory, ExportLinkFaultTests.id, "First",
+            ],
             home: box.localHome)
         let whole = measure.forwardedBytes
         measure.stop()
