@@ -16,15 +16,12 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct FollowDescriptorExhaustionTests {
     @Test(arguments: ServerKind.allCases)
     func aFollowOutOfDescriptorsWhenItsLinkIsLostComesBackOnceSomeAreFree(kind: ServerKind) async throws {
-        let box = try SessionCommandsTests.sessionBox(kind)
-        defer { box.remove() }
-        let proxy = try FaultProxy(targetPort: box.server.port)
-        defer { proxy.stop() }
-        let run = try FollowingRws(box, flags: try box.server.rwsFlags(through: proxy, keepalive: (interval: 1, count: 4)))
-        defer { if run.process.isRunning { run.kill() } }
+        try await FollowingRws.throughProxy(kind) { box, proxy, run in try await comesBack(box, proxy, run) }
+    }
+
+    private func comesBack(_ box: TestBox, _ proxy: FaultProxy, _ run: FollowingRws) async throws {
         let watch = FollowingRws.loopWatch(box)
         defer { try? watch.signal(SIGKILL) }
-        #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
         let writer = HistoryFollowReconnectTests.Writer()
         let writing = writer.start(SessionCommandsTests.file(in: box), every: .milliseconds(250))
         defer { writer.stop() }
@@ -44,21 +41,16 @@ import Testing
         run.process.interrupt()
         #expect(await run.waitForExit(within: 15))
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 130, "\(run.errors.collected)")
-        #expect(numbers(in: run.output.collected) == Array(1...last), "\(run.errors.collected)")
+        #expect(FollowingRws.numbers(in: run.output.collected) == Array(1...last), "\(run.errors.collected)")
         #expect(watch.running().isEmpty, "the remote loop is gone when rws exits")
     }
 
     @Test(arguments: ServerKind.allCases)
     func aFollowThatStaysOutOfDescriptorsGivesUpSayingSo(kind: ServerKind) async throws {
-        let box = try SessionCommandsTests.sessionBox(kind)
-        defer { box.remove() }
-        let proxy = try FaultProxy(targetPort: box.server.port)
-        defer { proxy.stop() }
-        let flags = try box.server.rwsFlags(through: proxy, keepalive: (interval: 1, count: 4))
-        let run = try FollowingRws(box, flags: flags, extra: ["--reconnect-for", "5s"])
-        defer { if run.process.isRunning { run.kill() } }
-        #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
+        try await FollowingRws.throughProxy(kind, extra: ["--reconnect-for", "5s"]) { _, proxy, run in try await givesUp(proxy, run) }
+    }
 
+    private func givesUp(_ proxy: FaultProxy, _ run: FollowingRws) async throws {
         try OpenFileLimit.set(OpenFileLimit.nothingLeft, of: run.process.processIdentifier)
         proxy.cutAll()
         #expect(await run.waitForExit(within: 30))
@@ -81,9 +73,5 @@ import Testing
             Issue.record("rws died of SIGILL with no message of its own: \(said)")
         }
         return true
-    }
-
-    private func numbers(in output: String) -> [Int] {
-        output.components(separatedBy: "follow-line-").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
     }
 }

@@ -40,21 +40,13 @@ import Testing
         }
     }
 
-    /// The numbers of the follow lines in `output`, in the order shown.
-    private func numbers(in output: String) -> [Int] {
-        output.components(separatedBy: "follow-line-").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
-    }
-
     @Test(arguments: ServerKind.allCases)
     func everyLineWrittenThroughACutAndABlackHoleIsShownOnceInOrder(kind: ServerKind) async throws {
-        let box = try SessionCommandsTests.sessionBox(kind)
-        defer { box.remove() }
-        let proxy = try FaultProxy(targetPort: box.server.port)
-        defer { proxy.stop() }
-        let run = try FollowingRws(box, flags: try box.server.rwsFlags(through: proxy, keepalive: (interval: 1, count: 4)))
-        defer { if run.process.isRunning { run.kill() } }
+        try await FollowingRws.throughProxy(kind) { box, proxy, run in try await followThroughACutAndABlackHole(box, proxy, run) }
+    }
+
+    private func followThroughACutAndABlackHole(_ box: TestBox, _ proxy: FaultProxy, _ run: FollowingRws) async throws {
         let watch = FollowingRws.loopWatch(box)
-        #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
         let writer = Writer()
         let writing = writer.start(SessionCommandsTests.file(in: box), every: .milliseconds(250))
         #expect(await run.output.waitFor("follow-line-3.", seconds: 20))
@@ -71,7 +63,7 @@ import Testing
         #expect(await run.output.waitFor("follow-line-\(last).", seconds: 120), "\(run.errors.collected)")
         run.process.interrupt()
         #expect(await run.waitForExit(within: 15))
-        #expect(numbers(in: run.output.collected) == Array(1...last), "\(run.errors.collected)")
+        #expect(FollowingRws.numbers(in: run.output.collected) == Array(1...last), "\(run.errors.collected)")
         #expect(run.process.terminationStatus == 130)
         #expect(proxy.acceptedConnections >= 2, "the cut link was re-established")
         let left = watch.running()

@@ -111,6 +111,27 @@ final class FollowingRws {
         errors.closeChildEnd()
     }
 
+    /// Runs `body` with `rws history --follow` of a fresh session box of `kind`, reached through a
+    /// `FaultProxy` (keepalive 1 s × 4) and shown up to the session's last tool line; the follow,
+    /// the proxy and the box are gone afterwards.
+    static func throughProxy(
+        _ kind: ServerKind, extra: [String] = [], _ body: (TestBox, FaultProxy, FollowingRws) async throws -> Void
+    ) async throws {
+        let box = try SessionCommandsTests.sessionBox(kind)
+        defer { box.remove() }
+        let proxy = try FaultProxy(targetPort: box.server.port)
+        defer { proxy.stop() }
+        let run = try FollowingRws(box, flags: try box.server.rwsFlags(through: proxy, keepalive: (interval: 1, count: 4)), extra: extra)
+        defer { if run.process.isRunning { run.kill() } }
+        #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
+        try await body(box, proxy, run)
+    }
+
+    /// The numbers of the `follow-line-N.` lines in `output`, in the order shown.
+    static func numbers(in output: String) -> [Int] {
+        output.components(separatedBy: "follow-line-").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+    }
+
     /// A watch on the polling loop of the follow, told apart from the commands that load the
     /// session (they name the file too) by its script.
     static func loopWatch(_ box: TestBox) -> RemoteProcessWatch {
