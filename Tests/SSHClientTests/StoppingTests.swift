@@ -187,4 +187,21 @@ import Testing
             #expect(Remote.matching("sleep \(parent)") == [])
         }
     }
+
+    /// The box has no `date` either: the stop's waits are then bounded by their counts alone,
+    /// and a process that ignores HUP and TERM is still frozen and killed.
+    @Test(arguments: ServerKind.allCases)
+    func aCommandIgnoringTerminationIsKilledOnABoxWithoutPsOrDate(kind: ServerKind) async throws {
+        let server = try Self.serverWithoutPs(kind)
+        defer { server.stop() }
+        let seconds = Remote.uniqueSeconds()
+        try await server.withConnection { (connection) async throws in
+            #expect(try await connection.run("command -v date || echo none").stdoutText == "none\n")
+            let command = "trap '' HUP TERM; sleep \(seconds)"
+            await #expect(throws: SSHError.timedOut(command: command, after: .seconds(1))) {
+                try await connection.run(command, timeout: .seconds(1))
+            }
+            #expect(Remote.matching("sleep \(seconds)") == [])
+        }
+    }
 }

@@ -15,7 +15,8 @@ import Foundation
 /// rounded up, plus one and one look at the table, however long a look takes), then freeze and kill what is left
 /// in rounds (SIGSTOP until a look finds no new process, so a loop that forks faster than it is
 /// killed cannot outrun it, then SIGKILL), until the table shows none, for at most 40 rounds and
-/// about 10 seconds, and what is left once more for about 2 seconds (a busy box runs a killed
+/// about 10 seconds (the clock bounds hold where the box has `date`; the counts hold everywhere),
+/// and what is left once more for about 2 seconds (a busy box runs a killed
 /// process's exit later than the next look); print `rws-stop-cmd:` with each survivor's command
 /// line and `rws-stop:` with the PIDs still running. Zombies do not count: they are
 /// dead and only unreaped (in containers whose PID 1 does not reap, they stay forever).
@@ -69,6 +70,8 @@ enum ProcessKill {
                 }')
             }
             signal() { [ -z "$known" ] || kill -"$1" $known 2>/dev/null; }
+            # Seconds by the clock; a box without `date` reads 0, and the waits keep their counts.
+            now() { date +%s 2>/dev/null || echo 0; }
             # Stopped processes cannot fork: STOP until a look finds nobody new, then KILL them all.
             freeze_and_kill() {
               j=0
@@ -93,11 +96,11 @@ enum ProcessKill {
             # The grace period by the clock too (whole seconds, rounded up, and one for the second
             # already begun): a look at a table of thousands takes most of a second, and twenty
             # looks would stretch two seconds of grace to twenty.
-            i=0 end=$(($(date +%s) + (tenths + 9) / 10 + 1))
-            while look && [ -n "$known" ] && [ $i -lt "$tenths" ] && [ "$(date +%s)" -lt $end ]; do sleep 0.1; i=$((i+1)); done
+            i=0 end=$(($(now) + (tenths + 9) / 10 + 1))
+            while look && [ -n "$known" ] && [ $i -lt "$tenths" ] && [ "$(now)" -lt $end ]; do sleep 0.1; i=$((i+1)); done
             # Bounded: at most 40 rounds and about 10 seconds; a round that changed nothing ends it.
-            r=0 last='' end=$(($(date +%s) + 10))
-            while [ -n "$known" ] && [ "$known" != "$last" ] && [ $r -lt 40 ] && [ "$(date +%s)" -le $end ]; do
+            r=0 last='' end=$(($(now) + 10))
+            while [ -n "$known" ] && [ "$known" != "$last" ] && [ $r -lt 40 ] && [ "$(now)" -le $end ]; do
               last=$known
               freeze_and_kill
               sleep 0.05; r=$((r+1))
@@ -105,8 +108,8 @@ enum ProcessKill {
             done
             # A SIGKILL takes effect when the process next runs, which on a busy box can be after
             # the look above: what is left gets about two seconds more, killed again on each look.
-            w=0 end=$(($(date +%s) + 2))
-            while [ -n "$known" ] && [ $w -lt 20 ] && [ "$(date +%s)" -le $end ]; do
+            w=0 end=$(($(now) + 2))
+            while [ -n "$known" ] && [ $w -lt 20 ] && [ "$(now)" -le $end ]; do
               signal KILL; sleep 0.1; w=$((w+1))
               look
             done
