@@ -49,6 +49,12 @@ package final class TestBox: @unchecked Sendable {
         try self.init(kind, server: try TestSSHServer(kind), model: nil)
     }
 
+    /// `server`, made by the test (a forced command, a limit of its own), as a box of its own:
+    /// ``remove()`` stops it.
+    package convenience init(ownServer server: TestSSHServer) throws {
+        try self.init(server.kind, server: server, model: nil)
+    }
+
     /// A server of its own of `kind` with the real Claude Code CLI on its PATH (in `~/.local/bin`)
     /// and the project folder made, the CLI talking to a model that follows `script`, made once
     /// the project's path is known. With `modelInSettings`, the model's environment is in
