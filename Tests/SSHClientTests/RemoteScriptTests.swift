@@ -22,7 +22,25 @@ import Testing
     @Test func theCommandLineCarriesHostileArgumentsAsWordsAfterAConstantBody() throws {
         let line = try Files.stat.commandLine([.path("~/" + Self.hostile), .word("1")])
         #expect(
-            line.hasPrefix("exec /bin/sh -c '" + Files.stat.body.replacingOccurrences(of: "'", with: #"'\''"#) + "' rws \"$HOME\"/'-n "))
+            line.hasPrefix(
+                "exec /bin/sh -c '" + (RemoteScript.descriptorCheck + Files.stat.body).replacingOccurrences(of: "'", with: #"'\''"#)
+                    + "' rws \"$HOME\"/'-n "))
+    }
+
+    @Test func noScriptDeclaresTheStatusOfAShellThatCannotOpenFiles() {
+        #expect(!RemoteScript.sshClientScripts.contains { $0.exitCodes.contains(RemoteScript.outOfDescriptorsStatus) })
+    }
+
+    @Test func aCheckReportIsToldFromAFileThatStartsTheSameByItsStatus() {
+        let report = Array("rws-no-descriptors\n10\n".utf8)
+        let outOfDescriptors = Files.read.outOfDescriptors(CommandResult(stdout: report, stderr: [], status: .exited(71)))
+        #expect(outOfDescriptors == .boxOutOfDescriptors(step: "reading", openFileLimit: 10))
+        #expect(Files.read.outOfDescriptors(CommandResult(stdout: report, stderr: [], status: .exited(0))) == nil)
+        #expect(ProcessKill.script.outOfDescriptors(CommandResult(stdout: report, stderr: [], status: .exited(71))) == nil)
+        #expect(RemoteScript.mayBeOutOfDescriptorsReport(Array("rws-no-desc".utf8)))
+        #expect(RemoteScript.mayBeOutOfDescriptorsReport(report))
+        #expect(!RemoteScript.mayBeOutOfDescriptorsReport(Array("rws-no-descriptors\n10\n".utf8) + [UInt8](repeating: 65, count: 40)))
+        #expect(!RemoteScript.mayBeOutOfDescriptorsReport(Array("hello".utf8)))
     }
 
     @Test func everyScriptHasACaseRunUnderEveryShell() {

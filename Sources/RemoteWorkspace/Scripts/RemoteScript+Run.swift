@@ -23,8 +23,10 @@ extension RemoteScript {
         try host.startCommand(try commandLine(arguments), timeout: timeout)
     }
 
-    /// Throws ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)`` unless `result` is a success.
+    /// Throws ``RemoteSessionError/remoteCommandFailed(step:status:stderr:)`` unless `result` is a
+    /// success (`SSHError.boxOutOfDescriptors` when the box's shell could not open a file).
     func check(_ result: CommandResult) throws {
+        if let error = outOfDescriptors(result) { throw error }
         guard result.status.isSuccess else { throw failure(result) }
     }
 

@@ -75,6 +75,10 @@ public enum SSHError: Error, Sendable, Equatable {
     /// A command line longer than one SSH exec request carries (``SSHConnection/maximumCommandLength``
     /// bytes, with rws's wrapper): long lists go on the command's standard input instead.
     case commandTooLong(length: Int, limit: Int)
+    /// The box's shell could not open a file while doing `step` (every redirection failed): the
+    /// box is out of file descriptors, or allows its shells too few (`openFileLimit`, its
+    /// `ulimit -n`, where the shell said). Nothing was read or changed.
+    case boxOutOfDescriptors(step: String, openFileLimit: Int?)
     /// A libssh2 call failed in a way not covered above.
     case libssh2(operation: String, code: Int32, message: String)
 }
@@ -165,6 +169,10 @@ extension SSHError: CustomStringConvertible, LocalizedError {
         case .commandTooLong(let length, let limit):
             return "the command line is \(length) bytes and one SSH exec request carries at most \(limit): "
                 + "pass long lists on the command's standard input"
+        case .boxOutOfDescriptors(let step, let limit):
+            let allowed = limit.map { " (it may open \($0); ulimit -n there)" } ?? ""
+            return "the box's shell could not open a file while \(step)\(allowed): the box is out of file descriptors. "
+                + "End what holds many files open there, or raise its limit, and try again; nothing was changed"
         case .libssh2(let operation, let code, let message):
             return "\(operation) failed (libssh2 error \(code)): \(message)"
         }

@@ -21,7 +21,8 @@ import Foundation
 /// line and `rws-stop:` with the PIDs still running. Zombies do not count: they are
 /// dead and only unreaped (in containers whose PID 1 does not reap, they stay forever).
 /// The process table comes from `ps -A -o pid=,ppid=,sid=,stat=` (procps, BusyBox), else from
-/// `/proc/*/stat`; without either the script says `rws-stop:unverified`.
+/// `/proc/*/stat`; without either the script says `rws-stop:unverified`, and when its shell cannot open a file
+/// (the box out of descriptors) it kills the process group and says `rws-stop:no-descriptors`.
 enum ProcessKill {
     /// What the kill script found at its end.
     enum Outcome: Equatable {
@@ -40,7 +41,7 @@ enum ProcessKill {
 
     /// The kill script: `$1` the PID, `$2` the grace period in tenths of a second, `$3` the same in seconds.
     static let script = RemoteScript(
-        step: "stopping a remote command",
+        step: "stopping a remote command", checksDescriptors: false,
         body: #"""
             # shellcheck disable=SC2086 # PID lists are split into words
             p=$1 me=$$ known=$1 tenths=$2 pause=$3
@@ -69,7 +70,8 @@ enum ProcessKill {
                   for (i = 2; i <= NR; i++) if ((pid[i] in want) && stat[i] !~ /^Z/ && pid[i] != me) printf "%s ", pid[i]
                 }')
             }
-            signal() { [ -z "$known" ] || kill -"$1" $known 2>/dev/null; }
+            # No redirection: a shell out of descriptors fails it, and the kill with it (the stderr is not read).
+            signal() { [ -z "$known" ] || kill -"$1" $known; }
             # Seconds by the clock; a box without `date` reads 0, and the waits keep their counts.
             now() { date +%s 2>/dev/null || echo 0; }
             # Stopped processes cannot fork: STOP until a look finds nobody new, then KILL them all.
@@ -83,9 +85,12 @@ enum ProcessKill {
               done
               signal KILL
             }
+            # No redirections here: a shell out of descriptors fails them, and the kill with them.
             if ! members; then
-              kill -HUP -- -$p 2>/dev/null; kill -TERM -- -$p 2>/dev/null; sleep "$pause"
-              kill -KILL -- -$p 2>/dev/null; echo rws-stop:unverified; exit 0
+              kill -HUP -- -$p; kill -TERM -- -$p; sleep "$pause"
+              kill -KILL -- -$p
+              if true 2>/dev/null; then echo rws-stop:unverified; else echo rws-stop:no-descriptors; fi
+              exit 0
             fi
             # After the first look, a table that cannot be read is reported as such.
             look() { members || { echo rws-stop:unverified; exit 0; }; }
@@ -140,6 +145,10 @@ enum ProcessKill {
         }
         let rest = line.dropFirst("rws-stop:".count)
         if rest == "unverified" { return .unverified("the remote process table could not be read: neither ps nor /proc") }
+        if rest == "no-descriptors" {
+            return .unverified(
+                "the box's shell could not open its process table: the box is out of file descriptors; its process group was killed")
+        }
         let pids = rest.split(separator: " ").compactMap { Int($0) }
         return pids.isEmpty ? .stopped : .survivors(pids, commandLines: commandLines(in: output.stdoutText))
     }

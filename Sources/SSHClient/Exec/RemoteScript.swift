@@ -21,12 +21,17 @@ package struct RemoteScript: Sendable {
     package let body: String
     /// The exit statuses the script declares, besides 0 (see ``RemoteScriptExit``).
     package let exitCodes: [Int32]
+    /// Whether the command line first checks that the box's shell can open a file (see
+    /// ``descriptorCheck``). Off only for scripts that must act even then: the stop, and the
+    /// wrapper of the user's own command.
+    package let checksDescriptors: Bool
 
     /// A script that gives its exit statuses no meaning beyond success and failure.
-    package init(step: String, body parts: StaticString...) {
+    package init(step: String, checksDescriptors: Bool = true, body parts: StaticString...) {
         self.step = step
         body = parts.map(\.description).joined()
         exitCodes = []
+        self.checksDescriptors = checksDescriptors
     }
 
     /// A script whose non-zero exit statuses are the cases of `exits`.
@@ -34,11 +39,25 @@ package struct RemoteScript: Sendable {
         self.step = step
         body = parts.map(\.description).joined()
         exitCodes = Exit.allCases.map(\.rawValue).sorted()
+        checksDescriptors = true
     }
+
+    /// The first line of every script that ``checksDescriptors``: on a box out of file
+    /// descriptors every redirection fails, and a script whose `2>/dev/null` fails takes the
+    /// branch meant for a missing file, so "no matches" or "not a directory" would be said of a
+    /// box that could not look. It prints ``outOfDescriptorsMarker`` and the shell's `ulimit -n`,
+    /// then exits ``outOfDescriptorsStatus``, which no script declares. `true`, not `:`: a redirection
+    /// that fails on a special builtin ends a POSIX shell.
+    static let descriptorCheck = "true 2>/dev/null || { echo \(outOfDescriptorsMarker); ulimit -n; exit \(outOfDescriptorsStatus); }\n"
+    /// The first line a script prints when its shell could not open a file.
+    static let outOfDescriptorsMarker = "rws-no-descriptors"
+    /// The exit status of a script whose shell could not open a file (EX_OSERR).
+    package static let outOfDescriptorsStatus: Int32 = 71
 
     /// The command line: `exec /bin/sh -c 'BODY' rws ARGS...`; `shell` replaces `/bin/sh` in tests.
     package func commandLine(_ arguments: [Argument], shell: String = "/bin/sh") throws(ShellQuotingError) -> String {
-        var words = ["exec", try ShellQuoting.quote(shell), "-c", try ShellQuoting.quote(body), "rws"]
+        let text = checksDescriptors ? Self.descriptorCheck + body : body
+        var words = ["exec", try ShellQuoting.quote(shell), "-c", try ShellQuoting.quote(text), "rws"]
         for argument in arguments { words.append(try Self.quoted(argument)) }
         return words.joined(separator: " ")
     }

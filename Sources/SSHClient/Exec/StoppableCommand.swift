@@ -45,7 +45,7 @@ enum StoppableCommand {
     /// The wrapper: `$1` is the command; with `$2` (a terminal's program) it waits for rws's
     /// answer to the PID line (a newline) before it runs the command, or for the end of input.
     static let script = RemoteScript(
-        step: "starting a stoppable command",
+        step: "starting a stoppable command", checksDescriptors: false,
         body: #"""
             rws_c=$1; rws_t=${2-}; shift $#
             rws_g=

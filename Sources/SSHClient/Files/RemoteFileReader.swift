@@ -91,6 +91,8 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
         let connection: SSHConnection?
         var stderr: [UInt8] = []
         var output: CommandOutput.AsyncIterator?
+        /// The first bytes the shell printed, held while they may be the descriptor check's report.
+        var head: [UInt8]? = []
 
         /// The next chunk, or nil at the end of the file (or range).
         public mutating func next() async throws -> [UInt8]? {
@@ -109,11 +111,25 @@ public struct RemoteFileReader: AsyncSequence, Sendable {
                 if output == nil { output = command.output.makeAsyncIterator() }
                 while let event = try await output!.next() {
                     switch event {
-                    case .stdout(let bytes): return bytes
+                    case .stdout(let bytes):
+                        guard let held = head else { return bytes }
+                        // What the check printed is told from a file's bytes only by the status at the end.
+                        if RemoteScript.mayBeOutOfDescriptorsReport(held + bytes) {
+                            head = held + bytes
+                            continue
+                        }
+                        head = nil
+                        return held + bytes
                     case .stderr(let bytes): stderr += bytes
                     }
                 }
                 let status = try await command.exitStatus()
+                if let held = head, !held.isEmpty {
+                    head = nil
+                    let result = CommandResult(stdout: held, stderr: stderr, status: status)
+                    if let error = ShellFileScripts.read.outOfDescriptors(result) { throw error }
+                    return held
+                }
                 if status != .exited(0) { throw ShellFileErrors.error(stderr: stderr, status: status, operation: "reading", path: path) }
                 return nil
             }

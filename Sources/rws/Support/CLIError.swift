@@ -47,6 +47,7 @@ extension SSHError: ReportableError {
         case .cancelled: return RWSExitCode.interrupted
         case .invalidArgument, .persistentShellNotFound, .commandTooLong: return ExitCode.validationFailure.rawValue
         case .persistentShellUnavailable: return RWSExitCode.failure
+        case .boxOutOfDescriptors: return RWSExitCode.osError
         default: return RWSExitCode.connectionFailed
         }
     }

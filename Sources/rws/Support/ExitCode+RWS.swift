@@ -21,4 +21,6 @@ enum RWSExitCode {
     static let software: Int32 = 70
     /// A remote asks for credentials the box does not have, as sysexits' EX_NOPERM.
     static let noPermission: Int32 = 77
+    /// The box's shell could not open a file (out of descriptors), as sysexits' EX_OSERR.
+    static let osError: Int32 = 71
 }
