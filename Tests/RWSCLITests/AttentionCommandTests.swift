@@ -33,6 +33,23 @@ import Testing
     @Test func watchWithoutTheHooksInfersEventsFromTheSessionFilesAndSaysSo() async throws {
         let box = try TestBox(.default)
         defer { box.remove() }
+        let (outcome, id) = try await Self.watchUntilATurnEnds(box)
+        try Self.expectTheTurnsEndInferred(outcome, id: id)
+    }
+
+    /// What ``watchUntilATurnEnds(_:)`` must have printed: the turn's end, inferred, and why.
+    static func expectTheTurnsEndInferred(_ outcome: RWSBinary.Outcome, id: String) throws {
+        #expect(outcome.status == 130, "\(outcome)")
+        #expect(outcome.stderr.contains("hooks are not installed") && outcome.stderr.contains("rws hooks install"), "\(outcome.stderr)")
+        let event = try JSONValue(parsing: outcome.stdout.split(separator: "\n").first.map(String.init) ?? "")
+        #expect(event["type"]?.stringValue == "finished" && event["inferred"]?.boolValue == true && event["session"]?.stringValue == id)
+        #expect(event["title"]?.stringValue == "Fix the flaky test")
+    }
+
+    /// Runs `rws watch --json` on `box`, without hooks, while a session's turn ends once the
+    /// watch has made its first listing; Ctrl+C once it printed "finished" (or after 30 s).
+    /// Returns what it printed and the session's id.
+    static func watchUntilATurnEnds(_ box: TestBox) async throws -> (outcome: RWSBinary.Outcome, id: String) {
         let (server, claude, home) = (box.server, box.claudeDirectory, box.localHome)
         let id = "77777777-0000-0000-0000-000000000007"
         let folder = claude + "/projects/-home-dev-app"
@@ -61,11 +78,7 @@ import Testing
             ["watch", "--json"] + server.rwsFlags + ["--claude-dir", claude], home: home, until: { $0.contains("finished") },
             within: .seconds(30)
         ) { child in try SystemCall.kill(child, SIGINT) }
-        #expect(outcome.status == 130, "\(outcome)")
-        #expect(outcome.stderr.contains("hooks are not installed") && outcome.stderr.contains("rws hooks install"), "\(outcome.stderr)")
-        let event = try JSONValue(parsing: outcome.stdout.split(separator: "\n").first.map(String.init) ?? "")
-        #expect(event["type"]?.stringValue == "finished" && event["inferred"]?.boolValue == true && event["session"]?.stringValue == id)
-        #expect(event["title"]?.stringValue == "Fix the flaky test")
+        return (outcome, id)
     }
 
     @Test(arguments: ServerKind.allCases)

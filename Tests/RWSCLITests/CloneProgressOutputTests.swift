@@ -11,7 +11,7 @@ import Testing
     ]
 
     /// A bare repository of 40 files in `box`: the source to clone.
-    private static func repository(in box: TestBox) throws -> String {
+    static func repository(in box: TestBox) throws -> String {
         let bare = box.root + "/source.git"
         try Shell.sh(
             "git init -q '\(box.root)/work' && cd '\(box.root)/work' && for i in $(seq 1 40); do echo \"file $i\" > f$i.txt; done"

@@ -108,4 +108,45 @@ import Testing
         let local = try #require(port)
         #expect(throws: SystemCallError.self) { _ = try EchoServer.roundTrip(port: local, [1]) }
     }
+
+    @Test(arguments: ServerKind.allCases)
+    func aCloneArrivesWholeAndLeavesNoGitRunning(kind: ServerKind) async throws {
+        let box = try TestBox(kind)
+        defer { box.remove() }
+        let source = try CloneProgressOutputTests.repository(in: box)
+        let load = try CPULoad()
+        defer { load.stop() }
+        let cloned = try await RWSBinary.run(["clone", source, "--name", "app"] + box.rwsFlags + ["--allow-local"], home: box.localHome)
+        #expect(cloned.status == 0, "\(cloned.stderr)")
+        let head = try Shell.run("/usr/bin/git", ["-C", box.root + "/source.git", "rev-parse", "HEAD"])
+        #expect(try Shell.run("/usr/bin/git", ["-C", box.project, "rev-parse", "HEAD"]) == head)
+        #expect(try Shell.run("/usr/bin/git", ["-C", box.project, "status", "--porcelain"]).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.workspaceRoot) == ["app"])
+        #expect(LocalProcessTable.live(running: box.root + "/source.git").isEmpty)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func watchReportsATurnsEndOnceAndCtrlCEndsIt(kind: ServerKind) async throws {
+        let box = try TestBox(kind)
+        defer { box.remove() }
+        let load = try CPULoad()
+        defer { load.stop() }
+        let (outcome, id) = try await AttentionCommandTests.watchUntilATurnEnds(box)
+        try AttentionCommandTests.expectTheTurnsEndInferred(outcome, id: id)
+        #expect(outcome.stdout.split(separator: "\n").count == 1, "\(outcome.stdout)")
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func askStreamsTheWholeAnswerAndLeavesNoClaudeCodeRunning(kind: ServerKind) async throws {
+        let box = try TestBox(kind, claude: [["blocks": [["type": "text", "text": "The answer is 42.", "chunks": 4]]]])
+        defer { box.remove() }
+        let load = try CPULoad()
+        defer { load.stop() }
+        let outcome = await box.rws(["ask", "app", "What is the answer?", "--permission-mode", "default"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout == "The answer is 42.\n")
+        let id = try #require(outcome.stderr.firstMatch(of: /session ([0-9a-f-]{36})/)?.1)
+        #expect(await box.rws(["sessions", "--json"]).stdout.contains(String(id)))
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
 }
