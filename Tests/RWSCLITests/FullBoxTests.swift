@@ -87,6 +87,27 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted() == ["filler", "settings.json"])
     }
 
+    /// Claude Code itself says nothing when it cannot write its session: rws looks once the turn
+    /// ended. Beside it, an `ask` on a box with room says nothing of the kind.
+    @Test func anAskIntoAFullClaudeFolderSaysTheTurnMayNotBeSaved() async throws {
+        let box = try TestBox(.openssh, claude: [["text": "The answer is 42."], ["text": "Still 42."]])
+        defer { box.remove() }
+        let roomy = await box.rws(["ask", "app", "What is the answer?", "--permission-mode", "default"])
+        #expect(roomy.status == 0 && !roomy.stderr.contains("no space"), "\(roomy.stderr)")
+        let disk = try SmallDisk()
+        try Shell.sh(
+            "cp -a '\(box.claudeDirectory)/.' '\(disk.path)/' && rm -rf '\(box.claudeDirectory)'"
+                + " && ln -s '\(disk.path)' '\(box.claudeDirectory)'")
+        disk.fill()
+        let full = await box.rws(["ask", "app", "And now?", "--permission-mode", "default"])
+        #expect(full.status == 1, "\(full)")
+        #expect(full.stdout == "Still 42.\n")
+        #expect(
+            full.stderr.contains("rws: no space left on the box for ") && full.stderr.contains("Claude Code may not have saved this turn")
+                && full.stderr.contains("free some space on the box (df -h shows where) before you resume"), "\(full.stderr)")
+        #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
     /// As root (the test container) only an immutable folder is read-only.
     @Test func aReadOnlyWorkspaceRootIsNamedAndNothingIsMadeInIt() async throws {
         let box = try TestBox(ownServer: .openssh)

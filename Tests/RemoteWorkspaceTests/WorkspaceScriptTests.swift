@@ -60,6 +60,15 @@ import Testing
         return run
     }
 
+    /// The free space other processes change between the shells' runs: the line says only that there was a figure.
+    private static let withoutFreeSpace: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { run in
+        var run = run
+        var lines = run.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.count > 1 { lines[1] = Int(lines[1]) == nil ? "none" : "KiB" }
+        run.stdout = Array(lines.joined(separator: "\n").utf8)
+        return run
+    }
+
     /// How many progress updates git draws (`\r` between them) depends on timing: keep each line's last.
     private static let withoutProgressUpdates: @Sendable (ScriptShells.Run) -> ScriptShells.Run = { run in
         var run = run
@@ -108,6 +117,22 @@ import Testing
                     && run.stdoutText.contains("\nB files\n48 1700000000 ./p/s.jsonl\n")
                     && run.stdoutText.contains("f ./p/s.jsonl\nh 2 1\ny assistant\nr assistant\nu \nt \nw 9 9 9 {\"type\":\"assistant\"}\n")
                     && run.stdoutText.hasSuffix("B end\n"), "\(run)")
+        },
+        ScriptCase(
+            "checking a saved session", ClaudeSessionSave.script, setup: sessions, normalize: withoutFreeSpace,
+            arguments: { [.word("s"), .path($0 + "/" + hostile), .path($0 + "/claude/projects")] }
+        ) { run, sandbox in
+            let saved = ClaudeSessionSave.parse(run.stdoutText, sessionID: "s")
+            try ScriptCase.require(
+                run.status == 0 && saved.bytes == 48 && saved.path == sandbox + "/claude/projects/p/s.jsonl" && (saved.freeKiB ?? 0) > 0,
+                "\(run)")
+        },
+        ScriptCase(
+            "checking a session never saved", ClaudeSessionSave.script, setup: sessions, normalize: withoutFreeSpace,
+            arguments: { [.word(hostile), .path($0 + "/claude/projects")] }
+        ) { run, _ in
+            let saved = ClaudeSessionSave.parse(run.stdoutText, sessionID: hostile)
+            try ScriptCase.require(run.status == 0 && saved.bytes == 0 && saved.path == nil && saved.freeKiB != nil, "\(run)")
         },
         ScriptCase(
             "searching with an expression grep refuses", SessionSearchScript.script, setup: sessions,

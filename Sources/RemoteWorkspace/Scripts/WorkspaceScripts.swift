@@ -8,6 +8,6 @@ extension RemoteScript {
             SessionEditing.appendScript, SessionEditing.removeScript,
             ProjectScanScript.script, ProjectScripts.create, ProjectScripts.registerHistoryFolder, ProjectDeletionScript.script,
             CloneScript.script, CloneScript.cleanup, ClaudeCommandLine.run, FileListScript.script,
-            SessionSearchScript.script,
+            SessionSearchScript.script, ClaudeSessionSave.script,
         ] + ReviewScripts.all + ClaudeHookScripts.all + DetachedClaudeScripts.all + ClaudeStandingGrants.all
 }

@@ -145,8 +145,12 @@ struct AskCommand: AsyncParsableCommand {
                     standingGrants: ClaudeStandingGrants(connection: ssh))
                 do {
                     let code = try await turn.run(prompt)
+                    let saved = try? await conversation.savedSession()
                     await conversation.stop()
-                    return ending.number.map { 128 + $0 } ?? code
+                    if let ended = ending.number { return 128 + ended }
+                    guard let saved, saved.mayBeLost else { return code }
+                    Terminal.err("rws: \(AskPrinter.unsaved(saved).safeText)\n")
+                    return code == 0 ? RWSExitCode.failure : code
                 } catch {
                     throw ending.reporting(await AskDetachedOptions.leave(conversation, after: error))
                 }
@@ -237,6 +241,13 @@ struct AskPrinter {
         default:
             break
         }
+    }
+
+    /// Says that Claude Code may not have saved the turn: the box has no space where it keeps sessions.
+    static func unsaved(_ saved: ClaudeSessionSave) -> String {
+        "no space left on the box for \(saved.shownName): Claude Code may not have saved this turn "
+            + "(\(saved.bytes) bytes are there), and it says nothing of that; free some space on the box (df -h shows where) "
+            + "before you resume or continue the conversation"
     }
 
     /// The closing summary line of a turn: this turn's cost and tokens, then the session's total
