@@ -15,8 +15,10 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
     /// The C library's text for ``code``.
     public let reason: String
 
-    /// The failure of `call` described by the current `errno`.
+    /// The failure of `call` described by the current `errno`. When no descriptor is left, the
+    /// ``DescriptorReserve`` is given up, so that libdispatch can still open the one it needs.
     public init(_ call: String, code: Int32 = errno) {
+        if code == EMFILE || code == ENFILE { DescriptorReserve.release() }
         self.init(call, code: code, reason: String(cString: strerror(code)))
     }
 
@@ -53,6 +55,7 @@ public enum SystemCall {
     public static func pipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         try pipe(&fds, flags: O_NONBLOCK | O_CLOEXEC)
+        DescriptorReserve.hold()  // every connection makes one: descriptors came back, take it again
         return (fds[0], fds[1])
     }
 
@@ -218,6 +221,7 @@ public enum SystemCall {
     public static func socket(for address: SocketAddress) throws(SystemCallError) -> Int32 {
         let fd = Glibc.socket(address.family, address.type | Int32(SOCK_CLOEXEC.rawValue), address.protocolNumber)
         guard fd >= 0 else { throw SystemCallError("socket") }
+        DescriptorReserve.hold()
         return fd
     }
 

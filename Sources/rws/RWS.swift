@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Platform
 import SSHConfig
 
 /// The root only parses: its subcommands run (``run(_:)`` awaits the async ones). It is a plain
@@ -57,6 +58,7 @@ struct RWS: ParsableCommand {
             Terminal.err("rws: \(refusal)\n")
             Foundation.exit(RWSExitCode.failure)
         }
+        DescriptorReserve.hold()
         Foundation.exit(await run(Array(CommandLine.arguments.dropFirst())))
     }
 

@@ -32,6 +32,12 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func aCutLinkLeavesTheTurnRunningAndRwsShowsTheRestOnce(kind: ServerKind) async throws {
+        try await Self.expectACutLinkToLeaveTheTurnRunning(kind)
+    }
+
+    /// A turn whose tool waits for a file; the link is cut while it waits, then the file appears:
+    /// rws reattaches, shows the rest once, and leaves neither Claude Code nor its folder behind.
+    static func expectACutLinkToLeaveTheTurnRunning(_ kind: ServerKind) async throws {
         let tool = "until [ -e go ]; do sleep 0.2; done; echo done > tool-ran.txt"
         let box = try TestBox(kind, claude: [Self.bash(tool), ["blocks": [["type": "text", "text": "The tool finished."]]]])
         defer { box.remove() }

@@ -8,29 +8,29 @@ import Testing
 /// free it comes back and shows every line once, in order; if none come free within
 /// `--reconnect-for` it ends with 255 and says the descriptors were why.
 ///
-/// libdispatch, which runs every Swift task on Linux, traps when its pool monitor cannot open a
-/// file while work waits (``LibdispatchDescriptorTrapTests`` shows it without rws), and the
-/// reconnect's waits are such work: a rws that died of that trap (SIGILL with no message of
-/// Swift's, which a failed precondition of rws's would print) is that known issue; any other end
-/// is judged in full.
+/// The limit is brought down to the descriptor rws keeps in reserve for libdispatch, which traps
+/// when its pool monitor cannot open a file while work waits (``LibdispatchDescriptorTrapTests``
+/// shows it without rws): rws gives the reserve up when it finds none left, but the trap remains
+/// possible before that, so a rws that died of it (SIGILL with no message of Swift's, which a
+/// failed precondition of rws's would print) is that known issue; any other end is judged in full.
 @Suite(.timeLimit(.minutes(3))) struct FollowDescriptorExhaustionTests {
     @Test(arguments: ServerKind.allCases)
     func aFollowOutOfDescriptorsWhenItsLinkIsLostComesBackOnceSomeAreFree(kind: ServerKind) async throws {
-        try await FollowingRws.throughProxy(kind) { box, proxy, run in try await comesBack(box, proxy, run) }
+        try await RunningRws.throughProxy(kind) { box, proxy, run in try await comesBack(box, proxy, run) }
     }
 
-    private func comesBack(_ box: TestBox, _ proxy: FaultProxy, _ run: FollowingRws) async throws {
-        let watch = FollowingRws.loopWatch(box)
+    private func comesBack(_ box: TestBox, _ proxy: FaultProxy, _ run: RunningRws) async throws {
+        let watch = RunningRws.loopWatch(box)
         defer { try? watch.signal(SIGKILL) }
         let writer = HistoryFollowReconnectTests.Writer()
         let writing = writer.start(SessionCommandsTests.file(in: box), every: .milliseconds(250))
         defer { writer.stop() }
         #expect(await run.output.waitFor("follow-line-2.", seconds: 20))
 
-        try OpenFileLimit.set(OpenFileLimit.nothingLeft, of: run.process.processIdentifier)
+        try OpenFileLimit.useUp(ofRws: run.process.processIdentifier)
         proxy.cutAll()
         try await Task.sleep(for: .seconds(6))
-        if await Self.trappedInLibdispatch(run) { return }
+        if await run.diedOfLibdispatchTrap() { return }
         #expect(run.process.isRunning, "rws ended while out of descriptors: \(run.errors.collected)")
         try OpenFileLimit.set(1024, of: run.process.processIdentifier)
         writer.stop()
@@ -41,37 +41,23 @@ import Testing
         run.process.interrupt()
         #expect(await run.waitForExit(within: 15))
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 130, "\(run.errors.collected)")
-        #expect(FollowingRws.numbers(in: run.output.collected) == Array(1...last), "\(run.errors.collected)")
+        #expect(RunningRws.numbers(in: run.output.collected) == Array(1...last), "\(run.errors.collected)")
         #expect(watch.running().isEmpty, "the remote loop is gone when rws exits")
     }
 
     @Test(arguments: ServerKind.allCases)
     func aFollowThatStaysOutOfDescriptorsGivesUpSayingSo(kind: ServerKind) async throws {
-        try await FollowingRws.throughProxy(kind, extra: ["--reconnect-for", "5s"]) { _, proxy, run in try await givesUp(proxy, run) }
+        try await RunningRws.throughProxy(kind, extra: ["--reconnect-for", "5s"]) { _, proxy, run in try await givesUp(proxy, run) }
     }
 
-    private func givesUp(_ proxy: FaultProxy, _ run: FollowingRws) async throws {
-        try OpenFileLimit.set(OpenFileLimit.nothingLeft, of: run.process.processIdentifier)
+    private func givesUp(_ proxy: FaultProxy, _ run: RunningRws) async throws {
+        try OpenFileLimit.useUp(ofRws: run.process.processIdentifier)
         proxy.cutAll()
         #expect(await run.waitForExit(within: 30))
-        if await Self.trappedInLibdispatch(run) { return }
+        if await run.diedOfLibdispatchTrap() { return }
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 255, "\(run.errors.collected)")
         let said = run.errors.collected
         #expect(said.contains("rws tried to reconnect for") && said.contains("its tries failing with: "), "\(said)")
         #expect(said.contains("no file descriptor is left") && !said.contains("check that the box is reachable"), "\(said)")
-    }
-
-    /// Whether rws died of libdispatch's trap, recorded as the known issue it is.
-    private static func trappedInLibdispatch(_ run: FollowingRws) async -> Bool {
-        guard !run.process.isRunning else { return false }
-        _ = await run.waitForExit(within: 5)
-        let said = run.errors.collected
-        guard run.process.terminationReason == .uncaughtSignal, run.process.terminationStatus == SIGILL,
-            !said.contains("Fatal error"), !said.contains("failed:")
-        else { return false }
-        withKnownIssue("libdispatch trapped: its pool monitor could not open /proc/TID/stat (LibdispatchDescriptorTrapTests)") {
-            Issue.record("rws died of SIGILL with no message of its own: \(said)")
-        }
-        return true
     }
 }

@@ -42,11 +42,11 @@ import Testing
 
     @Test(arguments: ServerKind.allCases)
     func everyLineWrittenThroughACutAndABlackHoleIsShownOnceInOrder(kind: ServerKind) async throws {
-        try await FollowingRws.throughProxy(kind) { box, proxy, run in try await followThroughACutAndABlackHole(box, proxy, run) }
+        try await RunningRws.throughProxy(kind) { box, proxy, run in try await followThroughACutAndABlackHole(box, proxy, run) }
     }
 
-    private func followThroughACutAndABlackHole(_ box: TestBox, _ proxy: FaultProxy, _ run: FollowingRws) async throws {
-        let watch = FollowingRws.loopWatch(box)
+    private func followThroughACutAndABlackHole(_ box: TestBox, _ proxy: FaultProxy, _ run: RunningRws) async throws {
+        let watch = RunningRws.loopWatch(box)
         let writer = Writer()
         let writing = writer.start(SessionCommandsTests.file(in: box), every: .milliseconds(250))
         #expect(await run.output.waitFor("follow-line-3.", seconds: 20))
@@ -63,7 +63,7 @@ import Testing
         #expect(await run.output.waitFor("follow-line-\(last).", seconds: 120), "\(run.errors.collected)")
         run.process.interrupt()
         #expect(await run.waitForExit(within: 15))
-        #expect(FollowingRws.numbers(in: run.output.collected) == Array(1...last), "\(run.errors.collected)")
+        #expect(RunningRws.numbers(in: run.output.collected) == Array(1...last), "\(run.errors.collected)")
         #expect(run.process.terminationStatus == 130)
         #expect(proxy.acceptedConnections >= 2, "the cut link was re-established")
         let left = watch.running()
@@ -79,9 +79,9 @@ import Testing
         defer { box.remove() }
         let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
-        let run = try FollowingRws(box, flags: try box.server.rwsFlags(through: proxy), extra: ["--reconnect-for", "3s"])
+        let run = try RunningRws(box, flags: try box.server.rwsFlags(through: proxy), extra: ["--reconnect-for", "3s"])
         defer { if run.process.isRunning { run.kill() } }
-        let watch = FollowingRws.loopWatch(box)
+        let watch = RunningRws.loopWatch(box)
         #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
         #expect(try await watch.waitUntilRunning(within: 30))
         let lost = ContinuousClock.now
@@ -104,10 +104,10 @@ import Testing
         defer { box.remove() }
         let proxy = try FaultProxy(targetPort: box.server.port)
         defer { proxy.stop() }
-        let run = try FollowingRws(box, flags: try box.server.rwsFlags(through: proxy), extra: ["--no-reconnect"])
+        let run = try RunningRws(box, flags: try box.server.rwsFlags(through: proxy), extra: ["--no-reconnect"])
         defer { if run.process.isRunning { run.kill() } }
         #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
-        #expect(try await FollowingRws.loopWatch(box).waitUntilRunning(within: 30))
+        #expect(try await RunningRws.loopWatch(box).waitUntilRunning(within: 30))
         proxy.cutAll()
         #expect(await run.waitForExit(within: 15))
         #expect(run.process.terminationStatus == 255)

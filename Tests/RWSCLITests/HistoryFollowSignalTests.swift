@@ -20,8 +20,8 @@ import Testing
         defer { box.remove() }
         var exitTimes: [Duration] = []
         for attempt in 1...Self.tries {
-            let run = try FollowingRws(box)
-            let watch = FollowingRws.loopWatch(box)
+            let run = try RunningRws(box)
+            let watch = RunningRws.loopWatch(box)
             let started = try await watch.waitUntilRunning(within: 30)
             #expect(started, "try \(attempt): the follow loop never showed up; stderr: \(run.errors.collected)")
             guard started else {
@@ -56,7 +56,7 @@ import Testing
     func ctrlCAtATerminalStopsTheRemoteLoopAndTheShellSees130(kind: ServerKind) async throws {
         let box = try SessionCommandsTests.sessionBox(kind)
         defer { box.remove() }
-        let watch = FollowingRws.loopWatch(box)
+        let watch = RunningRws.loopWatch(box)
         let tmux = try Tmux.start(home: box.localHome)
         defer { tmux.stop() }
         try await tmux.waitForLastLine(Tmux.localPrompt)
@@ -74,8 +74,8 @@ import Testing
     func aHangupStopsTheRemoteLoopToo(kind: ServerKind) async throws {
         let box = try SessionCommandsTests.sessionBox(kind)
         defer { box.remove() }
-        let run = try FollowingRws(box)
-        let watch = FollowingRws.loopWatch(box)
+        let run = try RunningRws(box)
+        let watch = RunningRws.loopWatch(box)
         #expect(try await watch.waitUntilRunning(within: 30))
         try SystemCall.kill(run.process.processIdentifier, SIGHUP)
         #expect(await run.waitForExit(within: 10))
@@ -83,78 +83,5 @@ import Testing
         #expect(left.isEmpty, "the remote loop outlived rws: \(left)")
         if !left.isEmpty { try watch.signal(SIGKILL) }
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 129)
-    }
-}
-
-/// `rws history 7777 --follow` running against the session of a ``SessionCommandsTests``.
-final class FollowingRws {
-    let process: Process
-    let output: OutputCollector
-    let errors: OutputCollector
-
-    /// Starts `rws history --follow` on the session, with `flags` to reach the box (by default its own).
-    init(_ box: TestBox, flags: [String]? = nil, extra: [String] = []) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RWSBinary.path)
-        process.arguments =
-            ["history"] + (flags ?? box.server.rwsFlags) + ["--claude-dir", box.claudeDirectory, "7777", "--follow"] + extra
-        process.environment = ["HOME": box.localHome, "PATH": "/usr/bin:/bin"]
-        let output = try ChildOutputPipe(), errors = try ChildOutputPipe()
-        process.standardOutput = output.forChild
-        process.standardError = errors.forChild
-        process.standardInput = FileHandle.nullDevice
-        self.output = OutputCollector(output.reading)
-        self.errors = OutputCollector(errors.reading)
-        self.process = process
-        try process.run()
-        output.closeChildEnd()
-        errors.closeChildEnd()
-    }
-
-    /// Runs `body` with `rws history --follow` of a fresh session box of `kind`, reached through a
-    /// `FaultProxy` (keepalive 1 s × 4) and shown up to the session's last tool line; the follow,
-    /// the proxy and the box are gone afterwards.
-    static func throughProxy(
-        _ kind: ServerKind, extra: [String] = [], _ body: (TestBox, FaultProxy, FollowingRws) async throws -> Void
-    ) async throws {
-        let box = try SessionCommandsTests.sessionBox(kind)
-        defer { box.remove() }
-        let proxy = try FaultProxy(targetPort: box.server.port)
-        defer { proxy.stop() }
-        let run = try FollowingRws(box, flags: try box.server.rwsFlags(through: proxy, keepalive: (interval: 1, count: 4)), extra: extra)
-        defer { if run.process.isRunning { run.kill() } }
-        #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
-        try await body(box, proxy, run)
-    }
-
-    /// The numbers of the `follow-line-N.` lines in `output`, in the order shown.
-    static func numbers(in output: String) -> [Int] {
-        output.components(separatedBy: "follow-line-").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
-    }
-
-    /// A watch on the polling loop of the follow, told apart from the commands that load the
-    /// session (they name the file too) by its script.
-    static func loopWatch(_ box: TestBox) -> RemoteProcessWatch {
-        RemoteProcessWatch(markers: SessionCommandsTests.file(in: box), "while :; do")
-    }
-
-    /// Whether rws ended within `seconds`, and its output and errors with it: a reader may not
-    /// have taken the last bytes yet when the process is gone.
-    func waitForExit(within seconds: Double) async -> Bool {
-        let ended = try? await Eventually.holds(within: .seconds(seconds), every: .milliseconds(10)) {
-            !process.isRunning && output.ended && errors.ended
-        }
-        if ended != true {
-            let state = process.isRunning ? "still runs" : "exited with \(process.terminationStatus)"
-            Issue.record("after \(seconds) s rws \(state); its output ended: \(output.ended), its errors: \(errors.ended)")
-            return false
-        }
-        process.waitUntilExit()
-        return true
-    }
-
-    func kill() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
     }
 }

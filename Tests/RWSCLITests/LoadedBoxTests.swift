@@ -7,7 +7,7 @@ import Testing
 /// The box under load: CPU hogs at twice this machine's cores (the box is this machine) while rws
 /// works. No time is asserted beyond generous waits; what counts is that each command ends as on an
 /// idle box, stops everything it started there, and keeps data whole.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct LoadedBoxTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct LoadedBoxTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
 
     private func unique() -> Int { Int.random(in: 100_000...999_999) }
@@ -55,8 +55,8 @@ import Testing
         let load = try CPULoad()
         defer { load.stop() }
         for (signal, status) in [(SIGINT, Int32(130)), (SIGTERM, 143), (SIGHUP, 129)] {
-            let run = try FollowingRws(box)
-            let watch = FollowingRws.loopWatch(box)
+            let run = try RunningRws(box)
+            let watch = RunningRws.loopWatch(box)
             guard try await watch.waitUntilRunning(within: 60) else {
                 run.kill()
                 Issue.record("signal \(signal): the follow loop never showed up; stderr: \(run.errors.collected)")
@@ -148,5 +148,26 @@ import Testing
         let id = try #require(outcome.stderr.firstMatch(of: /session ([0-9a-f-]{36})/)?.1)
         #expect(await box.rws(["sessions", "--json"]).stdout.contains(String(id)))
         #expect(ClaudeCodeCLI.processes(in: box.project).isEmpty)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aPersistentShellComesBackToTheSameShellAfterACut(kind: ServerKind) async throws {
+        let load = try CPULoad()
+        defer { load.stop() }
+        try await PersistentShellCommandTests.expectADroppedLinkToReattach(on: try SharedTestServer.get(kind), home: home)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aPersistentAskShowsTheRestOfItsTurnOnceAfterACut(kind: ServerKind) async throws {
+        let load = try CPULoad()
+        defer { load.stop() }
+        try await AskPersistCommandTests.expectACutLinkToLeaveTheTurnRunning(kind)
+    }
+
+    @Test(arguments: ServerKind.allCases)
+    func aPersistentClaudeCodeGoesOnThroughACutAndEndsWhenKilled(kind: ServerKind) async throws {
+        let load = try CPULoad()
+        defer { load.stop() }
+        try await PersistentClaudeCommandTests.expectATurnToGoOnThroughACutLink(kind)
     }
 }

@@ -10,6 +10,12 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(3))) struct PersistentClaudeCommandTests {
     @Test(arguments: ServerKind.allCases)
     func aTurnGoesOnThroughACutLinkAndRwsComesBackToTheSameClaudeCode(kind: ServerKind) async throws {
+        try await Self.expectATurnToGoOnThroughACutLink(kind)
+    }
+
+    /// Claude Code's UI in a persistent tmux session; the link is cut while the model works:
+    /// rws comes back to the same Claude Code, the answer shows once, and `--kill-persistent` ends it.
+    static func expectATurnToGoOnThroughACutLink(_ kind: ServerKind) async throws {
         // The answer comes 6 s after the question: the link is cut while the model is at work.
         let box = try TestBox(
             kind,

@@ -9,11 +9,16 @@ import Testing
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-home-\(UUID().uuidString.prefix(8))").path
 
     @Test func aDroppedLinkReattachesToTheSameScreenAndTildeDotDetaches() async throws {
-        let server = try SharedTestServer.get()
+        try await Self.expectADroppedLinkToReattach(on: try SharedTestServer.get(), home: home)
+    }
+
+    /// `rws shell --persist` through a proxy whose connections are cut: rws reattaches to the same
+    /// shell, `~.` detaches, and the shell is listed, then ended.
+    static func expectADroppedLinkToReattach(on server: TestSSHServer, home: String) async throws {
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let name = "cli\(UUID().uuidString.prefix(6).lowercased())"
-        let tmux = try await attach(name, on: server, through: proxy)
+        let tmux = try await attach(name, on: server, through: proxy, home: home)
         defer { tmux.stop() }
         proxy.cutAll()
         try await tmux.wait(for: "reattaching to \(name)", within: .seconds(15))
@@ -68,8 +73,6 @@ import Testing
         #expect(listed.status == 0 && !listed.stdout.contains(name), "\(listed.stdout)")
     }
 
-    /// ``attach(_:on:through:)``, then the box goes silent (every reconnect hangs in its
-    /// handshake until its timeout) and rws says it is waiting to reattach.
     /// The box's sessions have no UTF-8 locale (the test sshd passes no LANG): tmux there would
     /// draw every character beyond ASCII as `_` unless told that the terminal takes UTF-8.
     @Test func aBoxWithoutAUTF8LocaleStillShowsUTF8InThePersistentShell() async throws {
@@ -77,7 +80,7 @@ import Testing
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         let name = "cli\(UUID().uuidString.prefix(6).lowercased())"
-        let tmux = try await attach(name, on: server, through: proxy)
+        let tmux = try await Self.attach(name, on: server, through: proxy, home: home)
         defer { tmux.stop() }
         try tmux.type("locale 2>/dev/null | grep -c UTF-8; printf 'box \\342\\224\\202 caf\\303\\251 \\342\\234\\223\\n'")
         try await tmux.wait(for: "box │ café ✓", within: .seconds(10))
@@ -87,8 +90,10 @@ import Testing
         #expect(killed.status == 0, "\(killed.stderr)")
     }
 
+    /// ``attach(_:on:through:home:)``, then the box goes silent (every reconnect hangs in its
+    /// handshake until its timeout) and rws says it is waiting to reattach.
     private func waitingToReattach(_ name: String, on server: TestSSHServer, through proxy: FaultProxy) async throws -> Tmux {
-        let tmux = try await attach(name, on: server, through: proxy)
+        let tmux = try await Self.attach(name, on: server, through: proxy, home: home)
         do {
             proxy.setBlackHole(true)
             proxy.cutAll()
@@ -101,7 +106,7 @@ import Testing
     }
 
     /// A local terminal running `rws shell --persist NAME` through `proxy`, its shell answering.
-    private func attach(_ name: String, on server: TestSSHServer, through proxy: FaultProxy) async throws -> Tmux {
+    static func attach(_ name: String, on server: TestSSHServer, through proxy: FaultProxy, home: String) async throws -> Tmux {
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         let tmux = try Tmux.start(home: home)
         do {

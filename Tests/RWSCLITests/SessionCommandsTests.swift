@@ -175,8 +175,8 @@ import Testing
     func historyFollowPrintsNewMessagesUntilCtrlCThenStopsTheRemoteLoopAndExits130(kind: ServerKind) async throws {
         let box = try SessionCommandsTests.sessionBox(kind)
         defer { box.remove() }
-        let run = try FollowingRws(box)
-        let watch = FollowingRws.loopWatch(box)
+        let run = try RunningRws(box)
+        let watch = RunningRws.loopWatch(box)
         #expect(await run.output.waitFor("▸ Bash(ls) → 2 lines", seconds: 30))
         #expect(try await watch.waitUntilRunning(within: 30))
         let line =

@@ -1,3 +1,4 @@
+import Platform
 import Synchronization
 
 /// A connection's link to the box: the I/O loop serving it now, the state observers see, and —
@@ -164,6 +165,7 @@ final class ConnectionLink: Sendable {
                 return end(final, state: .closed(reason: final.description))
             }
             let delay = policy.delay(before: attempt)
+            DescriptorReserve.releaseIfNoneIsFree()  // a link lost for want of descriptors: libdispatch's is due while we wait
             publish(.reconnecting(attempt: attempt, nextDelay: delay, reason: reason))
             try? await Task.sleep(for: delay)
             if Task.isCancelled { return }
