@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// One file descriptor kept back for libdispatch, given up the moment rws finds none left.
 ///

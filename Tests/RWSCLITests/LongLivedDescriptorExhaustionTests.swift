@@ -23,7 +23,8 @@ import Testing
         let flags = try box.server.rwsFlags(through: proxy, keepalive: (interval: 1, count: 4))
         let run = try RunningRws(["watch", "--json"] + flags + claude, home: box.localHome)
         defer { if run.process.isRunning { run.kill() } }
-        #expect(try await Eventually.holds(within: .seconds(20)) { FileManager.default.fileExists(atPath: box.claudeDirectory + "/rws/lease") })
+        #expect(
+            try await Eventually.holds(within: .seconds(20)) { FileManager.default.fileExists(atPath: box.claudeDirectory + "/rws/lease") })
         try Self.report("first", box)
         #expect(await run.output.waitFor("finished: first.", seconds: 20), "\(run.errors.collected)")
 
@@ -44,7 +45,7 @@ import Testing
     }
 
     /// Claude Code's Stop hook for a session whose last message is `word` + ".".
-    private static func report(_ word: String, _ box: TestBox) throws {
+    static func report(_ word: String, _ box: TestBox) throws {
         let folder = box.claudeDirectory + "/rws"
         let payload = #"{"session_id":"s-\#(word)","cwd":"/home/dev/app","hook_event_name":"Stop","last_assistant_message":"\#(word)."}"#
         _ = try ScriptShells.execute("/bin/sh", [folder + "/hook.sh", folder], input: Array(payload.utf8), directory: folder)

@@ -112,6 +112,9 @@ public struct ClaudeAttentionWatch: AsyncSequence, Sendable {
         }
 
         func missing() -> [ClaudeAttentionEvent] { [] }
+
+        /// Not an event of Claude Code's: the watch starts its loop again and loses none.
+        func boxOutOfDescriptors() -> [ClaudeAttentionEvent] { [] }
     }
 }
 

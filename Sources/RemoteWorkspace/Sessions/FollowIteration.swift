@@ -11,6 +11,8 @@ protocol FollowDecoder: Sendable {
     mutating func restarted(reason: String) -> [Event]
     /// The file is gone.
     func missing() -> [Event]
+    /// The box's shell could not look for want of file descriptors; the loop starts again.
+    func boxOutOfDescriptors() -> [Event]
 }
 
 /// The iteration every follow shares: it reads the remote loop's sections, decodes them, and
@@ -23,6 +25,8 @@ struct FollowIteration<Decoder: FollowDecoder> {
     private var position: FollowScript.Position
     private var pending: [Decoder.Event] = []
     private var stderr: [UInt8] = []
+    /// Whether the box's shortage of descriptors was reported since the loop last looked.
+    private var shortageReported = false
 
     init(lifetime: FollowLifetime, decoder: Decoder, offset: Int) {
         self.lifetime = lifetime
@@ -61,6 +65,16 @@ struct FollowIteration<Decoder: FollowDecoder> {
             case nil:
                 if control.isStopping { return nil }
                 let status = try await control.remote.exitStatus()
+                if status == FollowScript.outOfDescriptorsStatus {
+                    if !shortageReported { pending += decoder.boxOutOfDescriptors() }
+                    shortageReported = true
+                    try? await Task.sleep(for: FollowScript.descriptorRetry)
+                    if Task.isCancelled || control.isStopping { continue }
+                    output = try control.restart(at: position).output.makeAsyncIterator()
+                    reader = SectionReader(boundary: control.loop.boundary)
+                    stderr = []
+                    continue
+                }
                 throw RemoteSessionError.remoteCommandFailed(
                     step: FollowScript.script.step, status: status.description, stderr: String(decoding: stderr, as: UTF8.self))
             }
@@ -70,6 +84,7 @@ struct FollowIteration<Decoder: FollowDecoder> {
     /// The events of one section; ``position`` becomes where the loop stands after it.
     private mutating func decode(_ section: OutputSection) -> [Decoder.Event] {
         let words = section.fields(3)
+        if words.first != "nofd" { shortageReported = false }
         switch words.first {
         case "data":
             if words.count > 2, let start = Int(words[1]) {
@@ -81,6 +96,9 @@ struct FollowIteration<Decoder: FollowDecoder> {
             return decoder.restarted(reason: words.count > 1 ? words[1] : "changed")
         case "gone":
             return decoder.missing()
+        case "nofd":
+            defer { shortageReported = true }
+            return shortageReported ? [] : decoder.boxOutOfDescriptors()
         default:
             return []
         }
@@ -119,7 +137,8 @@ final class FollowControl: Sendable {
         }
     }
 
-    /// Starts the loop again at `position`, after its connection was lost.
+    /// Starts the loop again at `position`, after its connection was lost or it ended for want of
+    /// descriptors on the box.
     func restart(at position: FollowScript.Position) throws -> RemoteCommand {
         let remote = try loop.start(at: position)
         current.withLock { $0 = remote }

@@ -10,6 +10,10 @@ import SessionHistory
 /// session that no longer changes would never write again: every ``heartbeat`` the loop prints an
 /// `alive` marker, which fails (SIGPIPE or EPIPE) once the server's end is gone, and so it ends.
 ///
+/// A look the box's shell cannot make for want of file descriptors is reported as `nofd`, and the
+/// loop ends with 71 (as ``RemoteScript``'s own check does when the loop cannot even start): the
+/// client waits ``descriptorRetry`` and starts it again where it was, so no byte is lost.
+///
 /// Two optional arguments serve a rotated spool (``ClaudeAttentionWatch``): `$7` the previous
 /// generation's path, whose unread rest is reported before the reset when the file was replaced
 /// by a new one and the old one moved there (also when a look fell between the move and the new
@@ -38,6 +42,9 @@ enum FollowScript {
               { is "$1" "$2" && [ "${4:-$y}" -gt "$3" ] && send "$3" "${4:-$y}" "$2"; } 2>/dev/null 3<"$1"
             }
             while :; do
+              # Out of descriptors, dash ends on the next failed substitution or redirection of
+              # `:` (status 2): look first with a command whose failed redirection it survives.
+              true 2>/dev/null || { printf '\n%s nofd\n\n%s done\n' "$b" "$b"; exit 71; }
               [ -z "$lease" ] || : >"$lease" 2>/dev/null
               x=$(stat -c '%d_%i %s' -- "$f" 2>/dev/null)
               if [ -z "$x" ]; then
@@ -65,6 +72,13 @@ enum FollowScript {
 
     /// How often a loop with nothing to report writes anyway, to learn whether its client is gone.
     static let heartbeat = Duration.seconds(5)
+
+    /// How long a loop that ended for want of descriptors on the box waits before it starts again.
+    static let descriptorRetry = Duration.seconds(2)
+
+    /// The exit status of a loop that ended for want of descriptors on the box: the script's
+    /// `exit 71`, and ``RemoteScript``'s own check before it starts.
+    static let outOfDescriptorsStatus = ExitStatus.exited(RemoteScript.outOfDescriptorsStatus)
 
     /// Starts the remote loop for `listing` from `offset`.
     static func start(

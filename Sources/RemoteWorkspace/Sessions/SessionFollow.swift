@@ -82,5 +82,7 @@ public struct SessionFollow: AsyncSequence, Sendable {
         }
 
         func missing() -> [SessionFollowEvent] { [.fileMissing] }
+
+        func boxOutOfDescriptors() -> [SessionFollowEvent] { [.boxOutOfDescriptors] }
     }
 }

@@ -9,4 +9,8 @@ public enum SessionFollowEvent: Sendable {
     case restarted(reason: String)
     /// The file is gone; following goes on and starts again if it comes back.
     case fileMissing
+    /// The box is out of file descriptors, so its shell could not look at the file (not a missing
+    /// file); following starts again every 2 s and goes on where it was once some are free.
+    /// Said once per shortage.
+    case boxOutOfDescriptors
 }

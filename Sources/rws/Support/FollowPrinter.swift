@@ -44,6 +44,10 @@ struct FollowPrinter {
             Terminal.out("— the session file was \(reason); showing it again from the start\n")
         case .fileMissing:
             Terminal.out("— the session file is gone; waiting for it to come back\n")
+        case .boxOutOfDescriptors:
+            Terminal.err(
+                "rws: the box is out of file descriptors, so its shell cannot read the session: rws tries again every 2 s "
+                    + "and goes on where it was. End what holds many files open there, or raise its limit (ulimit -n)\n")
         }
     }
 }
