@@ -10,9 +10,13 @@ public final class EchoServer: Sendable {
     public let port: Int
     private let listener: Int32
     private let accepted = Atomic<Int>(0)
+    private let stillOpen = Atomic<Int>(0)
 
     /// How many connections it accepted.
     public var acceptedConnections: Int { accepted.load(ordering: .relaxed) }
+
+    /// How many of them are still open on its side.
+    public var openConnections: Int { stillOpen.load(ordering: .relaxed) }
 
     /// Starts listening on a free port.
     public init() throws {
@@ -33,7 +37,11 @@ public final class EchoServer: Sendable {
         defer { SystemCall.close(listener) }
         while let client = try? SystemCall.accept(listener) {
             accepted.add(1, ordering: .relaxed)
-            Thread.detachNewThread { Self.echo(client) }
+            stillOpen.add(1, ordering: .relaxed)
+            Thread.detachNewThread { [self] in
+                Self.echo(client)
+                stillOpen.subtract(1, ordering: .relaxed)
+            }
         }
     }
 

@@ -63,6 +63,21 @@ public enum LocalProcessTable {
         }
     }
 
+    /// Live processes with a descriptor open on the file at `path` (as `/proc/PID/fd` links show
+    /// it; a file removed since shows with " (deleted)" and still counts).
+    public static func holding(_ path: String) -> [Process] {
+        pids().compactMap { pid in
+            let folder = "/proc/\(pid)/fd"
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            let holds = descriptors.contains { fd in
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + fd) else { return false }
+                return target == path || target == path + " (deleted)"
+            }
+            guard holds, let found = process(pid), !found.isZombie else { return nil }
+            return found
+        }
+    }
+
     /// The process `pid`; nil once it is gone (a zombie is still there).
     public static func process(_ pid: Int32, withArguments: Bool = true) -> Process? {
         guard let stat = try? SystemCall.readFile("/proc/\(pid)/stat"),

@@ -60,7 +60,8 @@ import Testing
         #expect(installed.status == 0, "\(installed.stderr)")
         let run = try RunningRws(["watch", "--json"] + box.server.rwsFlags + claude, home: box.localHome)
         defer { if run.process.isRunning { run.kill() } }
-        #expect(try await Eventually.holds(within: .seconds(20)) { FileManager.default.fileExists(atPath: box.claudeDirectory + "/rws/lease") })
+        #expect(
+            try await Eventually.holds(within: .seconds(20)) { FileManager.default.fileExists(atPath: box.claudeDirectory + "/rws/lease") })
         try LongLivedDescriptorExhaustionTests.report("first", box)
         #expect(await run.output.waitFor("finished: first.", seconds: 20), "\(run.errors.collected)")
 

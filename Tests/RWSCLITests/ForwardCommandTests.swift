@@ -23,7 +23,13 @@ import Testing
         let arguments = ["forward"] + (try server.rwsFlags(through: proxy)) + ["0:\(echo.port)"]
         let (outcome, port) = try await Self.runUntilURL(arguments, home: home) { child, local in
             #expect(try EchoServer.roundTrip(port: local, Array("before".utf8)) == Array("before".utf8))
+            // One connection carried when the link goes: the box's server ends its end with the session.
+            let held = try SystemCall.socket(for: SystemCall.loopback(port: local))
+            defer { SystemCall.close(held) }
+            _ = try SystemCall.connect(held, to: SystemCall.loopback(port: local))
+            #expect(Self.within(10) { echo.openConnections == 1 }, "the held connection never reached the box's port")
             proxy.cutAll()
+            #expect(Self.within(10) { echo.openConnections == 0 }, "the box kept the carried connection open after the cut")
             // A connection made while the link is down waits for the reconnect.
             #expect(try EchoServer.roundTrip(port: local, Array("after".utf8)) == Array("after".utf8))
             try SystemCall.kill(child, SIGINT)
@@ -33,7 +39,17 @@ import Testing
         #expect(outcome.stderr.contains("link lost") && outcome.stderr.contains("link back"), "\(outcome.stderr)")
         let local = try #require(port)
         #expect(throws: SystemCallError.self) { _ = try EchoServer.roundTrip(port: local, [1]) }
-        #expect(echo.acceptedConnections == 2)
+        #expect(echo.acceptedConnections == 3)
+    }
+
+    /// Whether `condition` holds within `seconds`, looking every 50 ms (on rws's waiting thread).
+    private static func within(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return true
     }
 
     /// With few file descriptors, connections beyond them wait or fail with a message that says

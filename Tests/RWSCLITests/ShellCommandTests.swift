@@ -99,6 +99,9 @@ import Testing
         let server = try TestSSHServer(kind)
         defer { server.stop() }
         try await withRemoteShell(on: server) { tmux in
+            try tmux.type(#"echo shell""-pid=$$."#)  // the quotes keep the typed line from matching
+            try await tmux.wait(for: "shell-pid=")
+            let shell = try #require(try tmux.screen().firstMatch(of: /shell-pid=(\d+)\./).flatMap { Int32($0.1) })
             // Kill this server's per-connection processes (children of the listener): the socket closes under rws.
             // Dropbear's listener also parents the test watchdog, whose `sleep 1` may end before the kill.
             let listener = try String(contentsOfFile: server.pidFilePath, encoding: .utf8)
@@ -111,6 +114,11 @@ import Testing
             try tmux.type("echo rws-exit=$?; stty -a")
             try await tmux.wait(for: "rws-exit=255")
             #expect(isCooked(try await tmux.wait(for: "icanon")))
+            // Its terminal's other end closed with its server: the shell on the box got SIGHUP.
+            let gone = try await Eventually.holds(within: .seconds(10), every: .milliseconds(100)) {
+                LocalProcessTable.process(shell).map { !$0.isZombie } != true
+            }
+            #expect(gone, "the shell outlived its killed server")
         }
     }
 

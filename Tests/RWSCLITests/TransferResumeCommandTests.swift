@@ -68,6 +68,7 @@ import Testing
             Self.size(of: part) > 0
         }
         #expect(!FileManager.default.fileExists(atPath: target))
+        try await Self.expectNothingOnTheBoxHolds(remote, after: fault)
         let partial = try Data(contentsOf: URL(fileURLWithPath: here + "/.copy.bin.rws-part"))
         #expect(partial.count > 0 && partial.count < Self.contents.count)
         let resumed = try await RWSBinary.run(["get"] + server.rwsFlags + [remote, target, "--resume"], home: home)
@@ -94,6 +95,7 @@ import Testing
         _ = try await lose(["put"] + (try server.rwsFlags(through: proxy)) + [local, "~/" + folder + "/copy.bin"], through: proxy) {
             FileManager.default.fileExists(atPath: part)
         }
+        try await Self.expectNothingOnTheBoxHolds(part, after: .cut)
         let left = try FileManager.default.contentsOfDirectory(atPath: there)
         #expect(left.allSatisfy { $0 == ".copy.bin.rws-part" }, "\(left)")
     }
@@ -119,6 +121,7 @@ import Testing
             Self.size(of: part) > 4 << 20
         }
         #expect(!FileManager.default.fileExists(atPath: there + "/copy.bin"))
+        try await Self.expectNothingOnTheBoxHolds(part, after: fault)
         let left = try FileManager.default.contentsOfDirectory(atPath: there)
         #expect(left == [".copy.bin.rws-part"], "\(left)")
         let partial = try Data(contentsOf: URL(fileURLWithPath: there + "/.copy.bin.rws-part"))
@@ -127,6 +130,18 @@ import Testing
         #expect(resumed.status == 0 && resumed.stderr.isEmpty, "\(resumed.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: there + "/copy.bin")) == Self.big)
         #expect(try FileManager.default.contentsOfDirectory(atPath: there) == ["copy.bin"])
+    }
+
+    /// After a cut, the box's server sees the reset and ends the session: within seconds nothing
+    /// there (its SFTP server, a `cat` or `dd` of the shell transport) has the file open. A black
+    /// hole resets nothing, so the box's server holds the session, and the file, until it drops
+    /// the connection itself; rws cannot reach it to end it sooner.
+    private static func expectNothingOnTheBoxHolds(_ path: String, after fault: Fault) async throws {
+        guard fault == .cut else { return }
+        let released = try await Eventually.holds(within: .seconds(10), every: .milliseconds(100)) {
+            LocalProcessTable.holding(path).isEmpty
+        }
+        #expect(released, "still open on the box after the cut: \(LocalProcessTable.holding(path))")
     }
 
     /// The size of the file at `path`, 0 while it is not there.

@@ -84,6 +84,12 @@ import Testing
         let settled = ContinuousClock.now + .seconds(30)
         while sandbox.workspaceEntries() != ["slow"], ContinuousClock.now < settled { try await Task.sleep(for: .milliseconds(100)) }
         #expect(sandbox.workspaceEntries() == ["slow"])
+        // Nor any git of either clone, nor anything else of rws's there (they name the address or the root).
+        func left() -> [LocalProcessTable.Process] {
+            LocalProcessTable.live(containing: url) + LocalProcessTable.live(containing: sandbox.workspaceRoot)
+        }
+        let gitGone = try await Eventually.holds(within: .seconds(30), every: .milliseconds(100)) { left().isEmpty }
+        #expect(gitGone, "\(left())")
     }
 
     @Test func aDeleteAskedAgainAfterItWasCutOffRemovesWhatIsLeft() async throws {
@@ -123,5 +129,10 @@ import Testing
             return
         }
         #expect(operation == "deleting big" && boxState.contains("Run the same delete again"))
+        // The removal on the box ends, by itself or with its session: none runs on.
+        let removalGone = try await Eventually.holds(within: .seconds(30), every: .milliseconds(100)) {
+            !LocalProcessTable.live(containing: "rm -rf -- ").contains { $0.arguments.hasSuffix("/big") }
+        }
+        #expect(removalGone)
     }
 }
