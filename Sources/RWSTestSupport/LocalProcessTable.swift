@@ -114,7 +114,7 @@ public enum LocalProcessTable {
 
     /// `pid`'s children, from each of its threads' `children` list; from every process's parent
     /// where the kernel keeps no such list (built without CONFIG_PROC_CHILDREN).
-    private static func children(of pid: Int32) -> [Int32] {
+    public static func children(of pid: Int32) -> [Int32] {
         guard kernelListsChildren else {
             return pids().filter { process($0, withArguments: false)?.parent == pid }
         }

@@ -10,11 +10,23 @@ import Testing
 /// is gone) and, like the watch, start its loop again and go on where it was: nothing lost, nothing
 /// shown twice.
 @Suite(.timeLimit(.minutes(2))) struct BoxLoopDescriptorExhaustionTests {
-    /// Holds the shells running the remote loop of `watch` (not their children) to three files.
-    private static func exhaust(_ watch: RemoteProcessWatch) throws -> [Int32] {
-        let shells = watch.running().filter { process in watch.markers.allSatisfy(process.arguments.contains) }.map(\.pid)
-        for pid in shells { try OpenFileLimit.set(OpenFileLimit.nothingLeft, of: pid) }
-        return shells
+    /// Holds the shell running the remote loop of `watch` (not its children) to three files, at a
+    /// moment it waits for its `sleep` between two looks: stopped, checked, limited, continued.
+    /// A limit that fell in the middle of a look could end the shell there (dash exits on a failed
+    /// substitution or a failed redirection of a compound command), which the loop cannot report.
+    private static func exhaust(_ watch: RemoteProcessWatch) async throws -> [Int32] {
+        for _ in 0..<200 {
+            let shells = watch.running().filter { process in watch.markers.allSatisfy(process.arguments.contains) }.map(\.pid)
+            for pid in shells { try SystemCall.kill(pid, SIGSTOP) }
+            let waiting = shells.filter { shell in
+                LocalProcessTable.children(of: shell).contains { LocalProcessTable.process($0)?.arguments.hasPrefix("sleep ") == true }
+            }
+            for pid in waiting { try OpenFileLimit.set(OpenFileLimit.nothingLeft, of: pid) }
+            for pid in shells { try SystemCall.kill(pid, SIGCONT) }
+            if !waiting.isEmpty { return waiting }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return []
     }
 
     @Test(arguments: ServerKind.allCases)
@@ -31,7 +43,7 @@ import Testing
         defer { writer.stop() }
         #expect(await run.output.waitFor("follow-line-2.", seconds: 20))
 
-        let held = try Self.exhaust(watch)
+        let held = try await Self.exhaust(watch)
         #expect(!held.isEmpty, "no follow loop found on the box")
         #expect(await run.errors.waitFor("the box is out of file descriptors", seconds: 15), "\(run.errors.collected)")
         // The loop starts again, held to nothing this time: every line written meanwhile arrives.
@@ -67,7 +79,7 @@ import Testing
 
         let watch = RemoteProcessWatch(markers: box.claudeDirectory + "/rws", "while :; do")
         defer { try? watch.signal(SIGKILL) }
-        #expect(!(try Self.exhaust(watch)).isEmpty, "no watch loop found on the box")
+        #expect(!(try await Self.exhaust(watch)).isEmpty, "no watch loop found on the box")
         try LongLivedDescriptorExhaustionTests.report("second", box)
         #expect(await run.output.waitFor("finished: second.", seconds: 20), "\(run.errors.collected)")
 

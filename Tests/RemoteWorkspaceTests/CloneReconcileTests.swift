@@ -45,26 +45,40 @@ import Testing
     /// connection's dead-peer timeout (4 s here).
     enum Fault: CaseIterable, Sendable { case cut, blackHole }
 
-    @Test(arguments: Fault.allCases)
-    func aCloneCutOffByALostConnectionSaysWhatTheBoxMayHoldAndTheNextCloneFinishesTheJob(fault: Fault) async throws {
+    /// When the link is lost: while git's ssh still connects to its server (before any progress;
+    /// its link has 400 ms of latency), or while git receives (its link carries 150 kB/s).
+    enum Moment: CaseIterable, Sendable { case connecting, receiving }
+
+    @Test(arguments: Fault.allCases, Moment.allCases)
+    func aCloneCutOffByALostConnectionSaysWhatTheBoxMayHoldAndTheNextCloneFinishesTheJob(fault: Fault, moment: Moment) async throws {
         let sandbox = try TestBox()
         // git on the box fetches slowly through one proxy; rws reaches the box through another.
-        let gitLink = try FaultProxy(targetPort: sandbox.server.port, link: .init(bytesPerSecond: 150_000))
+        let slow: FaultProxy.Link = moment == .receiving ? .init(bytesPerSecond: 150_000) : .init(latency: .milliseconds(400))
+        let gitLink = try FaultProxy(targetPort: sandbox.server.port, link: slow)
         defer { gitLink.stop() }
         let rwsLink = try FaultProxy(targetPort: sandbox.server.port)
         defer { rwsLink.stop() }
         let url = "ssh://\(sandbox.server.user)@127.0.0.1:\(gitLink.port)\(try TestRepository.path())"
         let options = CloneOptions(sshOptions: CloneTests.trustedSSH(sandbox.server))
         let connection = try await SSHConnection.connect(try sandbox.server.configuration(through: rwsLink, deadPeerTimeout: .seconds(4)))
-        let receiving = Atomic<Bool>(false)
+        let receiving = Atomic<Bool>(false), progressed = Atomic<Bool>(false)
         let manager = ProjectManager(connection: connection, locations: sandbox.locations)
         let clone = Task {
             try await manager.cloneProject(from: url, name: "slow", options: options) { event in
-                if case .progress(let step) = event, step.phase == .receiving { receiving.store(true, ordering: .relaxed) }
+                guard case .progress(let step) = event else { return }
+                progressed.store(true, ordering: .relaxed)
+                if step.phase == .receiving { receiving.store(true, ordering: .relaxed) }
             }
         }
-        let reached = try await Eventually.holds(within: .seconds(20), every: .milliseconds(20)) { receiving.load(ordering: .relaxed) }
-        try #require(reached, "the clone reached the receiving phase")
+        let reached = try await Eventually.holds(within: .seconds(20), every: .milliseconds(20)) {
+            switch moment {
+            case .connecting: !LocalProcessTable.live(containing: url).isEmpty
+            case .receiving: receiving.load(ordering: .relaxed)
+            }
+        }
+        try #require(reached, "the clone reached the moment \(moment)")
+        let early = progressed.load(ordering: .relaxed)
+        if moment == .connecting { #expect(!early, "git reported progress before the cut") }
         switch fault {
         case .cut: rwsLink.cutAll()
         case .blackHole: rwsLink.setBlackHole(true)

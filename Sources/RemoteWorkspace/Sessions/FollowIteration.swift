@@ -64,21 +64,28 @@ struct FollowIteration<Decoder: FollowDecoder> {
                 stderr += bytes.prefix(Swift.max(0, 4096 - stderr.count))
             case nil:
                 if control.isStopping { return nil }
-                let status = try await control.remote.exitStatus()
-                if status == FollowScript.outOfDescriptorsStatus {
-                    if !shortageReported { pending += decoder.boxOutOfDescriptors() }
-                    shortageReported = true
-                    try? await Task.sleep(for: FollowScript.descriptorRetry)
-                    if Task.isCancelled || control.isStopping { continue }
-                    output = try control.restart(at: position).output.makeAsyncIterator()
-                    reader = SectionReader(boundary: control.loop.boundary)
-                    stderr = []
-                    continue
-                }
-                throw RemoteSessionError.remoteCommandFailed(
-                    step: FollowScript.script.step, status: status.description, stderr: String(decoding: stderr, as: UTF8.self))
+                try await startAgainAfterItsEnd()
             }
         }
+    }
+
+    /// After the loop ended on its own: when it ended for want of descriptors on the box, says so
+    /// (once) and starts it again where it was, ``FollowScript/descriptorRetry`` later; otherwise
+    /// throws its end.
+    private mutating func startAgainAfterItsEnd() async throws {
+        let control = lifetime.control
+        let status = try await control.remote.exitStatus()
+        guard status == FollowScript.outOfDescriptorsStatus else {
+            throw RemoteSessionError.remoteCommandFailed(
+                step: FollowScript.script.step, status: status.description, stderr: String(decoding: stderr, as: UTF8.self))
+        }
+        if !shortageReported { pending += decoder.boxOutOfDescriptors() }
+        shortageReported = true
+        try? await Task.sleep(for: FollowScript.descriptorRetry)
+        if Task.isCancelled || control.isStopping { return }
+        output = try control.restart(at: position).output.makeAsyncIterator()
+        reader = SectionReader(boundary: control.loop.boundary)
+        stderr = []
     }
 
     /// The events of one section; ``position`` becomes where the loop stands after it.
