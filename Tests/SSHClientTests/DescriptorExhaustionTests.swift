@@ -5,8 +5,9 @@ import Synchronization
 import Testing
 
 /// Descriptors running out in the process while a connection lives, as in an app that used them
-/// up: the connection's reconnect cannot open a socket or its wake-up pipe. It must neither crash
-/// nor give up while its wait lasts, say why in its state, and come back once descriptors are free.
+/// up but the one libdispatch needs (``DescriptorExhaustion``): the connection's reconnect cannot
+/// open its wake-up pipe. It must neither crash nor give up while its wait lasts, say why in its
+/// state, and come back once descriptors are free.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct DescriptorExhaustionTests {
     @Test func aReconnectWithoutDescriptorsSaysWhyKeepsTryingAndComesBackOnceSomeAreFree() async throws {
         let server = try SharedTestServer.get()

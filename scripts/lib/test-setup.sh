@@ -30,9 +30,21 @@ trap 'exit 143' TERM
 # What failed in a log, repeated at the end: a run prints thousands of lines and a CI log may
 # keep only its end.
 failures() {
-    awk '/✘|error:|[Ff]atal error|signal [0-9]+/ { print; more = 1; next }
+    awk '/✘|error:|[Ff]atal error|[Ss]ignal [0-9]+/ { print; more = 1; next }
          more && /^ *↳/ { print; next }
          { more = 0 }' "$1" | head -200
+}
+
+# The tests a log shows started and never ended: what ran when a test process died of a signal
+# (exit status $2 above 128), which leaves no failure line of its own.
+unfinished() {
+    [ "$2" -gt 128 ] || return 0
+    echo "== the test process died of signal $(($2 - 128)); these tests had started and not ended:"
+    awk '/^◇ Test (case |run started)/ { next }
+         /^◇ Test .* started\.$/ { name = $0; sub(/^◇ Test /, "", name); sub(/ started\.$/, "", name); running[name] = 1; next }
+         /^(✔|✘) Test / { line = $0; sub(/^(✔|✘) Test /, "", line)
+                          for (name in running) if (index(line, name " ") == 1) delete running[name] }
+         END { for (name in running) print "  " name }' "$1"
 }
 
 # Swift 6 with strict concurrency, and no warnings: a build that prints one fails the run (what
