@@ -276,7 +276,8 @@ extension TestBox {
         try await tmux.waitForLastLine(Tmux.localPrompt)
         try tmux.type(
             try ShellQuoting.commandLine([RWSBinary.path, "ask"] + box.server.rwsFlags + ["app", "Talk"]) + "; echo rws-exit=$?")
-        try await tmux.wait(for: "slow slow", within: .seconds(20))
+        // Within a minute: Claude Code (node) starting beside the busy lanes took over 19 s.
+        try await tmux.wait(for: "slow slow", within: .seconds(60))
         try tmux.press("C-c")
         try tmux.press("C-c")
         try await tmux.wait(for: "rws-exit=130")
@@ -337,7 +338,8 @@ extension TestBox {
         defer { box.remove() }
         let tmux = try await Self.startAsk(box, "Make asked.txt")
         defer { tmux.stop() }
-        try await tmux.wait(for: "slow slow", within: .seconds(20))
+        // Within a minute: Claude Code (node) starting beside the busy lanes took over 19 s.
+        try await tmux.wait(for: "slow slow", within: .seconds(60))
         try tmux.type("y")
         try await tmux.wait(for: Self.bashQuestion, within: .seconds(20))
         try await Task.sleep(for: .seconds(2))
