@@ -80,14 +80,16 @@ enum FollowScript {
     /// `exit 71`, and ``RemoteScript``'s own check before it starts.
     static let outOfDescriptorsStatus = ExitStatus.exited(RemoteScript.outOfDescriptorsStatus)
 
-    /// Starts the remote loop for `listing` from `offset`.
+    /// Starts the remote loop for `listing` from `offset`, its events going on from `loaded` (the
+    /// conversation of the file up to `offset`) when given.
     static func start(
-        _ listing: RemoteSessionListing, from offset: Int, interval: Duration, host: any ScriptHost
+        _ listing: RemoteSessionListing, from offset: Int, continuing loaded: Conversation? = nil, interval: Duration,
+        host: any ScriptHost
     ) throws -> SessionFollow {
         let loop = Loop(
             path: listing.file.path, interval: interval, host: host, initialIdentity: listing.fileIdentity)
         let position = Position(offset: offset, identity: listing.fileIdentity)
-        return SessionFollow(loop: loop, remote: try loop.start(at: position), offset: offset)
+        return SessionFollow(loop: loop, remote: try loop.start(at: position), offset: offset, continuing: loaded)
     }
 
     /// Where the remote loop stands: the bytes reported so far and the identity of the file they came from.

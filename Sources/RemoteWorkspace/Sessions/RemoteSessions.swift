@@ -5,11 +5,11 @@ import SessionHistory
 /// the box but sshd and a POSIX shell.
 ///
 /// ```swift
-/// let sessions = RemoteSessions(host: host, cache: SessionListingCache(for: connection.configuration))
+/// let sessions = RemoteSessions(connection: connection, cache: SessionListingCache(for: connection.configuration))
 /// for session in try await sessions.listSessions() { print(session.id, session.summary.title ?? "") }
 /// let opened = try await sessions.loadSession("0b1c")          // a unique prefix is enough
 /// print(opened.render(.text))
-/// for try await event in try await sessions.followSession("0b1c") { ... }
+/// for try await event in try sessions.follow(opened) { ... }    // goes on from what was loaded
 /// ```
 public final class RemoteSessions: Sendable {
     /// Where every command runs: the box behind an SSH connection, or this machine (tests).
@@ -132,6 +132,17 @@ public final class RemoteSessions: Sendable {
     ) async throws -> SessionFollow {
         let listing = try await findSession(id)
         return try follow(listing, from: offset ?? listing.file.size, pollInterval: pollInterval)
+    }
+
+    /// Follows a loaded session from where its load ended: the events go on from its
+    /// conversation. New entries are numbered after its entries, and a response chunk or tool
+    /// result that completes one of them is an `updated` event of that entry, so applying the
+    /// events to `session.conversation.entries` gives what a load at that moment gives (for a
+    /// session written on one branch). After ``SessionFollowEvent/restarted(reason:)`` (the file
+    /// was replaced) the numbering starts again from 0.
+    public func follow(_ session: RemoteSession, pollInterval: Duration = .milliseconds(250)) throws -> SessionFollow {
+        try FollowScript.start(
+            session.listing, from: session.followOffset, continuing: session.conversation, interval: pollInterval, host: host)
     }
 
     /// Follows a listed session from `offset` (see ``followSession(_:from:pollInterval:)``).

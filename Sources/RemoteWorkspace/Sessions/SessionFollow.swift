@@ -27,15 +27,19 @@ public struct SessionFollow: AsyncSequence, Sendable {
 
     private let control: FollowControl
     private let offset: Int
+    private let loaded: Conversation?
 
-    init(loop: FollowScript.Loop, remote: RemoteCommand, offset: Int) {
+    init(loop: FollowScript.Loop, remote: RemoteCommand, offset: Int, continuing loaded: Conversation?) {
         control = FollowControl(loop: loop, remote: remote)
         self.offset = offset
+        self.loaded = loaded
     }
 
     /// Starts iterating; dropping the iterator stops the remote loop.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(iteration: FollowIteration(lifetime: FollowLifetime(control), decoder: Decoder(offset: offset), offset: offset))
+        Iterator(
+            iteration: FollowIteration(
+                lifetime: FollowLifetime(control), decoder: Decoder(offset: offset, continuing: loaded), offset: offset))
     }
 
     /// Stops the remote loop if it still runs, and returns once its process group is gone.
@@ -68,8 +72,8 @@ public struct SessionFollow: AsyncSequence, Sendable {
     struct Decoder: FollowDecoder {
         private var follower: SessionFollower
 
-        init(offset: Int) {
-            follower = SessionFollower(byteOffset: offset)
+        init(offset: Int, continuing loaded: Conversation?) {
+            follower = loaded.map { SessionFollower(continuing: $0, byteOffset: offset) } ?? SessionFollower(byteOffset: offset)
         }
 
         mutating func appended(_ bytes: [UInt8]) -> [SessionFollowEvent] {

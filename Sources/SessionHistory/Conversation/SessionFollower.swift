@@ -14,6 +14,16 @@ public struct SessionFollower: Sendable {
         stream = SessionStream(byteOffset: byteOffset, lineNumber: lineNumber)
     }
 
+    /// Goes on from `conversation`, loaded from the file up to `byteOffset` (a line start): new
+    /// entries are numbered after its entries, and a chunk or tool result that completes one of
+    /// them is an ``ConversationEvent/updated(_:index:)`` of it. Fed the rest of the file, the
+    /// follower's ``entries`` are those of the whole file loaded at once, for a session written
+    /// on one branch (a rewind is seen in file order, not by the loaded chain).
+    public init(continuing conversation: Conversation, byteOffset: Int, lineNumber: Int = 1) {
+        stream = SessionStream(byteOffset: byteOffset, lineNumber: lineNumber)
+        assembler = TranscriptAssembler(isSidechainTranscript: conversation.agentId != nil, continuing: conversation.entries)
+    }
+
     /// The file offset to read from next time.
     public var committedByteOffset: Int { stream.committedByteOffset }
 

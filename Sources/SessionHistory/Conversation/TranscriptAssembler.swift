@@ -14,6 +14,20 @@ struct TranscriptAssembler {
         self.isSidechainTranscript = isSidechainTranscript
     }
 
+    /// Goes on from `entries` built already (a loaded conversation): the next chunk of their last
+    /// response merges into it, and a tool result finds the call it answers.
+    init(isSidechainTranscript: Bool, continuing entries: [ConversationEntry]) {
+        self.isSidechainTranscript = isSidechainTranscript
+        self.entries = entries
+        for (index, entry) in entries.enumerated() {
+            guard case .assistant(let turn) = entry else { continue }
+            if let id = turn.messageId { entryByMessageId[id] = index }
+            for block in turn.content {
+                if let use = block.toolUse { entryByToolUseId[use.id] = index }
+            }
+        }
+    }
+
     /// Adds one record of the chain (in order); returns the index of the entry it created or changed.
     @discardableResult
     mutating func add(_ record: SessionRecord) -> Int? {

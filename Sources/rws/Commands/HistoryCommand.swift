@@ -260,9 +260,9 @@ struct HistoryCommand: AsyncParsableCommand {
         let lostSince = GaveUpReconnecting.watch(connection)
         defer { lostSince.cancel() }
         ends.startFollowing()
-        let follow = try sessions.follow(loaded.listing, from: loaded.followOffset)
+        let follow = try sessions.follow(loaded)
         let printing = Task {
-            var printer = FollowPrinter(format: format, options: options)
+            var printer = FollowPrinter(format: format, options: options, continuing: loaded.conversation.entries)
             do {
                 for try await event in follow { printer.print(event) }
             } catch {
