@@ -98,8 +98,11 @@ public final class RemoteSessions: Sendable {
     }
 
     /// Reads a listed session into its conversation, whole or its last messages.
+    ///
+    /// Cancelling the task stops the reading on the box and throws `CancellationError` once it is
+    /// stopped: on a slow link, after the bytes already under way have come.
     public func load(_ listing: RemoteSessionListing, options: SessionLoadOptions = SessionLoadOptions()) async throws -> RemoteSession {
-        try await SessionLoader.load(listing, host: host, options: options, link: linkRate)
+        try await endingWithCancellation { try await SessionLoader.load(listing, host: host, options: options, link: linkRate) }
     }
 
     /// Reads a listed session and its subagent files into its conversation.
@@ -111,8 +114,10 @@ public final class RemoteSessions: Sendable {
     /// (from its ``RemoteSession/followOffset``); a replaced or truncated file is read again.
     /// One listing (cheap with the cache) and one read.
     public func reload(_ previous: RemoteSession, options: SessionLoadOptions = SessionLoadOptions()) async throws -> RemoteSession {
-        let listing = try await findSession(previous.listing.id)
-        return try await SessionLoader.reload(previous, as: listing, host: host, options: options, link: linkRate)
+        try await endingWithCancellation {
+            let listing = try await findSession(previous.listing.id)
+            return try await SessionLoader.reload(previous, as: listing, host: host, options: options, link: linkRate)
+        }
     }
 
     /// New conversation events as the session file grows, until the caller stops iterating or
