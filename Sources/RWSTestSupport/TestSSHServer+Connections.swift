@@ -1,11 +1,15 @@
 import Foundation
 
 extension TestSSHServer {
-    /// How many processes run under the listening OpenSSH server: one or more per open
-    /// connection, none when no client is connected. Read from the process table (`/proc`), with
-    /// the listener found through its PidFile; OpenSSH only.
+    /// How many processes run under the listening server: one or more per open connection, none
+    /// when no client is connected. Read from the process table (`/proc`); for OpenSSH every
+    /// process under the listener its PidFile names, for dropbear its own processes there.
     public func connectionProcessCount() throws -> Int {
-        guard kind == .openssh else { throw TestServerError.commandFailed("connectionProcessCount needs an OpenSSH test server") }
+        // dropbear: its processes for connections (not the watchdog's shell and sleep).
+        if kind == .dropbear { return connectionProcesses.count }
+        guard kind == .openssh else {
+            throw TestServerError.commandFailed("connectionProcessCount needs an OpenSSH or dropbear test server")
+        }
         let pidText = try String(contentsOfFile: directory.path + "/sshd.pid", encoding: .utf8)
         guard let root = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw TestServerError.commandFailed("sshd.pid holds no PID: \(pidText)")

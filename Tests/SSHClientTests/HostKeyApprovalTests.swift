@@ -35,8 +35,9 @@ import Testing
         try "[127.0.0.1]:\(server.port) \(otherPublic)\n".write(toFile: file, atomically: true, encoding: .utf8)
     }
 
-    @Test func trustOnceConnectsAndLeavesKnownHostsUntouched() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func trustOnceConnectsAndLeavesKnownHostsUntouched(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("known_hosts")
         let (policy, seen) = recordingPolicy(.trustOnce)
@@ -56,8 +57,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: configuration.knownHostsFile))
     }
 
-    @Test func trustAndRecordPinsTheKeyWhereOpenSSHFindsIt() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func trustAndRecordPinsTheKeyWhereOpenSSHFindsIt(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("known_hosts")
         configuration.hostKeyPolicy = recordingPolicy(.trustAndRecord).0
@@ -71,8 +73,9 @@ import Testing
         #expect(seen.challenges.withLock { $0 }.isEmpty)
     }
 
-    @Test func refusingFailsWithAnErrorNamingTheFingerprint() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func refusingFailsWithAnErrorNamingTheFingerprint(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("known_hosts")
         configuration.hostKeyPolicy = recordingPolicy(.refuse).0
@@ -87,8 +90,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: configuration.knownHostsFile))
     }
 
-    @Test func aChangedKeyIsRefusedUnlessTheCallbackExplicitlyAcceptsTheChange() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func aChangedKeyIsRefusedUnlessTheCallbackExplicitlyAcceptsTheChange(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("changed")
         try writeOtherKey(for: server, into: configuration.knownHostsFile)
@@ -109,8 +113,9 @@ import Testing
         #expect(try String(contentsOfFile: configuration.knownHostsFile, encoding: .utf8) == before, "the file is never rewritten")
     }
 
-    @Test func aDecisionSlowerThanTheConnectTimeoutStillConnects() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func aDecisionSlowerThanTheConnectTimeoutStillConnects(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("known_hosts")
         configuration.connectTimeout = .seconds(2)
@@ -123,8 +128,9 @@ import Testing
         await connection.close()
     }
 
-    @Test func aCallbackThatNeverAnswersEndsAtItsOwnTimeoutWithItsOwnError() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func aCallbackThatNeverAnswersEndsAtItsOwnTimeoutWithItsOwnError(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         var configuration = server.configuration()
         configuration.knownHostsFile = scratchFile("known_hosts")
         configuration.promptTimeout = .seconds(2)

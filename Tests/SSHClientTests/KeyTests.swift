@@ -5,9 +5,9 @@ import Testing
 
 /// Keys are checked where they matter: the bytes a program on the remote terminal reads.
 @Suite struct KeyTests {
-    @Test(arguments: [CursorKeyMode.normal, .application])
-    func everyKeyReachesTheRemoteProgramAsTheDocumentedBytes(mode: CursorKeyMode) async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases, [CursorKeyMode.normal, .application])
+    func everyKeyReachesTheRemoteProgramAsTheDocumentedBytes(kind: ServerKind, mode: CursorKeyMode) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let session = try await PromptedShell.open(connection)
             let expected = KeyTable.rows.map { mode == .application ? $0.application : $0.normal }
             let received = try await session.remoteBytes(
@@ -24,8 +24,9 @@ import Testing
         }
     }
 
-    @Test func upFollowsTheRemoteCursorKeyModeBothWays() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func upFollowsTheRemoteCursorKeyModeBothWays(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let session = try await PromptedShell.open(connection)
             #expect(try await session.remoteBytes(of: [.up], count: 3, switchingTo: .application) == [0x1B, 0x4F, 0x41])
             #expect(session.shell.cursorKeyMode == .normal)  // the reader printed ESC [ ? 1 l when done
@@ -34,8 +35,9 @@ import Testing
         }
     }
 
-    @Test func aModeSwitchSplitAcrossTwoOutputChunksIsSeen() async throws {
-        try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func aModeSwitchSplitAcrossTwoOutputChunksIsSeen(kind: ServerKind) async throws {
+        try await SharedTestServer.get(kind).withConnection { connection in
             let session = try await PromptedShell.open(connection)
             // The second half is printed only after a line is typed, so the halves cannot share a packet.
             try await session.shell.send("stty -echo; printf '\\033[?'; read x; printf '1hsp''lit\\n'; stty echo\r")
@@ -48,9 +50,10 @@ import Testing
         }
     }
 
-    @Test func lessTurnsApplicationModeOnAndOffAgainWhenItQuits() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func lessTurnsApplicationModeOnAndOffAgainWhenItQuits(kind: ServerKind) async throws {
         try Prerequisites.require("/usr/bin/less", package: "less")
-        try await SharedTestServer.get().withConnection { connection in
+        try await SharedTestServer.get(kind).withConnection { connection in
             let session = try await PromptedShell.open(connection)
             try await session.shell.send("seq 1 500 | less\r")
             try await session.transcript.wait(for: "\r\n2\r\n")

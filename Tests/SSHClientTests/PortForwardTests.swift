@@ -29,11 +29,12 @@ import Testing
         }
     }
 
-    @Test func aPortNothingListensOnClosesTheLocalConnectionAndSaysWhy() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func aPortNothingListensOnClosesTheLocalConnectionAndSaysWhy(kind: ServerKind) async throws {
         let unused = try EchoServer()
         unused.stop()  // its port is now closed on the box
         try await Task.sleep(for: .milliseconds(50))
-        _ = try await SharedTestServer.get().withConnection { connection in
+        _ = try await SharedTestServer.get(kind).withConnection { connection in
             let forward = try connection.forwardLocal(to: unused.port)
             defer { forward.close() }
             // Closed with nothing read back, or reset (the greeting was never read), as ssh -L does.
@@ -45,10 +46,11 @@ import Testing
         }
     }
 
-    @Test func theListenerStaysThroughADroppedLinkAndCarriesNewConnectionsAfterTheReconnect() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func theListenerStaysThroughADroppedLinkAndCarriesNewConnectionsAfterTheReconnect(kind: ServerKind) async throws {
         let echo = try EchoServer()
         defer { echo.stop() }
-        let server = try SharedTestServer.get()
+        let server = try SharedTestServer.get(kind)
         let proxy = try FaultProxy(targetPort: server.port)
         defer { proxy.stop() }
         var configuration = try server.configuration(through: proxy)
@@ -67,10 +69,11 @@ import Testing
 
     /// At once: `rws forward --auto` says "closed" right after `close()` (a connection right
     /// after that message was once carried on).
-    @Test func afterCloseTheLocalPortRefusesConnectionsAtOnce() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func afterCloseTheLocalPortRefusesConnectionsAtOnce(kind: ServerKind) async throws {
         let echo = try EchoServer()
         defer { echo.stop() }
-        _ = try await SharedTestServer.get().withConnection { connection in
+        _ = try await SharedTestServer.get(kind).withConnection { connection in
             for _ in 0..<50 {
                 let forward = try connection.forwardLocal(to: echo.port)
                 forward.close()
@@ -81,10 +84,11 @@ import Testing
         }
     }
 
-    @Test func aLocalPortInUseIsAClearError() async throws {
+    @Test(arguments: ServerKind.allCases)
+    func aLocalPortInUseIsAClearError(kind: ServerKind) async throws {
         let taken = try EchoServer()
         defer { taken.stop() }
-        _ = try await SharedTestServer.get().withConnection { connection in
+        _ = try await SharedTestServer.get(kind).withConnection { connection in
             #expect {
                 _ = try connection.forwardLocal(port: taken.port, to: 22)
             } throws: { error in
