@@ -8,8 +8,11 @@ public enum AuthenticationMethod: Sendable {
     case password(String)
     /// The identities of the ssh-agent listening on `SSH_AUTH_SOCK` (or the given socket path).
     case agent(socketPath: String? = nil)
-    /// The `keyboard-interactive` method: `respond` answers each round of prompts.
-    case keyboardInteractive(respond: @Sendable (KeyboardInteractiveChallenge) -> [String])
+    /// The `keyboard-interactive` method: `respond` answers each round of prompts, one answer per
+    /// prompt, and may take its time (a person typing a code): that time does not count against
+    /// the connect timeout; it has ``SSHConnectionConfiguration/promptTimeout``, then
+    /// ``SSHError/keyboardInteractiveTimedOut(host:after:)``. Cancelling the connect ends the wait.
+    case keyboardInteractive(respond: @Sendable (KeyboardInteractiveChallenge) async -> [String])
 
     /// A private key given as text, as it would be in a key file: OpenSSH format
     /// (`BEGIN OPENSSH PRIVATE KEY`) or PEM (`BEGIN EC PRIVATE KEY`, PKCS#8), ed25519 or ECDSA,

@@ -6,7 +6,8 @@ import Logging
 struct Authenticator {
     let configuration: SSHConnectionConfiguration
     let transport: SSHTransport
-    /// Its deadline moves on by the time a person took over a passphrase: that is not the link's time.
+    /// Its deadline moves on by the time a person took over a passphrase or keyboard-interactive
+    /// prompts: that is not the link's time.
     private(set) var waiter: SocketWaiter
 
     init(configuration: SSHConnectionConfiguration, transport: SSHTransport, waiter: SocketWaiter) {
@@ -76,11 +77,34 @@ struct Authenticator {
             return try AgentAuthentication(transport: transport, waiter: waiter, user: user)
                 .authenticate(socketPath: socketPath, preferring: configuredPublicKeys)
         case .keyboardInteractive(let respond):
-            transport.context.keyboardInteractive = respond
-            defer { transport.context.keyboardInteractive = nil }
-            let rc = try waiter.retry { transport.authenticateKeyboardInteractive(user: user) }
-            return rc == 0
+            return try authenticateKeyboardInteractive(respond)
         }
+    }
+
+    /// Keyboard-interactive: libssh2 asks for the answers in a callback of its call, which waits
+    /// for `respond` (a person, maybe) up to the prompt timeout; that time moves the deadline on.
+    private mutating func authenticateKeyboardInteractive(
+        _ respond: @escaping @Sendable (KeyboardInteractiveChallenge) async -> [String]
+    ) throws(SSHError) -> Bool {
+        let personTime = PersonTime()
+        let limit = configuration.promptTimeout
+        transport.context.keyboardInteractive = { [cancellation = waiter.cancellation] challenge in
+            let asked = ContinuousClock.now
+            let answered = BlockingBridge.run(until: asked + limit, cancellation: cancellation) { await respond(challenge) }
+            personTime.add(ContinuousClock.now - asked, timedOut: answered == nil && cancellation?.isCancelled != true)
+            guard case .success(let answers)? = answered else { return [] }
+            return answers
+        }
+        defer { transport.context.keyboardInteractive = nil }
+        var waiting = waiter
+        waiting.personTime = personTime
+        let rc = try waiting.retry { transport.authenticateKeyboardInteractive(user: user) }
+        try waiter.cancellation?.check()
+        if personTime.timedOut { throw .keyboardInteractiveTimedOut(host: configuration.host, after: limit) }
+        waiter = SocketWaiter(
+            transport: waiter.transport, socket: waiter.socket, deadline: waiter.deadline + personTime.spent,
+            onTimeout: waiter.onTimeout, cancellation: waiter.cancellation)
+        return rc == 0
     }
 
     private mutating func authenticateWithKey(path: String, passphrase: String?) throws(SSHError) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import Synchronization
 
 /// Runs a nonblocking libssh2 call to completion before the I/O loop starts serving
 /// (handshake and authentication), waiting on the socket in the directions libssh2 asks for.
@@ -10,6 +11,9 @@ struct SocketWaiter {
     let onTimeout: SSHError
     /// The caller giving up ends a wait at once (see ``EstablishmentCancellation``).
     var cancellation: EstablishmentCancellation? = nil
+    /// Time a person took answering during a call (keyboard-interactive prompts): it moves the
+    /// deadline on, as it is not the link's time.
+    var personTime: PersonTime? = nil
 
     /// Calls `body` until it stops returning `LibSSH2Code.wouldBlock`; returns its last result.
     func retry(_ body: () -> Int32) throws(SSHError) -> Int32 {
@@ -32,7 +36,7 @@ struct SocketWaiter {
     /// Blocks until the socket is ready in libssh2's directions or the deadline passes.
     func wait() throws(SSHError) {
         try cancellation?.check()
-        let remaining = deadline - ContinuousClock.now
+        let remaining = deadline + (personTime?.spent ?? .zero) - ContinuousClock.now
         guard remaining > .zero else { throw onTimeout }
         let directions = transport.blockDirections
         var events: Int16 = 0
@@ -47,5 +51,21 @@ struct SocketWaiter {
             throw .connectionLost(reason: error.description)
         }
         try cancellation?.check()
+    }
+}
+
+/// The time a person took over questions asked in the middle of a libssh2 call, and whether one
+/// went unanswered until its limit.
+final class PersonTime: Sendable {
+    private let state = Mutex<(spent: Duration, timedOut: Bool)>((.zero, false))
+
+    var spent: Duration { state.withLock { $0.spent } }
+    var timedOut: Bool { state.withLock { $0.timedOut } }
+
+    func add(_ duration: Duration, timedOut: Bool) {
+        state.withLock {
+            $0.spent += duration
+            $0.timedOut = $0.timedOut || timedOut
+        }
     }
 }

@@ -43,6 +43,8 @@ public enum SSHError: Error, Sendable, Equatable {
     /// ``SSHConnectionConfiguration/askPassphrase`` gave no answer about this key within
     /// ``SSHConnectionConfiguration/promptTimeout``.
     case passphraseTimedOut(key: String, after: Duration)
+    /// No answer to the server's keyboard-interactive prompts came within the prompt timeout.
+    case keyboardInteractiveTimedOut(host: String, after: Duration)
     /// The key type cannot be used with this libssh2 against this server (RSA with libssh2 < 1.11).
     case unsupportedKeyType(path: String, keyType: String, reason: String)
     /// The ssh-agent could not be reached or offered no usable identity.
@@ -139,6 +141,9 @@ extension SSHError: CustomStringConvertible, LocalizedError {
         case .passphraseTimedOut(let key, let after):
             return "no passphrase for private key \(key) came within \(after.shortDescription); connect again and answer the "
                 + "question, or add the key to your ssh-agent (ssh-add \(key))"
+        case .keyboardInteractiveTimedOut(let host, let after):
+            return "no answer to \(host)'s keyboard-interactive prompts came within \(after.shortDescription); connect again and "
+                + "answer them"
         case .unsupportedKeyType(let path, let keyType, let reason):
             return "key \(path) (\(keyType)) cannot be used: \(reason)"
         case .agentFailed(let reason):
