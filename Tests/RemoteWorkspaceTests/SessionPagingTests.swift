@@ -27,9 +27,9 @@ import Testing
         return try sandbox.writeSession(id, lines: lines)
     }
 
-    @Test(arguments: [1, 7, 50])
-    func lastNGivesExactlyTheLastNMessagesOfTheFullLoadAndMovesFarFewerBytes(count: Int) async throws {
-        let sandbox = try TestBox()
+    @Test(arguments: ServerKind.allCases, [1, 7, 50])
+    func lastNGivesExactlyTheLastNMessagesOfTheFullLoadAndMovesFarFewerBytes(kind: ServerKind, count: Int) async throws {
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let id = "7a11a11a-0000-4000-8000-000000000001"
         let path = try Self.bigSession(sandbox, id: id, pairs: 2_000)
@@ -47,9 +47,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["ef958aa1", "258c7280", "cb2e607c"])
-    func lastNOfRealSessionsMatchesTheFullLoad(prefix: String) async throws {
-        let sandbox = try TestBox()
+    @Test(arguments: ServerKind.allCases, ["ef958aa1", "258c7280", "cb2e607c"])
+    func lastNOfRealSessionsMatchesTheFullLoad(kind: ServerKind, prefix: String) async throws {
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: [prefix])
         try await sandbox.withSessions { sessions in
@@ -62,8 +62,9 @@ import Testing
         }
     }
 
-    @Test func compressedAndRawLoadsGiveTheSameSessionAndCompressionMovesLess() async throws {
-        let sandbox = try TestBox()
+    @Test(arguments: ServerKind.allCases)
+    func compressedAndRawLoadsGiveTheSameSessionAndCompressionMovesLess(kind: ServerKind) async throws {
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["258c7280"])
         try await sandbox.withSessions { sessions in
@@ -76,9 +77,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [SourceRetention.whole, .conversation])
-    func aReloadReadsOnlyTheAppendedBytesAndEqualsAFreshLoad(retention: SourceRetention) async throws {
-        let sandbox = try TestBox()
+    @Test(arguments: ServerKind.allCases, [SourceRetention.whole, .conversation])
+    func aReloadReadsOnlyTheAppendedBytesAndEqualsAFreshLoad(kind: ServerKind, retention: SourceRetention) async throws {
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let id = "7a11a11a-0000-4000-8000-000000000002"
         let path = try Self.bigSession(sandbox, id: id, pairs: 500)

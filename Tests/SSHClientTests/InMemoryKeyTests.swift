@@ -30,15 +30,17 @@ import Testing
         #expect(result.stdoutText == "in\n")
     }
 
-    @Test func anEd25519KeyInOpenSSHFormatAuthenticates() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func anEd25519KeyInOpenSSHFormatAuthenticates(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         let pem = try text(server.clientKeyPath)
         #expect(pem.hasPrefix("-----BEGIN OPENSSH PRIVATE KEY-----"))
         try await connect(server, .privateKey(pem: pem))
     }
 
-    @Test func anEncryptedKeyAuthenticatesWithTheRightPassphraseOnly() async throws {
-        let server = try TestSSHServer()
+    @Test(arguments: ServerKind.allCases)
+    func anEncryptedKeyAuthenticatesWithTheRightPassphraseOnly(kind: ServerKind) async throws {
+        let server = try TestSSHServer(kind)
         defer { server.stop() }
         let key = try keyFile(type: "ed25519", passphrase: "correct horse")
         try server.authorize(publicKeyFile: key + ".pub")
@@ -52,9 +54,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [("PEM", ""), ("PEM", "pem passphrase"), ("PKCS8", ""), ("PKCS8", "pkcs8 passphrase")])
-    func anECDSAKeyInPEMFormatAuthenticates(format: String, passphrase: String) async throws {
-        let server = try TestSSHServer()
+    @Test(arguments: ServerKind.allCases, [("PEM", ""), ("PEM", "pem passphrase"), ("PKCS8", ""), ("PKCS8", "pkcs8 passphrase")])
+    func anECDSAKeyInPEMFormatAuthenticates(kind: ServerKind, format: (String, String)) async throws {
+        let (format, passphrase) = format
+        let server = try TestSSHServer(kind)
         defer { server.stop() }
         let key = try keyFile(type: "ecdsa", passphrase: passphrase, format: format)
         try server.authorize(publicKeyFile: key + ".pub")

@@ -112,8 +112,9 @@ import Testing
 
     /// The user's own tmux sessions on the box are theirs: only the ones rws opened are listed
     /// (and a session that ended leaves no trace in the listing).
-    @Test func onlyTheSessionsRwsOpenedAreListed() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func onlyTheSessionsRwsOpenedAreListed(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         let ours = uniqueName(), theirs = uniqueName()
         try await server.withConnection { connection in
             _ = try await connection.run("tmux new-session -d -s \(theirs) 'sleep 60'")
@@ -132,8 +133,9 @@ import Testing
     /// A listing running while another client opens a session must not take that session's
     /// marker (written just before tmux makes the session) for a leftover: only markers a day old
     /// whose session is gone are removed.
-    @Test func aListingKeepsAFreshMarkerWithoutItsSessionAndRemovesADayOldOne() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func aListingKeepsAFreshMarkerWithoutItsSessionAndRemovesADayOldOne(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         let starting = uniqueName(), ended = uniqueName()
         let folder = server.remoteHome + "/.cache/rws/persistent"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -170,8 +172,9 @@ import Testing
         await connection.close()
     }
 
-    @Test func killingAnUnknownPersistentShellSaysSo() async throws {
-        _ = try await SharedTestServer.get().withConnection { connection in
+    @Test(arguments: ServerKind.allCases)
+    func killingAnUnknownPersistentShellSaysSo(kind: ServerKind) async throws {
+        _ = try await SharedTestServer.get(kind).withConnection { connection in
             await #expect(throws: SSHError.persistentShellNotFound(name: "nosuchshell", host: "127.0.0.1")) {
                 try await connection.killPersistentShell(named: "nosuchshell")
             }
