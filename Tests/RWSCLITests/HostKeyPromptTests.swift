@@ -17,8 +17,9 @@ import Testing
         return (server.rwsFlags.map { $0 == server.knownHostsPath ? knownHosts : $0 }, knownHosts)
     }
 
-    @Test func aNewHostIsAskedAboutOnATerminalAndRecordedOnlyAfterYes() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func aNewHostIsAskedAboutOnATerminalAndRecordedOnlyAfterYes(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         let (flags, knownHosts) = try flags(server)
         defer { try? FileManager.default.removeItem(atPath: home) }
         let tmux = try Tmux.start(home: home)
@@ -47,8 +48,9 @@ import Testing
         #expect(try String(contentsOfFile: knownHosts, encoding: .utf8).hasPrefix("[127.0.0.1]:\(server.port) ssh-ed25519 "))
     }
 
-    @Test func withoutATerminalANewHostIsRefusedAndSaysHowToAcceptIt() async throws {
-        let server = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func withoutATerminalANewHostIsRefusedAndSaysHowToAcceptIt(kind: ServerKind) async throws {
+        let server = try SharedTestServer.get(kind)
         let (flags, knownHosts) = try flags(server)
         defer { try? FileManager.default.removeItem(atPath: home) }
         let outcome = try await RWSBinary.run(["exec"] + flags + ["--", "echo connected"], home: home)

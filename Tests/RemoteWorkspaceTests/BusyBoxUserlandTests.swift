@@ -55,8 +55,9 @@ import Testing
         return (folders, counts[folder] ?? [:])
     }
 
-    @Test func theListingScriptSeesTheSameFilesAndBytes() async throws {
-        let sandbox = try TestBox()
+    @Test(arguments: ServerKind.allCases)
+    func theListingScriptSeesTheSameFilesAndBytes(kind: ServerKind) async throws {
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["daaain__claude-code-log__0", "daaain__claude-code-log__2", "agent-", "ef958aa1"])
         // A rename 20 KB in (inside the wide head) and one in the middle of 300 KB (beyond both wide windows).
@@ -130,8 +131,9 @@ import Testing
 
     /// BusyBox's grep, awk and sort find the same records and send the same windows as GNU grep
     /// and mawk, for plain, accented and escaped text.
-    @Test func theSearchScriptFindsTheSameMatches() async throws {
-        let sandbox = try TestBox()
+    @Test(arguments: ServerKind.allCases)
+    func theSearchScriptFindsTheSameMatches(kind: ServerKind) async throws {
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: ["daaain__claude-code-log__0", "daaain__claude-code-log__2", "agent-", "ef958aa1"])
         try sandbox.writeSession("s-foreign", lines: SessionSearchTests.foreignLines)
@@ -150,8 +152,9 @@ import Testing
         }
     }
 
-    @Test func rangedReadsFollowingAndEditingWorkTheSame() async throws {
-        let sandbox = try TestBox()
+    @Test(arguments: ServerKind.allCases)
+    func rangedReadsFollowingAndEditingWorkTheSame(kind: ServerKind) async throws {
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let busybox = try Self.appletFolder(in: sandbox)
         let path = try sandbox.writeSession(

@@ -80,8 +80,9 @@ import Testing
         }
     }
 
-    @Test func aLastLineLongerThanTheTailWindowGivesTheSameDateRemotelyAndLocally() async throws {
-        let sandbox = try TestBox()
+    @Test(arguments: ServerKind.allCases)
+    func aLastLineLongerThanTheTailWindowGivesTheSameDateRemotelyAndLocally(kind: ServerKind) async throws {
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let id = "5e55a0e1-0000-4000-8000-000000000001"
         let huge = String(repeating: "y", count: 100_000)
@@ -107,8 +108,9 @@ import Testing
         #expect((local.first?.summary.lastTimestamp ?? "") >= "2026-03-04T05:06:07.000Z")
     }
 
-    @Test func aListingWithoutMessageCountsLeavesThemNilAndTheNextCountingListingFillsThemFromTheBox() async throws {
-        let sandbox = try TestBox()
+    @Test(arguments: ServerKind.allCases)
+    func aListingWithoutMessageCountsLeavesThemNilAndTheNextCountingListingFillsThemFromTheBox(kind: ServerKind) async throws {
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         let id = "5e55a0e1-0000-4000-8000-000000000002"
         try sandbox.writeSession(

@@ -5,9 +5,9 @@ import SessionHistory
 import Testing
 
 @Suite struct SessionLoadingTests {
-    @Test(arguments: ["ef958aa1", "29ccd257", "cb2e607c", "258c7280", "fe5e1c67"])
-    func aLoadedSessionShowsTheSameConversationAsTheLocalFile(prefix: String) async throws {
-        let sandbox = try TestBox()
+    @Test(arguments: ServerKind.allCases, ["ef958aa1", "29ccd257", "cb2e607c", "258c7280", "fe5e1c67"])
+    func aLoadedSessionShowsTheSameConversationAsTheLocalFile(kind: ServerKind, prefix: String) async throws {
+        let sandbox = try TestBox(kind)
         defer { sandbox.remove() }
         try sandbox.layOutCorpus(only: [prefix, "agent-ea02459f"])
         let remote = try await sandbox.withSessions { try await $0.loadSession(prefix) }

@@ -95,9 +95,10 @@ import Testing
         #expect(configuration.knownHostsFile == home + "/.ssh/known_hosts")
     }
 
-    @Test func aResolvedConfigurationConnectsToTheServerDirectlyAndThroughAJumpHost() async throws {
-        let target = try SharedTestServer.get()
-        let jump = try TestSSHServer(.openssh)
+    @Test(arguments: ServerKind.allCases)
+    func aResolvedConfigurationConnectsToTheServerDirectlyAndThroughAJumpHost(kind: ServerKind) async throws {
+        let target = try SharedTestServer.get(kind)
+        let jump = try TestSSHServer(kind)
         defer { jump.stop() }
         try jump.authorize(publicKeyFile: target.clientKeyPath + ".pub")
         let knownHosts =
