@@ -6,9 +6,9 @@ import Testing
 @Suite struct JumpCommandTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("rws-cli-jump-\(UUID().uuidString.prefix(8))").path
 
-    /// A jump host that accepts the target's client key, and one known_hosts file for both servers.
+    /// A jump host of the target's kind that accepts the target's client key, and one known_hosts file for both servers.
     private func jumpHost(for target: TestSSHServer) throws -> (TestSSHServer, String) {
-        let jump = try TestSSHServer(.openssh)
+        let jump = try TestSSHServer(target.kind)
         try jump.authorize(publicKeyFile: target.clientKeyPath + ".pub")
         let knownHosts = home + "-known_hosts"
         let lines =
@@ -18,8 +18,9 @@ import Testing
         return (jump, knownHosts)
     }
 
-    @Test func execReachesTheTargetThroughDashJ() async throws {
-        let target = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func execReachesTheTargetThroughDashJ(kind: ServerKind) async throws {
+        let target = try SharedTestServer.get(kind)
         let (jump, knownHosts) = try jumpHost(for: target)
         defer { jump.stop() }
         let flags = [
@@ -32,8 +33,9 @@ import Testing
         #expect(try await jump.waitForConnectionProcesses(0) == 0, "rws exited: the jump connection is gone too")
     }
 
-    @Test func aProxyJumpLineInTheSSHConfigIsFollowedAndShown() async throws {
-        let target = try SharedTestServer.get()
+    @Test(arguments: ServerKind.allCases)
+    func aProxyJumpLineInTheSSHConfigIsFollowedAndShown(kind: ServerKind) async throws {
+        let target = try SharedTestServer.get(kind)
         let (jump, knownHosts) = try jumpHost(for: target)
         defer { jump.stop() }
         let config = """

@@ -105,8 +105,9 @@ import Testing
         #expect(Self.controlBytes(outcome.stderr).isEmpty)
     }
 
-    @Test func remoteSessionsAndFileNamesAreShownVisibly() async throws {
-        let box = try TestBox()
+    @Test(arguments: ServerKind.allCases)
+    func remoteSessionsAndFileNamesAreShownVisibly(kind: ServerKind) async throws {
+        let box = try TestBox(kind)
         defer { box.remove() }
         let (server, root) = (box.server, box.root)
         _ = try Self.writeSession(in: box.claudeProjects + "/-w")
