@@ -101,9 +101,7 @@ struct Authenticator {
         let rc = try waiting.retry { transport.authenticateKeyboardInteractive(user: user) }
         try waiter.cancellation?.check()
         if personTime.timedOut { throw .keyboardInteractiveTimedOut(host: configuration.host, after: limit) }
-        waiter = SocketWaiter(
-            transport: waiter.transport, socket: waiter.socket, deadline: waiter.deadline + personTime.spent,
-            onTimeout: waiter.onTimeout, cancellation: waiter.cancellation)
+        waiter = waiter.movedOn(by: personTime.spent)
         return rc == 0
     }
 
@@ -170,9 +168,7 @@ struct Authenticator {
         let answered = BlockingBridge.run(until: asked + limit, cancellation: waiter.cancellation) { await ask(challenge) }
         try waiter.cancellation?.check()
         guard case .success(let answer)? = answered else { throw .passphraseTimedOut(key: name, after: limit) }
-        waiter = SocketWaiter(
-            transport: waiter.transport, socket: waiter.socket, deadline: waiter.deadline + (ContinuousClock.now - asked),
-            onTimeout: waiter.onTimeout, cancellation: waiter.cancellation)
+        waiter = waiter.movedOn(by: ContinuousClock.now - asked)
         return answer
     }
 

@@ -15,6 +15,12 @@ struct SocketWaiter {
     /// deadline on, as it is not the link's time.
     var personTime: PersonTime? = nil
 
+    /// The same waiter with its deadline `duration` later: for time a person took, not the link.
+    func movedOn(by duration: Duration) -> SocketWaiter {
+        SocketWaiter(
+            transport: transport, socket: socket, deadline: deadline + duration, onTimeout: onTimeout, cancellation: cancellation)
+    }
+
     /// Calls `body` until it stops returning `LibSSH2Code.wouldBlock`; returns its last result.
     func retry(_ body: () -> Int32) throws(SSHError) -> Int32 {
         while true {
